@@ -1,0 +1,171 @@
+/* dtype.c — dtype names, sizes and the scalar conversions every component
+ * shares (RTNE half/bfloat16, Triton's float->int and ->bool casts). */
+#include "tritium/dtype.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *name, *triton, *npy;
+    int size, bits;
+} info[TT_DTYPE_COUNT] = {
+    [TT_BOOL] = { "bool", "int1",   "|b1", 1, 1 },
+    [TT_I8]   = { "i8",   "int8",   "|i1", 1, 8 },
+    [TT_I16]  = { "i16",  "int16",  "<i2", 2, 16 },
+    [TT_I32]  = { "i32",  "int32",  "<i4", 4, 32 },
+    [TT_I64]  = { "i64",  "int64",  "<i8", 8, 64 },
+    [TT_U8]   = { "u8",   "uint8",  "|u1", 1, 8 },
+    [TT_U16]  = { "u16",  "uint16", "<u2", 2, 16 },
+    [TT_U32]  = { "u32",  "uint32", "<u4", 4, 32 },
+    [TT_U64]  = { "u64",  "uint64", "<u8", 8, 64 },
+    [TT_F16]  = { "f16",  "fp16",   "<f2", 2, 16 },
+    [TT_BF16] = { "bf16", "bf16",   "<f4", 2, 16 },  /* written widened to f32 */
+    [TT_F32]  = { "f32",  "fp32",   "<f4", 4, 32 },
+    [TT_F64]  = { "f64",  "fp64",   "<f8", 8, 64 },
+    [TT_PTR]  = { "ptr",  "pointer","<u8", 8, 64 },
+};
+
+int tt_dtype_size(tt_dtype d) { return info[d].size; }
+int tt_dtype_bits(tt_dtype d) { return info[d].bits; }
+bool tt_dtype_is_float(tt_dtype d) { return d >= TT_F16 && d <= TT_F64; }
+bool tt_dtype_is_int(tt_dtype d) { return d <= TT_U64; }
+bool tt_dtype_is_signed(tt_dtype d) { return (d >= TT_I8 && d <= TT_I64) || tt_dtype_is_float(d); }
+const char *tt_dtype_name(tt_dtype d) { return info[d].name; }
+const char *tt_dtype_triton_name(tt_dtype d) { return info[d].triton; }
+const char *tt_dtype_npy_descr(tt_dtype d) { return info[d].npy; }
+
+bool tt_dtype_parse(const char *s, tt_dtype *out)
+{
+    static const struct { const char *alias; tt_dtype d; } aliases[] = {
+        { "float16", TT_F16 }, { "half", TT_F16 }, { "bfloat16", TT_BF16 },
+        { "float32", TT_F32 }, { "float", TT_F32 }, { "float64", TT_F64 },
+        { "double", TT_F64 }, { "int1", TT_BOOL }, { "i1", TT_BOOL },
+    };
+    for (int d = 0; d < TT_PTR; d++) {
+        if (!strcmp(s, info[d].name) || !strcmp(s, info[d].triton)) {
+            *out = (tt_dtype)d;
+            return true;
+        }
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        if (!strcmp(s, aliases[i].alias)) {
+            *out = aliases[i].d;
+            return true;
+        }
+    }
+    return false;
+}
+
+float tt_f16_to_f32(uint16_t h)
+{
+    _Float16 x;
+    memcpy(&x, &h, 2);
+    return (float)x;
+}
+
+uint16_t tt_f32_to_f16(float f)
+{
+    _Float16 x = (_Float16)f;   /* RTNE per IEEE 754 */
+    uint16_t h;
+    memcpy(&h, &x, 2);
+    return h;
+}
+
+float tt_bf16_to_f32(uint16_t h)
+{
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+uint16_t tt_f32_to_bf16(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffff) > 0x7f800000) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
+    u += 0x7fff + ((u >> 16) & 1);                                          /* RTNE */
+    return (uint16_t)(u >> 16);
+}
+
+double tt_load_f64(const void *base, tt_dtype d, int64_t i)
+{
+    switch (d) {
+    case TT_F16:  return tt_f16_to_f32(((const uint16_t *)base)[i]);
+    case TT_BF16: return tt_bf16_to_f32(((const uint16_t *)base)[i]);
+    case TT_F32:  return ((const float *)base)[i];
+    case TT_F64:  return ((const double *)base)[i];
+    case TT_U64:
+    case TT_PTR:  return (double)((const uint64_t *)base)[i];
+    default:      return (double)tt_load_i64(base, d, i);
+    }
+}
+
+int64_t tt_load_i64(const void *base, tt_dtype d, int64_t i)
+{
+    switch (d) {
+    case TT_BOOL: return ((const uint8_t *)base)[i] != 0;
+    case TT_I8:   return ((const int8_t *)base)[i];
+    case TT_I16:  return ((const int16_t *)base)[i];
+    case TT_I32:  return ((const int32_t *)base)[i];
+    case TT_I64:  return ((const int64_t *)base)[i];
+    case TT_U8:   return ((const uint8_t *)base)[i];
+    case TT_U16:  return ((const uint16_t *)base)[i];
+    case TT_U32:  return ((const uint32_t *)base)[i];
+    case TT_U64:
+    case TT_PTR:  return (int64_t)((const uint64_t *)base)[i];
+    default:      return (int64_t)tt_load_f64(base, d, i);
+    }
+}
+
+/* float -> int as PTX cvt.rzi: truncate, saturate, NaN -> 0 (semantics §2.7) */
+static int64_t sat_i(double v, double lo, double hi)
+{
+    if (isnan(v)) return 0;
+    v = trunc(v);
+    if (v <= lo) return (int64_t)lo;
+    if (v >= hi) return (int64_t)hi;
+    return (int64_t)v;
+}
+
+void tt_store_f64(void *base, tt_dtype d, int64_t i, double v)
+{
+    switch (d) {
+    case TT_BOOL: ((uint8_t *)base)[i] = v != 0; break;   /* UNE: NaN -> 1 */
+    case TT_I8:   ((int8_t *)base)[i] = (int8_t)sat_i(v, -128.0, 127.0); break;
+    case TT_I16:  ((int16_t *)base)[i] = (int16_t)sat_i(v, -32768.0, 32767.0); break;
+    case TT_I32:  ((int32_t *)base)[i] = (int32_t)sat_i(v, -2147483648.0, 2147483647.0); break;
+    case TT_I64:
+        if (isnan(v)) ((int64_t *)base)[i] = 0;
+        else if (v >= 9223372036854775807.0) ((int64_t *)base)[i] = INT64_MAX;
+        else if (v <= -9223372036854775808.0) ((int64_t *)base)[i] = INT64_MIN;
+        else ((int64_t *)base)[i] = (int64_t)v;
+        break;
+    case TT_U8:   ((uint8_t *)base)[i] = (uint8_t)sat_i(v, 0.0, 255.0); break;
+    case TT_U16:  ((uint16_t *)base)[i] = (uint16_t)sat_i(v, 0.0, 65535.0); break;
+    case TT_U32:  ((uint32_t *)base)[i] = (uint32_t)sat_i(v, 0.0, 4294967295.0); break;
+    case TT_U64:
+    case TT_PTR:
+        if (isnan(v) || v <= 0) ((uint64_t *)base)[i] = 0;
+        else if (v >= 18446744073709551615.0) ((uint64_t *)base)[i] = UINT64_MAX;
+        else ((uint64_t *)base)[i] = (uint64_t)v;
+        break;
+    case TT_F16:  ((uint16_t *)base)[i] = tt_f32_to_f16((float)v); break;
+    case TT_BF16: ((uint16_t *)base)[i] = tt_f32_to_bf16((float)v); break;
+    case TT_F32:  ((float *)base)[i] = (float)v; break;
+    case TT_F64:  ((double *)base)[i] = v; break;
+    default: break;
+    }
+}
+
+void tt_store_i64(void *base, tt_dtype d, int64_t i, int64_t v)
+{
+    switch (d) {
+    case TT_BOOL: ((uint8_t *)base)[i] = v != 0; break;
+    case TT_I8: case TT_U8:   ((uint8_t *)base)[i] = (uint8_t)v; break;
+    case TT_I16: case TT_U16: ((uint16_t *)base)[i] = (uint16_t)v; break;
+    case TT_I32: case TT_U32: ((uint32_t *)base)[i] = (uint32_t)v; break;
+    case TT_I64: case TT_U64: case TT_PTR: ((uint64_t *)base)[i] = (uint64_t)v; break;
+    default: tt_store_f64(base, d, i, (double)v); break;
+    }
+}

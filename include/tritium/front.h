@@ -1,0 +1,74 @@
+/* front.h — the front end: finds @triton.jit functions and module-level
+ * constexpr globals in an ordinary .py file, and compiles one kernel,
+ * specialized for a launch, into IR (helpers inlined, constexprs folded).
+ *
+ * Semantics follow Triton 3.6 (reference/triton-semantics.md). Everything
+ * unsupported is a diagnostic "file:line:col: error: ..." naming the construct;
+ * nothing is silently miscompiled. */
+#ifndef TRITIUM_FRONT_H
+#define TRITIUM_FRONT_H
+
+#include "tritium/ir.h"
+#include "tritium/launch.h"
+
+typedef struct front_module front_module;
+
+/* Parse a file (or a text registered under `name`). Only jit functions and
+ * constexpr globals are parsed as kernel code; the rest of the file is
+ * skipped line by line. Returns NULL after printing diagnostics. */
+front_module *front_load(const char *path);
+front_module *front_load_text(const char *name, const char *text);
+void front_module_free(front_module *m);
+
+/* The jit functions in source order. */
+int front_function_count(const front_module *m);
+const char *front_function_name(const front_module *m, int i);
+/* The file's "# tritium: ..." launch lines joined with spaces ("" if none). */
+const char *front_launch_comment(const front_module *m);
+/* Source file id (diag.h) of the module. */
+int front_file(const front_module *m);
+
+/* A kernel parameter as declared. */
+typedef struct front_param {
+    const char *name;
+    bool is_constexpr;             /* annotated tl.constexpr */
+    bool has_default;
+    launch_const def;              /* the default when has_default and it is a literal */
+    bool annotated_dtype;          /* e.g. `x: tl.int64`: forces the runtime type */
+    tt_dtype annot;
+} front_param;
+
+/* Parameters of jit function `kernel`; returns the count or -1 when there is
+ * no such function. The array stays valid while m lives. */
+int front_params(const front_module *m, const char *kernel, const front_param **out);
+
+/* Compile `kernel` for launch l: runtime parameters take their types from
+ * l->args (tensor -> pointer to its dtype, ARG_INT -> its dtype, ARG_FLOAT ->
+ * f32), constexpr parameters their values from l->consts or their defaults.
+ * The result is verified. Returns NULL after printing diagnostics. */
+ir_func *front_compile(front_module *m, const char *kernel, const launch *l);
+
+/* ---- host expressions (launch specs: --grid, --arg n=numel(x)) --------- */
+
+typedef enum { HV_INT, HV_FLOAT, HV_BOOL, HV_STR, HV_NONE, HV_TENSOR, HV_TUPLE } hostval_kind;
+typedef struct hostval {
+    hostval_kind kind;
+    int64_t i;                     /* INT, BOOL */
+    double f;
+    const char *s;                 /* STR: static or owned by the caller */
+    const tt_tensor *t;            /* TENSOR */
+    int n; int64_t tup[3];         /* TUPLE of ints (grids) */
+} hostval;
+
+/* Resolve a name; return false when unknown. */
+typedef bool (*front_lookup_fn)(void *user, const char *name, hostval *out);
+
+/* Evaluate a Python expression with Python semantics (floor //, %, **):
+ * literals, names, arithmetic, comparisons, tuples of ints, and the calls
+ * cdiv(a, b) (also triton.cdiv), min, max, int, float, len,
+ * next_power_of_2, numel(t) / t.numel(), t.shape[i], t.stride(i).
+ * `origin` names the input in diagnostics ("--grid"). Returns false after
+ * printing a diagnostic with a caret under the offending token. */
+bool front_eval_host(const char *origin, const char *text, front_lookup_fn lookup, void *user, hostval *out);
+
+#endif

@@ -1,0 +1,98 @@
+/* interp.h — the block-semantics CPU interpreter (DESIGN.md, "The interpreter").
+ *
+ * A session binds an ir_func to a launch: every tensor argument becomes a
+ * buffer in a virtual 64-bit address space (guard gaps between buffers), every
+ * pointer is a plain integer in that space, and every masked-in lane of a
+ * load/store/atomic is resolved to (buffer, element) before it is touched.
+ * A lane outside every buffer, or misaligned, is a fault: reported, counted,
+ * and not performed. Programs run one at a time (interp_run_program) or as a
+ * whole launch under a schedule (interp_run_launch).
+ *
+ * The host tensors of the launch are read and written in place. */
+#ifndef TRITIUM_INTERP_H
+#define TRITIUM_INTERP_H
+
+#include <stdio.h>
+#include "tritium/ir.h"
+#include "tritium/launch.h"
+
+typedef enum { SCHED_IN_ORDER, SCHED_REVERSE, SCHED_RANDOM, SCHED_PARALLEL } interp_sched;
+typedef enum { NUMERICS_IEEE, NUMERICS_GPU } interp_numerics;
+
+typedef struct interp_options {
+    interp_sched sched;
+    uint64_t sched_seed;           /* SCHED_RANDOM */
+    int threads;                   /* SCHED_PARALLEL; 0: all cores */
+    interp_numerics numerics;
+    bool check_races;              /* shadow: conflicting accesses between programs */
+    bool check_uninit;             /* shadow: reads of never-written elements of
+                                    * buffers created with `empty` */
+    int max_reports;               /* distinct fault reports printed; 0: 20 */
+    FILE *report;                  /* where fault reports go; NULL: stderr */
+} interp_options;
+
+/* Default options: in order, ieee, checks on, 20 reports, stderr. */
+void interp_options_default(interp_options *o);
+
+typedef struct interp_session interp_session;
+
+/* Bind f to the launch. l's tensors must stay alive for the session; they are
+ * updated in place. Returns NULL with a message on stderr when an argument
+ * does not match the kernel's parameters. */
+interp_session *interp_session_new(const ir_func *f, launch *l, const interp_options *o);
+void interp_session_free(interp_session *s);
+
+/* What the debug hook asks the interpreter to do next. */
+typedef enum { HOOK_CONTINUE, HOOK_ABORT } interp_hook_action;
+
+/* Where a program is stopped: the op about to run. */
+typedef struct interp_frame {
+    const ir_func *fn;
+    int32_t region, op;            /* the op about to execute */
+    int64_t pid[3];
+} interp_frame;
+
+/* Called before an op when the trap flag is set (interp_set_trap). The hook
+ * may inspect values with interp_value_* and must return quickly or run its
+ * own command loop (the debugger does). HOOK_ABORT unwinds the program and
+ * the launch. */
+typedef interp_hook_action (*interp_hook_fn)(void *user, interp_session *s, const interp_frame *fr);
+void interp_set_hook(interp_session *s, interp_hook_fn fn, void *user);
+/* When false the hook is never called; checking it is the only cost per op. */
+void interp_set_trap(interp_session *s, bool on);
+
+/* Run one program instance to completion. Returns 0, or -1 when aborted by
+ * the hook. Faults are counted, not fatal. */
+int interp_run_program(interp_session *s, const int64_t pid[3]);
+
+typedef struct interp_stats {
+    int64_t programs;              /* program instances run */
+    int64_t faults;                /* distinct fault sites (op, kind) */
+    int64_t fault_lanes;           /* lanes that faulted in total */
+    int64_t races;                 /* conflicting accesses found */
+    int64_t uninit_reads;
+    double seconds;
+} interp_stats;
+
+/* Run the whole grid under the session's schedule. Returns 0, or -1 when
+ * aborted by the hook. */
+int interp_run_launch(interp_session *s);
+void interp_get_stats(const interp_session *s, interp_stats *st);
+
+/* ---- inspection (for the debugger and diff) ---------------------------- */
+
+/* The current value of SSA value v in the running program, or NULL when it
+ * has not been computed yet. Data is dense row-major in the value's type
+ * (pointers as u64 virtual addresses, i1 as one byte, f16/bf16 as u16 bits). */
+const void *interp_value_data(interp_session *s, ir_value v);
+/* The buffer holding virtual address addr: its launch argument index and the
+ * element index; false when addr is in no buffer. */
+bool interp_resolve(const interp_session *s, uint64_t addr, int *arg, int64_t *elem);
+/* The virtual base address of tensor argument `arg`. */
+uint64_t interp_buffer_base(const interp_session *s, int arg);
+/* Program that last wrote element `elem` of tensor argument `arg` (linear
+ * program id), and the location (ir_loc index) of the writing op; false when
+ * never written. */
+bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t *program, int32_t *loc);
+
+#endif

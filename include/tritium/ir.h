@@ -1,0 +1,208 @@
+/* ir.h — tritium's kernel IR: typed SSA with structured control flow,
+ * modelled on Triton's TTIR (see DESIGN.md, "The IR", and compiler/ir/ops.def).
+ *
+ * Memory layout follows QBE's habits: a function owns arrays of values,
+ * regions and locations; each region holds its ops in one contiguous array;
+ * values and regions are small integer ids. Refer to ops by (region, index):
+ * op arrays grow while building, so ir_op pointers are only valid until the
+ * next op is added to that region.
+ *
+ * Types are interned process-wide: equal types have equal ids. The IR is
+ * signless like TTIR (u32 is i32; signedness lives on ops such as arith.divui). */
+#ifndef TRITIUM_IR_H
+#define TRITIUM_IR_H
+
+#include <stdio.h>
+#include "tritium/support.h"
+#include "tritium/dtype.h"
+#include "tritium/diag.h"
+
+#define IR_MAX_RANK 4
+
+/* ---- types ------------------------------------------------------------- */
+
+typedef uint32_t ir_type;          /* 0 is "no type" */
+
+typedef struct ir_type_info {
+    tt_dtype elem;                 /* TT_BOOL (i1), TT_I8..TT_I64, TT_F16..TT_F64 or TT_PTR */
+    ir_type pointee;               /* TT_PTR only: the scalar pointee type */
+    int rank;                      /* 0 for scalars */
+    int64_t shape[IR_MAX_RANK];
+} ir_type_info;
+
+/* Scalar type of a dtype; unsigned dtypes map to the signless int of their
+ * width (TT_U32 -> i32). */
+ir_type ir_scalar(tt_dtype d);
+/* !tt.ptr<pointee>; pointee must be a scalar type. */
+ir_type ir_ptr(ir_type pointee);
+/* tensor<shape x elem>; elem must be scalar or pointer; rank 0 returns elem. */
+ir_type ir_tensor(ir_type elem, int rank, const int64_t *shape);
+const ir_type_info *ir_type_get(ir_type t);
+ir_type ir_type_elem(ir_type t);            /* element type (itself for scalars) */
+ir_type ir_type_with_elem(ir_type shape_of, ir_type elem); /* same shape, new element */
+int ir_type_rank(ir_type t);
+int64_t ir_type_numel(ir_type t);           /* 1 for scalars */
+bool ir_type_is_float(ir_type t);           /* element is f16/bf16/f32/f64 */
+bool ir_type_is_int(ir_type t);             /* element is i1..i64 */
+bool ir_type_is_ptr(ir_type t);             /* element is a pointer */
+/* Bit width of the element (pointer: 64). */
+int ir_type_bits(ir_type t);
+/* Print "i32", "!tt.ptr<f16>", "tensor<64x64xf16>" into buf (>= 96 bytes). */
+char *ir_type_str(ir_type t, char *buf, size_t n);
+
+/* ---- ops --------------------------------------------------------------- */
+
+enum {
+#define X(e, name, mino, maxo, nres, nreg, attrs, props) IR_##e,
+#include "../../compiler/ir/ops.def"
+#undef X
+    IR_OP_COUNT
+};
+
+enum { P_PURE = 1, P_ELEMWISE = 2, P_MEM = 4, P_TERMINATOR = 8 };
+
+typedef struct ir_opdesc {
+    const char *name;
+    int min_opnd, max_opnd;        /* max -1: variadic */
+    int nres;                      /* -1: variadic */
+    int nregions;
+    const char *attrs;             /* "name:kind,..." */
+    unsigned props;
+} ir_opdesc;
+
+extern const ir_opdesc ir_ops[IR_OP_COUNT];
+/* Look up an op by its text name; -1 when unknown. */
+int ir_op_lookup(const char *name, size_t len);
+
+/* Enum attribute values. Orders follow MLIR's arith dialect and TTIR's. */
+enum { CMPI_EQ, CMPI_NE, CMPI_SLT, CMPI_SLE, CMPI_SGT, CMPI_SGE,
+       CMPI_ULT, CMPI_ULE, CMPI_UGT, CMPI_UGE };
+enum { CMPF_FALSE, CMPF_OEQ, CMPF_OGT, CMPF_OGE, CMPF_OLT, CMPF_OLE, CMPF_ONE,
+       CMPF_ORD, CMPF_UEQ, CMPF_UGT, CMPF_UGE, CMPF_ULT, CMPF_ULE, CMPF_UNE,
+       CMPF_UNO, CMPF_TRUE };
+/* Reduction combiners; float vs int follows the element type; max/min on
+ * floats ignore NaN (propagate_nan=NONE); arg* break ties to the left. */
+enum { RED_ADD, RED_MAX, RED_UMAX, RED_MIN, RED_UMIN, RED_ARGMAX, RED_UARGMAX,
+       RED_ARGMIN, RED_UARGMIN, RED_XOR, RED_OR, RED_AND };
+enum { RMW_ADD, RMW_FADD, RMW_MAX, RMW_UMAX, RMW_MIN, RMW_UMIN, RMW_AND,
+       RMW_OR, RMW_XOR, RMW_XCHG };
+enum { SEM_ACQ_REL, SEM_ACQUIRE, SEM_RELEASE, SEM_RELAXED };
+enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS };
+enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
+
+/* Names of the values of an enum attribute kind ("cmpi", "red", ...);
+ * NULL-terminated; NULL for an unknown kind. */
+const char *const *ir_enum_names(const char *kind, size_t len);
+
+typedef int32_t ir_value;          /* index into ir_func.values; -1: none */
+
+typedef struct ir_op {
+    uint16_t opc;
+    uint8_t nres;
+    uint8_t nregions;
+    int32_t nopnd;
+    ir_value res;                  /* results are res .. res+nres-1 */
+    ir_value *opnd;                /* nopnd operands, owned by the function's arena */
+    int32_t region[2];             /* region ids, -1 when unused */
+    int64_t attr[4];               /* attributes in ops.def order */
+    int64_t ival;                  /* arith.constant: integer value */
+    double fval;                   /* arith.constant: float value */
+    int32_t loc;                   /* index into ir_func.locs, -1: unknown */
+} ir_op;
+
+enum { IR_DEF_ARG, IR_DEF_OP, IR_DEF_REGION_ARG };
+
+typedef struct ir_value_info {
+    ir_type type;
+    uint8_t def_kind;              /* IR_DEF_* */
+    int32_t region;                /* region holding the def (or the arg's region) */
+    int32_t index;                 /* op index in region, or argument index */
+    const char *name;              /* source variable name or NULL (arena-owned) */
+} ir_value_info;
+
+typedef struct ir_region {
+    ir_op *ops;                    /* malloc'd, grows */
+    int nops, cap;
+    ir_value *args;                /* block arguments (arena) */
+    int nargs;
+    int32_t parent_region, parent_op; /* the op owning this region; -1 for the body */
+} ir_region;
+
+/* A source location. Inlined code points at its call site through `caller`,
+ * which is itself a location (in the caller's function), so a backtrace is
+ * the chain loc -> caller -> caller. `func` names the function the code was
+ * written in. */
+typedef struct ir_loc {
+    int file, line, col;
+    int32_t caller;                /* -1 at the kernel's top level */
+    const char *func;              /* arena-owned */
+} ir_loc;
+
+/* One kernel, helpers inlined. Region 0 is the body; its args are the
+ * kernel's runtime parameters in order. */
+typedef struct ir_func {
+    char *name;
+    arena mem;                     /* operands, names, strings */
+    VEC(ir_value_info) values;
+    VEC(ir_region) regions;
+    VEC(ir_loc) locs;
+    /* Per runtime parameter: the Triton dtype (signedness kept) of a scalar
+     * argument, or of a pointer argument's pointee; and whether it is a pointer. */
+    tt_dtype *arg_dtype;
+    bool *arg_is_ptr;
+    int nargs;
+} ir_func;
+
+ir_func *ir_func_new(const char *name);
+void ir_func_free(ir_func *f);
+
+static inline ir_op *ir_op_at(ir_func *f, int region, int index) { return &f->regions.v[region].ops[index]; }
+static inline ir_type ir_value_type(const ir_func *f, ir_value v) { return f->values.v[v].type; }
+/* The op defining v, or NULL for arguments. */
+ir_op *ir_def(ir_func *f, ir_value v);
+/* The region id of the body (0). */
+#define IR_BODY 0
+
+/* Add a kernel parameter (a body argument). */
+ir_value ir_add_arg(ir_func *f, const char *name, ir_type t, tt_dtype dt, bool is_ptr);
+/* Create a region with block arguments of the given types; returns its id. */
+int32_t ir_new_region(ir_func *f, int nargs, const ir_type *types);
+/* Intern a location; returns its id. */
+int32_t ir_add_loc(ir_func *f, int file, int line, int col, int32_t caller, const char *func);
+
+/* Builder: appends ops at the end of `region`, tagging them with `loc`. */
+typedef struct ir_builder {
+    ir_func *fn;
+    int32_t region;
+    int32_t loc;
+} ir_builder;
+
+/* Append an op with nres results of the given types (types may be NULL when
+ * nres == 0). Returns the op's index in the builder's region; results are
+ * ir_op_at(...)->res + i. Operands are copied. */
+int ir_emit(ir_builder *b, int opc, int nres, const ir_type *types, int nopnd, const ir_value *opnd);
+/* Shorthand for one-result ops: returns the result value. */
+ir_value ir_emit1(ir_builder *b, int opc, ir_type t, int nopnd, const ir_value *opnd);
+ir_value ir_const_int(ir_builder *b, ir_type t, int64_t v);   /* t scalar or tensor (splat) */
+ir_value ir_const_float(ir_builder *b, ir_type t, double v);
+/* Attach a region to an op (in order). */
+void ir_op_add_region(ir_func *f, int region, int op, int32_t child);
+void ir_value_set_name(ir_func *f, ir_value v, const char *name);
+
+/* ---- text form --------------------------------------------------------- */
+
+/* Print the function in the MLIR-like text form (locations as #locN aliases
+ * at the end). print -> parse -> print is the identity. */
+void ir_print(FILE *out, const ir_func *f);
+/* Print one op (and its regions) at the given indent, without loc aliases. */
+void ir_print_op(FILE *out, const ir_func *f, int region, int index, int indent);
+/* Parse the text form. On error prints "name:line:col: error: ..." through
+ * diag.h and returns NULL. */
+ir_func *ir_parse(const char *name, const char *text);
+
+/* Check the invariants: operand counts and types per op, terminators,
+ * defined-before-use, region arguments. Prints diagnostics (with the op's
+ * location when known) and returns the number of errors. */
+int ir_verify(const ir_func *f);
+
+#endif

@@ -1,0 +1,45 @@
+/* launch.h — a resolved launch: kernel arguments bound to host tensors and
+ * scalars, constexpr values, grid and options. Produced by the launch-spec
+ * parser (repl/), consumed by the interpreter, the GPU runtime and the
+ * debugger. Plain data; no behaviour here but freeing. */
+#ifndef TRITIUM_LAUNCH_H
+#define TRITIUM_LAUNCH_H
+
+#include "tritium/tensor.h"
+
+typedef enum { ARG_TENSOR, ARG_INT, ARG_FLOAT } launch_arg_kind;
+
+/* One runtime kernel parameter's value. */
+typedef struct launch_arg {
+    char *name;
+    launch_arg_kind kind;
+    tt_tensor *tensor;             /* ARG_TENSOR: owned by the launch */
+    tt_dtype dtype;                /* ARG_INT: TT_I32/TT_I64/TT_U64 by value as Triton
+                                    * specializes (specialize.cc); ARG_FLOAT: TT_F32 */
+    int64_t i;
+    double f;
+} launch_arg;
+
+/* A constexpr parameter's value. */
+typedef enum { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_STR, CONST_NONE, CONST_DTYPE } const_kind;
+typedef struct launch_const {
+    char *name;
+    const_kind kind;
+    int64_t i;                     /* INT, BOOL; DTYPE: a tt_dtype */
+    double f;
+    char *s;
+} launch_const;
+
+typedef struct launch {
+    launch_arg *args; int nargs;   /* runtime parameters, in kernel order */
+    launch_const *consts; int nconsts;
+    int64_t grid[3];               /* missing dims are 1 */
+    int num_warps;                 /* default 4 */
+    uint64_t seed;
+} launch;
+
+void launch_free(launch *l);       /* frees contents, not l itself */
+/* Deep copy (tensors cloned). */
+void launch_copy(launch *dst, const launch *src);
+
+#endif

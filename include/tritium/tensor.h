@@ -1,0 +1,52 @@
+/* tensor.h — host tensors: the buffers a launch reads and writes, .npy I/O
+ * and the tensor generators of the launch spec (randn, rand, zeros, ones,
+ * empty, arange, full(V)). */
+#ifndef TRITIUM_TENSOR_H
+#define TRITIUM_TENSOR_H
+
+#include "tritium/support.h"
+#include "tritium/dtype.h"
+
+#define TT_MAX_RANK 4
+
+/* A dense C-order tensor. strides are in elements. Owned by whoever created
+ * it; free with tt_tensor_free. */
+typedef struct tt_tensor {
+    char *name;                    /* the kernel argument's name (malloc'd) */
+    tt_dtype dtype;                /* never TT_PTR */
+    int rank;                      /* 0..TT_MAX_RANK */
+    int64_t shape[TT_MAX_RANK];
+    int64_t strides[TT_MAX_RANK];
+    void *data;                    /* nbytes, 64-byte aligned, malloc'd */
+    size_t nbytes;
+} tt_tensor;
+
+/* New zero-filled tensor. Returns NULL when the size overflows or exceeds
+ * 2^40 bytes. */
+tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *shape);
+tt_tensor *tt_tensor_clone(const tt_tensor *t);
+void tt_tensor_free(tt_tensor *t);
+int64_t tt_tensor_numel(const tt_tensor *t);
+/* "f32[64,128]" into buf. */
+char *tt_tensor_describe(const tt_tensor *t, char *buf, size_t n);
+
+/* Generators. kind is one of randn, rand, zeros, ones, empty, arange, full;
+ * `value` is full()'s fill value. randn/rand draw from Philox4x32-10
+ * (Random123) keyed by (seed, stream) so that every argument gets its own
+ * independent stream and a run is reproducible from --seed. Returns false
+ * and writes a message to err for an unknown kind. */
+bool tt_tensor_generate(tt_tensor *t, const char *kind, double value,
+                        uint64_t seed, uint64_t stream, char *err, size_t errlen);
+
+/* .npy I/O (format versions 1.0, 2.0, 3.0; little-endian; C order; the
+ * dtypes of dtype.h). numpy has no bfloat16, so bf16 is written as float32,
+ * which is exact. On failure returns NULL/false with a one-line reason in
+ * err; never crashes on a truncated or malformed file. */
+tt_tensor *npy_read(const char *path, char *err, size_t errlen);
+tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen);
+bool npy_write(const char *path, const tt_tensor *t, char *err, size_t errlen);
+
+/* Min, max and mean of all elements as doubles (NaNs skipped in min/max). */
+void tt_tensor_stats(const tt_tensor *t, double *min, double *max, double *mean);
+
+#endif
