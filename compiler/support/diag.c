@@ -16,6 +16,13 @@ int diag_add_source(const char *name, const char *text)
     return sources.n - 1;
 }
 
+int diag_find_source(const char *name)
+{
+    for (int i = sources.n - 1; i >= 0; i--)
+        if (!strcmp(sources.v[i].name, name)) return i;
+    return -1;
+}
+
 const char *diag_file_name(int file)
 {
     return file >= 0 && file < sources.n ? sources.v[file].name : "<input>";
@@ -76,7 +83,7 @@ void diag_vat(diag_kind k, src_pos p, const char *fmt, va_list ap)
         fprintf(f, "%s: %s: ", diag_file_name(p.file), kinds[k]);
     else
         fprintf(f, "tritium: %s: ", kinds[k]);
-    vfprintf(f, fmt, ap);
+    if (fmt) vfprintf(f, fmt, ap);   /* guard also silences a GCC 12 -fsanitize false positive */
     fputc('\n', f);
     diag_quote(f, p);
 }

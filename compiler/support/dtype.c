@@ -128,6 +128,22 @@ static int64_t sat_i(double v, double lo, double hi)
     return (int64_t)v;
 }
 
+/* f64 -> f32 rounding to odd (truncate, then set the last bit if inexact).
+ * Rounding that to bf16 (RTNE) equals rounding the f64 directly, because f32
+ * carries more than 2 extra bits; going through a plain (float) cast would
+ * round twice (1 + 2^-8 + 2^-30 would become 1.0 instead of 1 + 2^-7). */
+static float f64_to_f32_odd(double v)
+{
+    float f = (float)v;
+    if (isnan(v) || (double)f == v) return f;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if (fabs((double)f) > fabs(v)) u -= 1;   /* truncate toward zero (inf -> FLT_MAX) */
+    u |= 1;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 void tt_store_f64(void *base, tt_dtype d, int64_t i, double v)
 {
     switch (d) {
@@ -150,8 +166,12 @@ void tt_store_f64(void *base, tt_dtype d, int64_t i, double v)
         else if (v >= 18446744073709551615.0) ((uint64_t *)base)[i] = UINT64_MAX;
         else ((uint64_t *)base)[i] = (uint64_t)v;
         break;
-    case TT_F16:  ((uint16_t *)base)[i] = tt_f32_to_f16((float)v); break;
-    case TT_BF16: ((uint16_t *)base)[i] = tt_f32_to_bf16((float)v); break;
+    case TT_F16: {                                     /* one rounding, f64 -> f16 */
+        _Float16 h = (_Float16)v;
+        memcpy((uint16_t *)base + i, &h, 2);
+        break;
+    }
+    case TT_BF16: ((uint16_t *)base)[i] = tt_f32_to_bf16(f64_to_f32_odd(v)); break;
     case TT_F32:  ((float *)base)[i] = (float)v; break;
     case TT_F64:  ((double *)base)[i] = v; break;
     default: break;

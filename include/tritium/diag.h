@@ -20,6 +20,8 @@ typedef struct src_pos { int file, line, col; } src_pos;
 /* Register a source text under a display name; the text is copied.
  * Returns the file id. Registering the same name twice returns a new id. */
 int diag_add_source(const char *name, const char *text);
+/* The id of the latest source registered under `name`, or -1. */
+int diag_find_source(const char *name);
 const char *diag_file_name(int file);
 const char *diag_file_text(int file);
 /* Line `line` (1-based) of file `file` without its newline, in a static
