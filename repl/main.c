@@ -1,0 +1,47 @@
+/* main.c — the `tritium` program: dispatch to a sub-command. */
+#include "repl.h"
+#include "tritium/diag.h"
+
+#include <string.h>
+
+#ifndef TRITIUM_VERSION
+#define TRITIUM_VERSION "unknown"
+#endif
+
+static const struct command {
+    const char *name;
+    int (*fn)(int argc, char *const *argv);
+} commands[] = {
+    { "run", repl_cmd_run },
+    { "ir", repl_cmd_ir },
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        repl_print_usage(stderr, NULL);
+        return REPL_EXIT_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        repl_print_usage(stdout, argc > 2 && !strcmp(cmd, "help") ? argv[2] : NULL);
+        return REPL_EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("tritium %s\n", TRITIUM_VERSION);
+        return REPL_EXIT_OK;
+    }
+    const char *names[TT_COUNTOF(commands)];
+    for (size_t i = 0; i < TT_COUNTOF(commands); i++) {
+        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
+        names[i] = commands[i].name;
+    }
+    const char *sug = repl_suggest(cmd, names, (int)TT_COUNTOF(commands));
+    if (cmd[0] == '-')
+        diag_error(REPL_NOPOS, "unknown option '%s' (try 'tritium --help')", cmd);
+    else if (sug)
+        diag_error(REPL_NOPOS, "unknown command '%s' (did you mean '%s'?)", cmd, sug);
+    else
+        diag_error(REPL_NOPOS, "unknown command '%s' (commands: run, ir)", cmd);
+    return REPL_EXIT_INPUT;
+}

@@ -1,0 +1,211 @@
+/* repl.h — the `tritium` command-line program, shared between its files,
+ * its tests (tests/repl) and its fuzz harnesses (tests/fuzz).
+ *
+ * A launch spec is handled in two steps:
+ *
+ *   1. repl_spec_parse: argv-style words -> repl_spec. Pure text work: no
+ *      kernel, no file system, no front end. Values are classified here
+ *      (tensor generator, .npy path, scalar/expression) and generator specs
+ *      are checked (kind, dtype, shape syntax), so most typos are found
+ *      before anything is loaded.
+ *   2. repl_resolve: repl_spec + the kernel's parameter list -> launch.
+ *      Values are resolved in dependency order (an expression may name any
+ *      other parameter), expressions go through front_eval_host, tensors are
+ *      generated or read from .npy files.
+ *
+ * Errors are printed through diag.h ("tritium: error: --arg x: ...", or with
+ * a caret for errors inside an expression) and reported as false; nothing
+ * here aborts on bad input. */
+#ifndef TRITIUM_REPL_H
+#define TRITIUM_REPL_H
+
+#include <stdio.h>
+#include "tritium/front.h"
+#include "tritium/interp.h"
+#include "tritium/launch.h"
+
+/* "No source position": diagnostics print as "tritium: error: ...". */
+#define REPL_NOPOS ((src_pos){ -1, 0, 0 })
+
+/* Exit statuses of every sub-command (DESIGN.md, "The command line"). */
+enum { REPL_EXIT_OK = 0, REPL_EXIT_KERNEL = 1, REPL_EXIT_INPUT = 2 };
+
+/* ---- step 1: parsing ----------------------------------------------------- */
+
+typedef enum { VAL_EXPR, VAL_GEN, VAL_NPY } repl_val_kind;
+
+/* One `--arg NAME=SPEC` or `--const NAME=VALUE`. */
+typedef struct repl_value {
+    char *name;
+    char *text;                    /* SPEC as written */
+    bool is_const;                 /* given with --const */
+    bool from_comment;             /* from the file's "# tritium:" line */
+    repl_val_kind kind;
+    /* VAL_GEN: KIND:DTYPE[D0, D1, ...] */
+    char *gen;                     /* randn rand zeros ones empty arange full */
+    char *fill;                    /* full(V): V as written */
+    tt_dtype dtype;
+    int rank;                      /* 0..TT_MAX_RANK */
+    char *dims[TT_MAX_RANK];       /* each an integer expression */
+    /* VAL_NPY: path (joined to the kernel file's directory for comment
+     * entries with relative paths) */
+    char *path;
+} repl_value;
+
+/* One `--save NAME=FILE.npy` or `--expect NAME=FILE.npy[,rtol=R][,atol=A]`. */
+typedef struct repl_check {
+    char *name;
+    char *path;
+    bool from_comment;
+    bool has_rtol, has_atol;
+    double rtol, atol;
+} repl_check;
+
+/* Which options a parse accepts. */
+enum {
+    REPL_OPT_LAUNCH = 1,           /* --grid --arg --const --num-warps --seed --save --expect --kernel */
+    REPL_OPT_RUN = 2,              /* --json --schedule --threads --numerics */
+    REPL_OPT_POSITIONAL = 4,       /* words not starting with '-' are collected */
+};
+
+typedef struct repl_spec {
+    char *kernel;                  /* --kernel NAME, or NULL */
+    bool kernel_from_comment;
+    char *grid;                    /* --grid text, or NULL */
+    bool grid_from_comment;
+    repl_value *vals; int nvals;   /* in the order given (comment first) */
+    repl_check *saves; int nsaves;
+    repl_check *expects; int nexpects;
+    int num_warps;                 /* 0: not given (default 4) */
+    bool has_seed; uint64_t seed;
+    /* run options */
+    bool json;
+    bool has_sched; interp_sched sched; bool has_sched_seed; uint64_t sched_seed;
+    int threads;                   /* 0: all cores */
+    interp_numerics numerics;
+    char **positional; int npositional;
+} repl_spec;
+
+void repl_spec_init(repl_spec *s);
+void repl_spec_free(repl_spec *s);
+
+/* Parse argv[0..argc) (options only; no program or sub-command name) into s.
+ * Options already in s are replaced per name (--arg x, --const x, --save x,
+ * --expect x, --grid, --seed, ...) so that parsing the "# tritium:" line
+ * first and the command line second gives command-line precedence; giving
+ * the same name twice in one call is an error. `from_comment` marks the
+ * entries and tailors messages; `base_dir` (may be NULL) is joined to
+ * relative .npy paths. Both "--opt VALUE" and "--opt=VALUE" are accepted.
+ * Returns false after printing an error (unknown options get a "did you
+ * mean" suggestion). */
+bool repl_spec_parse(repl_spec *s, int argc, char *const *argv, unsigned allowed,
+                     bool from_comment, const char *base_dir);
+
+/* Split text into words like a POSIX shell would (whitespace separates;
+ * '...' literal; "..." with \" \\ \$ \` escapes; \ escapes outside quotes;
+ * no expansions). On success *argv is a NULL-terminated malloc'd array of
+ * malloc'd strings (free with repl_words_free). Returns false with a reason
+ * in err for an unterminated quote or trailing backslash. */
+bool repl_split_words(const char *text, int *argc, char ***argv, char *err, size_t errlen);
+void repl_words_free(int argc, char **argv);
+
+/* Levenshtein distance of two strings, capped at 100 (suggestions). */
+int repl_edit_distance(const char *a, const char *b);
+
+/* The closest of `n` candidates to `word` within a distance worth
+ * suggesting (about a third of the word), or NULL. */
+const char *repl_suggest(const char *word, const char *const *cands, int n);
+
+/* ---- step 2: resolving --------------------------------------------------- */
+
+typedef struct repl_resolve_opts {
+    const char *kernel;            /* for messages */
+    bool no_files;                 /* refuse .npy arguments (fuzzing) */
+    bool types_only;               /* tensors get shape and dtype but stay zero
+                                    * (tritium ir) */
+    bool need_grid;                /* a missing --grid is an error */
+    int64_t max_numel;             /* per generated tensor; 0: no limit but
+                                    * tt_tensor_new's */
+} repl_resolve_opts;
+
+/* Bind every parameter of the kernel: runtime parameters become launch
+ * args (kernel order; tensors owned by the launch), constexpr parameters
+ * with a given value become launch consts, grid / num_warps / seed are set.
+ * Int scalars are typed as Triton's specialize.cc does: i32 when the value
+ * fits int32, else i64, else u64 (reference/triton-semantics.md 2.14);
+ * floats are f32, bools i1; an annotated parameter (`n: tl.int64`) forces
+ * its type. Generated tensors draw from Philox stream = parameter index,
+ * keyed by the spec's --seed (default 0). Missing and unknown names, cycles
+ * between expressions and type mismatches are errors naming the parameter.
+ * On failure out is left empty (launch_free'd). */
+bool repl_resolve(const repl_spec *s, const front_param *params, int nparams,
+                  const repl_resolve_opts *o, launch *out);
+
+/* Parse an integer literal the way Python reads one: decimal, 0x, 0o, 0b,
+ * underscores between digits, optional sign. Values up to 2^64-1 are
+ * accepted; *is_u64 is set when the value is above INT64_MAX (then *v holds
+ * its bits). Returns false when the text is not such a literal or out of
+ * range. */
+bool repl_parse_int(const char *s, int64_t *v, bool *is_u64);
+/* A float literal (Python syntax plus inf / nan, optional sign); integer
+ * literals in decimal are accepted too. */
+bool repl_parse_float(const char *s, double *v);
+
+/* Split s at commas outside (), [], {} and quotes, trimming each part; a
+ * final trailing comma adds no empty part, but "" gives one empty part.
+ * Returns the count; free with repl_free_parts. */
+int repl_split_commas(const char *s, char ***parts);
+void repl_free_parts(int n, char **parts);
+
+/* ---- checks after a run (--expect) -------------------------------------- */
+
+typedef struct repl_expect_result {
+    char *name;
+    int64_t numel;
+    int64_t mismatches;
+    double max_abs, max_rel;       /* over all elements (finite pairs only) */
+    double rtol, atol;
+    bool ok;
+} repl_expect_result;
+
+/* Compare got with expected by numpy.allclose's rule |a-b| <= atol +
+ * rtol*|b| (b = expected; NaN equals NaN; equal infinities equal). Integer
+ * tensors compare exactly unless a tolerance was given. Shapes must match
+ * (the caller checks). Prints the per-element report of the first `show`
+ * mismatches to f when f is not NULL. */
+void repl_compare(const tt_tensor *got, const tt_tensor *expected, bool has_rtol, double rtol,
+                  bool has_atol, double atol, int show, FILE *f, repl_expect_result *res);
+
+/* ---- sub-commands --------------------------------------------------------- */
+
+/* A kernel file opened for a launch: module, kernel, merged spec, launch. */
+typedef struct repl_target {
+    char *file;
+    char *kernel;
+    front_module *mod;
+    const front_param *params; int nparams;
+    repl_spec spec;                /* comment line merged with the command line */
+    launch launch;
+    bool have_launch;
+} repl_target;
+
+/* Parse `FILE.py[:KERNEL] [options]`, load the file, pick the kernel, merge
+ * the "# tritium:" line with argv and resolve the launch. Returns
+ * REPL_EXIT_OK or REPL_EXIT_INPUT (after printing why). */
+int repl_target_open(repl_target *t, int argc, char *const *argv, unsigned allowed,
+                     const repl_resolve_opts *o);
+void repl_target_close(repl_target *t);
+
+/* `tritium run ...` and `tritium ir ...`: argv starts after the sub-command
+ * name. Return the process exit status. */
+int repl_cmd_run(int argc, char *const *argv);
+int repl_cmd_ir(int argc, char *const *argv);
+
+/* Usage texts: command NULL for the program, "run" or "ir". */
+void repl_print_usage(FILE *f, const char *command);
+/* The launch-spec part of the usage text. */
+void repl_print_spec_help(FILE *f);
+/* Whether argv holds --help or -h. */
+bool repl_wants_help(int argc, char *const *argv);
+
+#endif

@@ -1,0 +1,294 @@
+/* run.c — `tritium run`: interpret a launch, save and check tensors, print a
+ * summary (text or --json). */
+#include "repl.h"
+#include "tritium/diag.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+static const char *sched_name(interp_sched s)
+{
+    switch (s) {
+    case SCHED_IN_ORDER: return "in-order";
+    case SCHED_REVERSE: return "reverse";
+    case SCHED_RANDOM: return "random";
+    case SCHED_PARALLEL: return "parallel";
+    }
+    return "?";
+}
+
+static json_t *jreal(double d)
+{
+    return isfinite(d) ? json_real(d) : json_null();
+}
+
+static char *shape_str(const tt_tensor *t)
+{
+    char buf[160];
+    return xstrdup(tt_tensor_describe(t, buf, sizeof buf));
+}
+
+static json_t *const_json(const launch_const *c)
+{
+    switch (c->kind) {
+    case CONST_INT: return json_integer(c->i);
+    case CONST_BOOL: return json_boolean(c->i);
+    case CONST_FLOAT: return jreal(c->f);
+    case CONST_STR: return json_string(c->s ? c->s : "");
+    case CONST_DTYPE: return json_string(tt_dtype_triton_name((tt_dtype)c->i));
+    case CONST_NONE: break;
+    }
+    return json_null();
+}
+
+static void const_text(const launch_const *c, char *buf, size_t n)
+{
+    switch (c->kind) {
+    case CONST_INT: snprintf(buf, n, "%lld", (long long)c->i); break;
+    case CONST_BOOL: snprintf(buf, n, "%s", c->i ? "True" : "False"); break;
+    case CONST_FLOAT: snprintf(buf, n, "%.9g", c->f); break;
+    case CONST_STR: snprintf(buf, n, "'%s'", c->s ? c->s : ""); break;
+    case CONST_DTYPE: snprintf(buf, n, "tl.%s", tt_dtype_triton_name((tt_dtype)c->i)); break;
+    case CONST_NONE: snprintf(buf, n, "None"); break;
+    }
+}
+
+typedef struct run_result {
+    interp_stats st;
+    double seconds;
+    repl_expect_result *exp; int nexp;
+    int status;
+} run_result;
+
+static void print_text(const repl_target *t, const run_result *rr)
+{
+    const launch *l = &t->launch;
+    const repl_spec *s = &t->spec;
+    printf("kernel   %s (%s)\n", t->kernel, t->file);
+    printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
+           (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
+           l->num_warps, sched_name(s->sched), s->numerics == NUMERICS_GPU ? "gpu" : "ieee");
+    printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s\n",
+           (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
+           (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
+           (long long)rr->st.uninit_reads, rr->st.uninit_reads == 1 ? "" : "s");
+    printf("time     %.3f ms\n", rr->seconds * 1e3);
+    int w = 4;
+    for (int i = 0; i < l->nargs; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
+    for (int i = 0; i < l->nconsts; i++) if ((int)strlen(l->consts[i].name) > w) w = (int)strlen(l->consts[i].name);
+    printf("arguments\n");
+    for (int i = 0; i < l->nargs; i++) {
+        const launch_arg *a = &l->args[i];
+        if (a->kind == ARG_TENSOR) {
+            double mn, mx, mean;
+            tt_tensor_stats(a->tensor, &mn, &mx, &mean);
+            char *sh = shape_str(a->tensor);
+            printf("  %-*s  %-16s min %.6g  max %.6g  mean %.6g\n", w, a->name, sh, mn, mx, mean);
+            free(sh);
+        } else if (a->kind == ARG_INT) {
+            if (a->dtype == TT_U64) printf("  %-*s  %-16s %llu\n", w, a->name, tt_dtype_name(a->dtype), (unsigned long long)a->i);
+            else printf("  %-*s  %-16s %lld\n", w, a->name, tt_dtype_name(a->dtype), (long long)a->i);
+        } else {
+            printf("  %-*s  %-16s %.9g\n", w, a->name, tt_dtype_name(a->dtype), a->f);
+        }
+    }
+    for (int i = 0; i < l->nconsts; i++) {
+        char buf[256];
+        const_text(&l->consts[i], buf, sizeof buf);
+        printf("  %-*s  %-16s %s\n", w, l->consts[i].name, "constexpr", buf);
+    }
+    for (int i = 0; i < s->nsaves; i++) printf("saved    %s to %s\n", s->saves[i].name, s->saves[i].path);
+    for (int i = 0; i < rr->nexp; i++) {
+        const repl_expect_result *e = &rr->exp[i];
+        if (e->ok) printf("expect   %s: ok (%lld elements, max abs error %.3g, max rel error %.3g)\n", e->name,
+                          (long long)e->numel, e->max_abs, e->max_rel);
+        else printf("expect   %s: FAILED, %lld of %lld elements differ\n", e->name, (long long)e->mismatches,
+                    (long long)e->numel);
+    }
+}
+
+static void print_json(const repl_target *t, const run_result *rr)
+{
+    const launch *l = &t->launch;
+    const repl_spec *s = &t->spec;
+    json_t *o = json_object();
+    json_object_set_new(o, "kernel", json_string(t->kernel));
+    json_object_set_new(o, "file", json_string(t->file));
+    json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)l->grid[0], (json_int_t)l->grid[1],
+                                             (json_int_t)l->grid[2]));
+    json_object_set_new(o, "num_warps", json_integer(l->num_warps));
+    json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
+    json_object_set_new(o, "schedule", json_string(sched_name(s->sched)));
+    json_object_set_new(o, "numerics", json_string(s->numerics == NUMERICS_GPU ? "gpu" : "ieee"));
+    json_object_set_new(o, "programs", json_integer(rr->st.programs));
+    json_object_set_new(o, "faults", json_integer(rr->st.faults));
+    json_object_set_new(o, "fault_lanes", json_integer(rr->st.fault_lanes));
+    json_object_set_new(o, "races", json_integer(rr->st.races));
+    json_object_set_new(o, "uninit_reads", json_integer(rr->st.uninit_reads));
+    json_object_set_new(o, "seconds", jreal(rr->seconds));
+    json_t *args = json_array();
+    for (int i = 0; i < l->nargs; i++) {
+        const launch_arg *a = &l->args[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(a->name));
+        if (a->kind == ARG_TENSOR) {
+            double mn, mx, mean;
+            tt_tensor_stats(a->tensor, &mn, &mx, &mean);
+            json_object_set_new(j, "kind", json_string("tensor"));
+            json_object_set_new(j, "dtype", json_string(tt_dtype_name(a->tensor->dtype)));
+            json_t *sh = json_array();
+            for (int d = 0; d < a->tensor->rank; d++) json_array_append_new(sh, json_integer(a->tensor->shape[d]));
+            json_object_set_new(j, "shape", sh);
+            json_object_set_new(j, "min", jreal(mn));
+            json_object_set_new(j, "max", jreal(mx));
+            json_object_set_new(j, "mean", jreal(mean));
+        } else if (a->kind == ARG_INT) {
+            json_object_set_new(j, "kind", json_string("int"));
+            json_object_set_new(j, "dtype", json_string(tt_dtype_name(a->dtype)));
+            if (a->dtype == TT_U64 && a->i < 0) {
+                char buf[32];
+                snprintf(buf, sizeof buf, "%llu", (unsigned long long)a->i);
+                json_object_set_new(j, "value", json_string(buf));   /* JSON ints are int64 in jansson */
+            } else {
+                json_object_set_new(j, "value", a->dtype == TT_BOOL ? json_boolean(a->i) : json_integer(a->i));
+            }
+        } else {
+            json_object_set_new(j, "kind", json_string("float"));
+            json_object_set_new(j, "dtype", json_string(tt_dtype_name(a->dtype)));
+            json_object_set_new(j, "value", jreal(a->f));
+        }
+        json_array_append_new(args, j);
+    }
+    json_object_set_new(o, "args", args);
+    json_t *consts = json_object();
+    for (int i = 0; i < l->nconsts; i++) json_object_set_new(consts, l->consts[i].name, const_json(&l->consts[i]));
+    json_object_set_new(o, "consts", consts);
+    json_t *saved = json_array();
+    for (int i = 0; i < s->nsaves; i++)
+        json_array_append_new(saved, json_pack("{ssss}", "name", s->saves[i].name, "path", s->saves[i].path));
+    json_object_set_new(o, "saved", saved);
+    json_t *exp = json_array();
+    for (int i = 0; i < rr->nexp; i++) {
+        const repl_expect_result *e = &rr->exp[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(e->name));
+        json_object_set_new(j, "path", json_string(s->expects[i].path));
+        json_object_set_new(j, "ok", json_boolean(e->ok));
+        json_object_set_new(j, "numel", json_integer(e->numel));
+        json_object_set_new(j, "mismatches", json_integer(e->mismatches));
+        json_object_set_new(j, "max_abs", jreal(e->max_abs));
+        json_object_set_new(j, "max_rel", jreal(e->max_rel));
+        json_object_set_new(j, "rtol", jreal(e->rtol));
+        json_object_set_new(j, "atol", jreal(e->atol));
+        json_array_append_new(exp, j);
+    }
+    json_object_set_new(o, "expect", exp);
+    json_object_set_new(o, "status", json_integer(rr->status));
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    fputc('\n', stdout);
+    json_decref(o);
+}
+
+static const launch_arg *find_arg(const launch *l, const char *name)
+{
+    for (int i = 0; i < l->nargs; i++)
+        if (!strcmp(l->args[i].name, name)) return &l->args[i];
+    return NULL;
+}
+
+static bool same_shape(const tt_tensor *a, const tt_tensor *b)
+{
+    if (a->rank != b->rank) return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->shape[d] != b->shape[d]) return false;
+    return true;
+}
+
+int repl_cmd_run(int argc, char *const *argv)
+{
+    if (repl_wants_help(argc, argv)) {
+        repl_print_usage(stdout, "run");
+        return REPL_EXIT_OK;
+    }
+    repl_target t;
+    repl_resolve_opts ro = { .need_grid = true };
+    int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+    if (rc) { repl_target_close(&t); return rc; }
+    const repl_spec *s = &t.spec;
+    ir_func *fn = NULL;
+    interp_session *sess = NULL;
+    run_result rr = { 0 };
+    tt_tensor **want = xcalloc((size_t)(s->nexpects ? s->nexpects : 1), sizeof *want);
+    rc = REPL_EXIT_INPUT;
+
+    /* read the expected tensors first: a bad file is bad input, found before a long run */
+    for (int i = 0; i < s->nexpects; i++) {
+        char err[256] = "";
+        const launch_arg *a = find_arg(&t.launch, s->expects[i].name);
+        want[i] = npy_read(s->expects[i].path, err, sizeof err);
+        if (!want[i]) {
+            diag_error(REPL_NOPOS, "--expect %s: cannot read '%s': %s", s->expects[i].name,
+                       s->expects[i].path, err);
+            goto out;
+        }
+        if (!same_shape(a->tensor, want[i])) {
+            char b1[160], b2[160];
+            diag_error(REPL_NOPOS, "--expect %s: '%s' holds %s but %s is %s", s->expects[i].name,
+                       s->expects[i].path, tt_tensor_describe(want[i], b1, sizeof b1), a->name,
+                       tt_tensor_describe(a->tensor, b2, sizeof b2));
+            goto out;
+        }
+    }
+
+    int before = diag_error_count();
+    fn = front_compile(t.mod, t.kernel, &t.launch);
+    if (!fn) {
+        if (diag_error_count() == before)
+            diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
+        goto out;
+    }
+    interp_options io;
+    interp_options_default(&io);
+    io.sched = s->sched;
+    io.sched_seed = s->has_sched_seed ? s->sched_seed : t.launch.seed;
+    io.threads = s->threads;
+    io.numerics = s->numerics;
+    sess = interp_session_new(fn, &t.launch, &io);
+    if (!sess) goto out;
+    double t0 = now_seconds();
+    interp_run_launch(sess);
+    rr.seconds = now_seconds() - t0;
+    interp_get_stats(sess, &rr.st);
+    rc = rr.st.faults || rr.st.races || rr.st.uninit_reads ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
+
+    for (int i = 0; i < s->nsaves; i++) {
+        char err[256] = "";
+        const launch_arg *a = find_arg(&t.launch, s->saves[i].name);
+        if (!npy_write(s->saves[i].path, a->tensor, err, sizeof err)) {
+            diag_error(REPL_NOPOS, "--save %s: cannot write '%s': %s", a->name, s->saves[i].path, err);
+            rc = REPL_EXIT_INPUT;
+        }
+    }
+    rr.exp = xcalloc((size_t)(s->nexpects ? s->nexpects : 1), sizeof *rr.exp);
+    for (int i = 0; i < s->nexpects; i++) {
+        const repl_check *c = &s->expects[i];
+        const launch_arg *a = find_arg(&t.launch, c->name);
+        repl_compare(a->tensor, want[i], c->has_rtol, c->rtol, c->has_atol, c->atol, 10, stderr, &rr.exp[i]);
+        rr.exp[i].name = a->name;
+        rr.nexp++;
+        if (!rr.exp[i].ok && rc == REPL_EXIT_OK) rc = REPL_EXIT_KERNEL;
+    }
+    rr.status = rc;
+    if (s->json) print_json(&t, &rr);
+    else print_text(&t, &rr);
+    fflush(stdout);
+out:
+    for (int i = 0; i < s->nexpects; i++) if (want[i]) tt_tensor_free(want[i]);
+    free(want);
+    free(rr.exp);
+    if (sess) interp_session_free(sess);
+    if (fn) ir_func_free(fn);
+    repl_target_close(&t);
+    return rc;
+}

@@ -1,0 +1,484 @@
+/* spec.c — launch-spec options (argv words) -> repl_spec. Pure text work:
+ * no kernel, no files, no front end (see repl.h). */
+#include "repl.h"
+#include "tritium/diag.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+enum opt_id {
+    O_GRID, O_ARG, O_CONST, O_NUM_WARPS, O_SEED, O_SAVE, O_EXPECT, O_KERNEL,
+    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS,
+};
+
+static const struct opt {
+    const char *name;
+    enum opt_id id;
+    unsigned group;
+    bool takes_value;
+} opts[] = {
+    { "--grid", O_GRID, REPL_OPT_LAUNCH, true },
+    { "--arg", O_ARG, REPL_OPT_LAUNCH, true },
+    { "--const", O_CONST, REPL_OPT_LAUNCH, true },
+    { "--num-warps", O_NUM_WARPS, REPL_OPT_LAUNCH, true },
+    { "--seed", O_SEED, REPL_OPT_LAUNCH, true },
+    { "--save", O_SAVE, REPL_OPT_LAUNCH, true },
+    { "--expect", O_EXPECT, REPL_OPT_LAUNCH, true },
+    { "--kernel", O_KERNEL, REPL_OPT_LAUNCH, true },
+    { "--json", O_JSON, REPL_OPT_RUN, false },
+    { "--schedule", O_SCHEDULE, REPL_OPT_RUN, true },
+    { "--threads", O_THREADS, REPL_OPT_RUN, true },
+    { "--numerics", O_NUMERICS, REPL_OPT_RUN, true },
+};
+
+static const char *const gen_kinds[] = { "randn", "rand", "zeros", "ones", "empty", "arange", "full" };
+
+#define DTYPE_LIST "f16, bf16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool"
+
+/* Parse state for one repl_spec_parse call. */
+typedef struct pstate {
+    repl_spec *s;
+    bool from_comment;
+    const char *base_dir;
+} pstate;
+
+static bool perr(const pstate *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool perr(const pstate *ps, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg;
+    if (vasprintf(&msg, fmt, ap) < 0) die("out of memory");
+    va_end(ap);
+    diag_at(DIAG_ERROR, REPL_NOPOS, "%s%s", msg,
+            ps->from_comment ? " (in the file's '# tritium:' line)" : "");
+    free(msg);
+    return false;
+}
+
+void repl_spec_init(repl_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->sched = SCHED_IN_ORDER;
+    s->numerics = NUMERICS_IEEE;
+}
+
+static void value_free(repl_value *v)
+{
+    free(v->name);
+    free(v->text);
+    free(v->gen);
+    free(v->fill);
+    for (int i = 0; i < TT_MAX_RANK; i++) free(v->dims[i]);
+    free(v->path);
+    memset(v, 0, sizeof *v);
+}
+
+static void check_free(repl_check *c)
+{
+    free(c->name);
+    free(c->path);
+    memset(c, 0, sizeof *c);
+}
+
+void repl_spec_free(repl_spec *s)
+{
+    free(s->kernel);
+    free(s->grid);
+    for (int i = 0; i < s->nvals; i++) value_free(&s->vals[i]);
+    free(s->vals);
+    for (int i = 0; i < s->nsaves; i++) check_free(&s->saves[i]);
+    free(s->saves);
+    for (int i = 0; i < s->nexpects; i++) check_free(&s->expects[i]);
+    free(s->expects);
+    for (int i = 0; i < s->npositional; i++) free(s->positional[i]);
+    free(s->positional);
+    repl_spec_init(s);
+}
+
+static bool is_ident(const char *b, size_t n)
+{
+    if (n == 0 || !(isalpha((unsigned char)b[0]) || b[0] == '_')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!(isalnum((unsigned char)b[i]) || b[i] == '_')) return false;
+    return true;
+}
+
+static bool ends_with_npy(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 4 && !strcmp(s + n - 4, ".npy");
+}
+
+static char *join_path(const pstate *ps, const char *path)
+{
+    if (!ps->base_dir || !*ps->base_dir || path[0] == '/' || !strcmp(ps->base_dir, "."))
+        return xstrdup(path);
+    return xasprintf("%s/%s", ps->base_dir, path);
+}
+
+/* Split "NAME=REST" for option `opt`; *name is malloc'd, *rest points into w. */
+static bool split_name(const pstate *ps, const char *opt, const char *w, const char *what,
+                       char **name, const char **rest)
+{
+    const char *eq = strchr(w, '=');
+    if (!eq) return perr(ps, "%s '%s': expected NAME=%s", opt, w, what);
+    size_t n = (size_t)(eq - w);
+    while (n > 0 && isspace((unsigned char)w[n - 1])) n--;
+    if (!is_ident(w, n)) return perr(ps, "%s '%s': '%.*s' is not a parameter name", opt, w, (int)n, w);
+    *name = xstrndup(w, n);
+    *rest = eq + 1;
+    while (isspace((unsigned char)**rest)) (*rest)++;
+    return true;
+}
+
+/* gen := KIND ['(' V ')'] ':' DTYPE '[' [dim (',' dim)* [',']] ']'
+ * Called when the text starts with an identifier followed by ':' or '('. */
+static bool parse_generator(const pstate *ps, const char *opt, repl_value *v, const char *t)
+{
+    const char *p = t;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
+    size_t kn = (size_t)(p - t);
+    char kind[32];
+    snprintf(kind, sizeof kind, "%.*s", (int)(kn < 31 ? kn : 31), t);
+    int k = -1;
+    for (int i = 0; i < (int)TT_COUNTOF(gen_kinds); i++)
+        if (strlen(gen_kinds[i]) == kn && !strncmp(gen_kinds[i], t, kn)) k = i;
+    if (k < 0) {
+        const char *sug = repl_suggest(kind, gen_kinds, (int)TT_COUNTOF(gen_kinds));
+        if (sug)
+            return perr(ps, "%s %s: unknown tensor generator '%s' (did you mean '%s'?)", opt, v->name, kind, sug);
+        return perr(ps, "%s %s: unknown tensor generator '%s' (expected one of randn, rand, zeros, ones, "
+                    "empty, arange, full(V))", opt, v->name, kind);
+    }
+    v->gen = xstrdup(gen_kinds[k]);
+    if (*p == '(') {
+        if (strcmp(v->gen, "full"))
+            return perr(ps, "%s %s: '%s' takes no value in parentheses", opt, v->name, v->gen);
+        int depth = 0;
+        const char *b = p + 1;
+        for (; *p; p++) {
+            if (*p == '(') depth++;
+            else if (*p == ')' && --depth == 0) break;
+        }
+        if (*p != ')') return perr(ps, "%s %s: missing ')' after full(", opt, v->name);
+        char **parts;
+        char *inner = xstrndup(b, (size_t)(p - b));
+        int np = repl_split_commas(inner, &parts);
+        free(inner);
+        bool ok = np == 1 && parts[0][0];
+        if (ok) v->fill = xstrdup(parts[0]);
+        repl_free_parts(np, parts);
+        if (!ok) return perr(ps, "%s %s: full() takes one fill value, as in full(2.5)", opt, v->name);
+        p++;
+    } else if (!strcmp(v->gen, "full")) {
+        return perr(ps, "%s %s: 'full' needs a fill value, as in full(2.5):f32[64]", opt, v->name);
+    }
+    if (*p != ':') return perr(ps, "%s %s: expected ':' and a dtype after '%s'", opt, v->name, v->gen);
+    p++;
+    const char *db = p;
+    while (*p && *p != '[' && !isspace((unsigned char)*p)) p++;
+    char *dname = xstrndup(db, (size_t)(p - db));
+    bool dok = tt_dtype_parse(dname, &v->dtype) && v->dtype != TT_PTR;
+    if (!dok) {
+        if (!*dname) perr(ps, "%s %s: missing dtype after '%s:' (expected one of " DTYPE_LIST ")", opt, v->name, v->gen);
+        else perr(ps, "%s %s: unknown dtype '%s' (expected one of " DTYPE_LIST ")", opt, v->name, dname);
+        free(dname);
+        return false;
+    }
+    free(dname);
+    while (isspace((unsigned char)*p)) p++;
+    if (*p != '[')
+        return perr(ps, "%s %s: expected a shape in brackets after the dtype, as in %s:%s[1024]",
+                    opt, v->name, v->gen, tt_dtype_name(v->dtype));
+    /* the shape runs to the matching ']' */
+    const char *sb = p + 1;
+    int depth = 0;
+    char quote = 0;
+    for (; *p; p++) {
+        if (quote) { if (*p == quote) quote = 0; continue; }
+        if (*p == '\'' || *p == '"') quote = *p;
+        else if (*p == '[' || *p == '(') depth++;
+        else if ((*p == ']' || *p == ')') && --depth == 0) break;
+    }
+    if (*p != ']') return perr(ps, "%s %s: missing ']' at the end of the shape", opt, v->name);
+    const char *se = p++;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p) return perr(ps, "%s %s: unexpected text '%s' after the shape", opt, v->name, p);
+    char *inner = xstrndup(sb, (size_t)(se - sb));
+    char **parts;
+    int np = repl_split_commas(inner, &parts);
+    free(inner);
+    bool ok = true;
+    if (np == 1 && !parts[0][0]) {
+        v->rank = 0;                /* "[]": a 0-d tensor */
+    } else if (np > TT_MAX_RANK) {
+        ok = perr(ps, "%s %s: shape has %d dimensions, at most %d are supported", opt, v->name, np, TT_MAX_RANK);
+    } else {
+        for (int i = 0; i < np && ok; i++)
+            if (!parts[i][0]) ok = perr(ps, "%s %s: empty dimension %d in the shape", opt, v->name, i);
+        if (ok) {
+            v->rank = np;
+            for (int i = 0; i < np; i++) { v->dims[i] = parts[i]; parts[i] = NULL; }
+        }
+    }
+    repl_free_parts(np, parts);
+    return ok;
+}
+
+/* value := '@' PATH | PATH ending in '.npy' | generator | expression */
+static bool classify(const pstate *ps, const char *opt, repl_value *v)
+{
+    const char *t = v->text;
+    if (!*t) return perr(ps, "%s %s: empty value", opt, v->name);
+    const char *p = t;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
+    bool gen_like = p > t && isalpha((unsigned char)t[0]) && (*p == ':' || *p == '(');
+    /* an expression like "max(a, b)" also has '(' — only a ':' after the
+     * closing parenthesis makes it a generator */
+    if (gen_like && *p == '(') {
+        int depth = 0;
+        const char *q = p;
+        for (; *q; q++) {
+            if (*q == '(') depth++;
+            else if (*q == ')' && --depth == 0) break;
+        }
+        gen_like = *q == ')' && q[1] == ':';
+    }
+    if (t[0] == '@' || ends_with_npy(t)) {
+        const char *path = t[0] == '@' ? t + 1 : t;
+        if (!*path) return perr(ps, "%s %s: missing file name after '@'", opt, v->name);
+        if (v->is_const) return perr(ps, "%s %s: a constexpr value cannot be a tensor", opt, v->name);
+        v->kind = VAL_NPY;
+        v->path = join_path(ps, path);
+        return true;
+    }
+    if (gen_like) {
+        if (v->is_const) return perr(ps, "%s %s: a constexpr value cannot be a tensor", opt, v->name);
+        v->kind = VAL_GEN;
+        return parse_generator(ps, opt, v, t);
+    }
+    v->kind = VAL_EXPR;
+    return true;
+}
+
+static bool parse_value(const pstate *ps, const char *opt, const char *w, bool is_const)
+{
+    repl_spec *s = ps->s;
+    char *name;
+    const char *rest;
+    if (!split_name(ps, opt, w, is_const ? "VALUE" : "SPEC", &name, &rest)) return false;
+    repl_value v = { 0 };
+    v.name = name;
+    v.is_const = is_const;
+    v.from_comment = ps->from_comment;
+    v.text = xstrdup(rest);
+    size_t tl = strlen(v.text);
+    while (tl > 0 && isspace((unsigned char)v.text[tl - 1])) v.text[--tl] = 0;
+    if (!classify(ps, opt, &v)) { value_free(&v); return false; }
+    for (int i = 0; i < s->nvals; i++) {
+        if (strcmp(s->vals[i].name, name)) continue;
+        if (s->vals[i].from_comment == ps->from_comment) {
+            perr(ps, "%s %s: a value for '%s' was already given", opt, name, name);
+            value_free(&v);
+            return false;
+        }
+        value_free(&s->vals[i]);
+        s->vals[i] = v;             /* override in place */
+        return true;
+    }
+    s->vals = xrealloc(s->vals, (size_t)(s->nvals + 1) * sizeof *s->vals);
+    s->vals[s->nvals++] = v;
+    return true;
+}
+
+static bool parse_tol(const pstate *ps, const char *name, const char *key, const char *val, double *out)
+{
+    double d;
+    if (!repl_parse_float(val, &d) || !(d >= 0) || d == INFINITY)
+        return perr(ps, "--expect %s: %s: expected a non-negative number, got '%s'", name, key, val);
+    *out = d;
+    return true;
+}
+
+/* check := NAME '=' PATH [',' ('rtol'|'atol') '=' NUMBER]*   (tolerances for --expect only) */
+static bool parse_check(const pstate *ps, const char *w, bool expect)
+{
+    const char *opt = expect ? "--expect" : "--save";
+    repl_spec *s = ps->s;
+    char *name;
+    const char *rest;
+    if (!split_name(ps, opt, w, "FILE.npy", &name, &rest)) return false;
+    repl_check c = { 0 };
+    c.name = name;
+    c.from_comment = ps->from_comment;
+    const char *tol = NULL;
+    if (expect) {
+        const char *r = strstr(rest, ",rtol="), *a = strstr(rest, ",atol=");
+        tol = r && (!a || r < a) ? r : a;
+    }
+    char *path = tol ? xstrndup(rest, (size_t)(tol - rest)) : xstrdup(rest);
+    bool ok = true;
+    if (!*path) ok = perr(ps, "%s %s: missing file name", opt, name);
+    if (ok && tol) {
+        char **parts;
+        int np = repl_split_commas(tol + 1, &parts);
+        for (int i = 0; i < np && ok; i++) {
+            char *eq = strchr(parts[i], '=');
+            if (eq) *eq = 0;
+            if (eq && !strcmp(parts[i], "rtol")) {
+                ok = parse_tol(ps, name, "rtol", eq + 1, &c.rtol);
+                c.has_rtol = true;
+            } else if (eq && !strcmp(parts[i], "atol")) {
+                ok = parse_tol(ps, name, "atol", eq + 1, &c.atol);
+                c.has_atol = true;
+            } else {
+                ok = perr(ps, "--expect %s: unknown setting '%s' (expected rtol=R or atol=A)", name, parts[i]);
+            }
+        }
+        repl_free_parts(np, parts);
+    }
+    if (ok) c.path = join_path(ps, path);
+    free(path);
+    if (!ok) { check_free(&c); return false; }
+    repl_check **arr = expect ? &s->expects : &s->saves;
+    int *n = expect ? &s->nexpects : &s->nsaves;
+    for (int i = 0; i < *n; i++) {
+        if (strcmp((*arr)[i].name, name)) continue;
+        if ((*arr)[i].from_comment == ps->from_comment) {
+            perr(ps, "%s %s: '%s' was already given", opt, name, name);
+            check_free(&c);
+            return false;
+        }
+        check_free(&(*arr)[i]);
+        (*arr)[i] = c;
+        return true;
+    }
+    *arr = xrealloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+    (*arr)[(*n)++] = c;
+    return true;
+}
+
+static bool parse_uint(const char *w, uint64_t *out)
+{
+    int64_t v;
+    bool u64;
+    if (!repl_parse_int(w, &v, &u64) || (!u64 && v < 0)) return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+static bool apply(pstate *ps, const struct opt *o, const char *val)
+{
+    repl_spec *s = ps->s;
+    uint64_t u;
+    switch (o->id) {
+    case O_GRID:
+        if (s->grid && s->grid_from_comment == ps->from_comment)
+            return perr(ps, "--grid was given twice");
+        if (!*val) return perr(ps, "--grid: empty grid");
+        free(s->grid);
+        s->grid = xstrdup(val);
+        s->grid_from_comment = ps->from_comment;
+        return true;
+    case O_ARG: return parse_value(ps, "--arg", val, false);
+    case O_CONST: return parse_value(ps, "--const", val, true);
+    case O_SAVE: return parse_check(ps, val, false);
+    case O_EXPECT: return parse_check(ps, val, true);
+    case O_KERNEL:
+        if (!is_ident(val, strlen(val))) return perr(ps, "--kernel: '%s' is not a function name", val);
+        if (s->kernel && s->kernel_from_comment == ps->from_comment)
+            return perr(ps, "--kernel was given twice");
+        free(s->kernel);
+        s->kernel = xstrdup(val);
+        s->kernel_from_comment = ps->from_comment;
+        return true;
+    case O_NUM_WARPS:
+        if (!parse_uint(val, &u) || u < 1 || u > 32 || (u & (u - 1)))
+            return perr(ps, "--num-warps: expected a power of two from 1 to 32, got '%s'", val);
+        s->num_warps = (int)u;
+        return true;
+    case O_SEED:
+        if (!parse_uint(val, &u)) return perr(ps, "--seed: expected a non-negative integer, got '%s'", val);
+        s->has_seed = true;
+        s->seed = u;
+        return true;
+    case O_JSON:
+        s->json = true;
+        return true;
+    case O_SCHEDULE: {
+        s->has_sched = true;
+        s->has_sched_seed = false;
+        if (!strcmp(val, "in-order")) s->sched = SCHED_IN_ORDER;
+        else if (!strcmp(val, "reverse")) s->sched = SCHED_REVERSE;
+        else if (!strcmp(val, "parallel")) s->sched = SCHED_PARALLEL;
+        else if (!strcmp(val, "random")) s->sched = SCHED_RANDOM;
+        else if (!strncmp(val, "random:", 7)) {
+            if (!parse_uint(val + 7, &u))
+                return perr(ps, "--schedule: expected random:SEED with a non-negative integer SEED, got '%s'", val);
+            s->sched = SCHED_RANDOM;
+            s->has_sched_seed = true;
+            s->sched_seed = u;
+        } else {
+            return perr(ps, "--schedule: unknown schedule '%s' (expected in-order, reverse, random[:SEED] or parallel)", val);
+        }
+        return true;
+    }
+    case O_THREADS:
+        if (!parse_uint(val, &u) || u > 4096)
+            return perr(ps, "--threads: expected a number of threads from 0 (all cores) to 4096, got '%s'", val);
+        s->threads = (int)u;
+        return true;
+    case O_NUMERICS:
+        if (!strcmp(val, "ieee")) s->numerics = NUMERICS_IEEE;
+        else if (!strcmp(val, "gpu")) s->numerics = NUMERICS_GPU;
+        else return perr(ps, "--numerics: unknown mode '%s' (expected ieee or gpu)", val);
+        return true;
+    }
+    return false;
+}
+
+bool repl_spec_parse(repl_spec *s, int argc, char *const *argv, unsigned allowed,
+                     bool from_comment, const char *base_dir)
+{
+    pstate ps = { s, from_comment, base_dir };
+    for (int i = 0; i < argc; i++) {
+        const char *w = argv[i];
+        if (w[0] != '-' || !w[1]) {
+            if (!(allowed & REPL_OPT_POSITIONAL)) return perr(&ps, "unexpected argument '%s'", w);
+            s->positional = xrealloc(s->positional, (size_t)(s->npositional + 1) * sizeof *s->positional);
+            s->positional[s->npositional++] = xstrdup(w);
+            continue;
+        }
+        const char *eq = strchr(w, '=');
+        size_t n = eq ? (size_t)(eq - w) : strlen(w);
+        const struct opt *o = NULL;
+        for (size_t k = 0; k < TT_COUNTOF(opts); k++)
+            if (strlen(opts[k].name) == n && !strncmp(opts[k].name, w, n)) o = &opts[k];
+        if (!o) {
+            const char *names[TT_COUNTOF(opts)];
+            int nn = 0;
+            for (size_t k = 0; k < TT_COUNTOF(opts); k++)
+                if (opts[k].group & allowed) names[nn++] = opts[k].name;
+            char *word = xstrndup(w, n);
+            const char *sug = repl_suggest(word, names, nn);
+            if (sug) perr(&ps, "unknown option '%s' (did you mean '%s'?)", word, sug);
+            else perr(&ps, "unknown option '%s'", word);
+            free(word);
+            return false;
+        }
+        if (!(o->group & allowed)) return perr(&ps, "option '%s' cannot be used here", o->name);
+        const char *val = NULL;
+        if (o->takes_value) {
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return perr(&ps, "option '%s' needs a value", o->name);
+        } else if (eq) {
+            return perr(&ps, "option '%s' takes no value", o->name);
+        }
+        if (!apply(&ps, o, val)) return false;
+    }
+    return true;
+}
