@@ -32,8 +32,8 @@ int front_file(const front_module *m);
 typedef struct front_param {
     const char *name;
     bool is_constexpr;             /* annotated tl.constexpr */
-    bool has_default;
-    launch_const def;              /* the default when has_default and it is a literal */
+    bool has_default;              /* the default is a literal (number, bool, string, None) */
+    launch_const def;              /* that default */
     bool annotated_dtype;          /* e.g. `x: tl.int64`: forces the runtime type */
     tt_dtype annot;
 } front_param;

@@ -1,0 +1,120 @@
+/* front_int.h — the front end's internal interfaces: the module (parsed
+ * file) and the semantic analyser that turns a jit function into IR. */
+#ifndef FRONT_INT_H
+#define FRONT_INT_H
+
+#include <setjmp.h>
+#include "tritium/front.h"
+#include "ast.h"
+
+typedef struct global {
+    const char *name;
+    node *value;             /* expression */
+    bool is_constexpr;       /* tl.constexpr(...) or annotated */
+    src_pos pos;
+} global;
+
+typedef struct alias {
+    const char *name;        /* local name */
+    const char *target;      /* "triton", "triton.language", "triton.language.math", ... */
+} alias;
+
+struct front_module {
+    arena mem;
+    int file;
+    lexed lx;
+    VEC(funcdef) funcs;
+    VEC(global) globals;
+    VEC(alias) aliases;
+    VEC(front_param *) params;   /* per function, built lazily */
+    VEC(int) nparams;
+};
+
+/* ---- values ---- */
+
+typedef enum {
+    V_NONE, V_INT, V_FLOAT, V_BOOL, V_STR, V_DTYPE, V_FUNC, V_MODULE, V_BUILTIN,
+    V_METHOD, V_TUPLE, V_TENSOR,
+} vkind;
+
+typedef struct sval sval;
+struct sval {
+    vkind k;
+    tt_dtype dt;             /* TENSOR: element dtype (TT_PTR: pointer); DTYPE: the dtype */
+    tt_dtype pt;             /* pointee when dt == TT_PTR */
+    ir_value v;              /* TENSOR */
+    int64_t i;               /* INT, BOOL; FUNC: function index; MODULE: module id; BUILTIN/METHOD: builtin id */
+    double f;
+    const char *s;           /* STR */
+    int n;                   /* TUPLE */
+    sval *items;
+    sval *self;              /* METHOD: the receiver */
+};
+
+typedef struct binding { const char *name; sval val; bool constexpr_decl; } binding;
+typedef struct scope { binding *v; int n, cap; } scope;
+
+typedef struct sema {
+    front_module *m;
+    arena *a;                /* compile arena */
+    ir_func *fn;
+    ir_builder b;
+    scope *sc;
+    int32_t caller_loc;
+    const char *func_name;
+    int depth;               /* inline depth */
+    int runtime_cf;          /* > 0 inside runtime if/for/while */
+    bool returned;
+    sval ret;
+    jmp_buf fail;
+} sema;
+
+_Noreturn void sema_error(sema *S, src_pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sema_setloc(sema *S, src_pos p);
+
+/* constructors and queries */
+sval sv_int(int64_t i);
+sval sv_float(double f);
+sval sv_bool(bool b);
+sval sv_none(void);
+sval sv_dtype(tt_dtype d, tt_dtype pointee);
+sval sv_tensor(ir_value v, tt_dtype dt, tt_dtype pt);
+bool sv_is_const(const sval *v);         /* INT, FLOAT, BOOL (Python numbers) */
+bool sv_truthy(sema *S, src_pos p, const sval *v);
+const ir_type_info *sv_shape(sema *S, const sval *v);
+ir_type sema_type(tt_dtype dt, tt_dtype pt, int rank, const int64_t *shape);
+const char *sv_describe(sema *S, const sval *v);   /* "int32[64, 64]", "constexpr 3" (arena) */
+
+/* conversions */
+tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v);
+sval sema_to_tensor(sema *S, src_pos p, sval v);  /* Python numbers -> 0-d tensors; tensors unchanged */
+sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast);
+sval sema_broadcast_to(sema *S, src_pos p, sval v, int rank, const int64_t *shape);
+void sema_broadcast_pair(sema *S, src_pos p, sval *a, sval *b);
+sval sema_expand_dims(sema *S, src_pos p, sval v, int axis);
+sval sema_const_tensor(sema *S, src_pos p, double f, int64_t i, tt_dtype dt, int rank, const int64_t *shape);
+
+/* operators: op is the Python operator text ("+", "//", "<", "and", "not", "-u", "~") */
+sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b);
+sval sema_unop(sema *S, src_pos p, const char *op, sval a);
+/* The dtype a + b would compute in (computation_type_impl). */
+tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b);
+sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b);
+
+/* expressions, statements, calls */
+sval sema_expr(sema *S, node *e);
+void sema_block(sema *S, node_list *stmts);
+sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const char **kwn, sval *kwv, int nkw);
+bool sema_lookup(sema *S, const char *name, sval *out);
+void sema_bind(sema *S, const char *name, sval v);
+
+/* builtins: resolve a module attribute / tensor method / Python builtin */
+enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA };
+bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
+bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);
+bool sema_python_builtin(const char *name, sval *out);
+sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
+                       const char **kwn, sval *kwv, int nkw);
+const char *sema_builtin_name(int id);
+
+#endif

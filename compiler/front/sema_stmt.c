@@ -1,0 +1,597 @@
+/* sema_stmt.c — statements and structured control flow: assignment
+ * (scalars become tensors), static and runtime if, runtime for/while with
+ * loop-carried values (scf.for / scf.while), tl.static_range unrolling,
+ * return from helpers; and front_compile, which specializes a kernel. */
+#include "front_int.h"
+
+#include <string.h>
+
+/* ---- names assigned in a block (for loop-carried values and if results) ---- */
+
+typedef struct { const char **v; int n, cap; } names;
+
+static void names_add(sema *S, names *ns, const char *name)
+{
+    for (int i = 0; i < ns->n; i++)
+        if (!strcmp(ns->v[i], name)) return;
+    if (ns->n == ns->cap) {
+        int cap = ns->cap ? ns->cap * 2 : 8;
+        const char **nv = arena_alloc(S->a, sizeof *nv * (size_t)cap);
+        if (ns->n) memcpy(nv, ns->v, sizeof *nv * (size_t)ns->n);
+        ns->v = nv;
+        ns->cap = cap;
+    }
+    ns->v[ns->n++] = name;
+}
+
+static void target_names(sema *S, node *t, names *ns)
+{
+    if (t->kind == E_NAME) names_add(S, ns, t->name);
+    else if (t->kind == E_TUPLE || t->kind == E_LIST)
+        for (int i = 0; i < t->items.n; i++) target_names(S, t->items.v[i], ns);
+}
+
+static void assigned_names(sema *S, node_list *body, names *ns)
+{
+    for (int i = 0; i < body->n; i++) {
+        node *s = body->v[i];
+        switch (s->kind) {
+        case S_ASSIGN:
+            target_names(S, s->a, ns);
+            for (int j = 0; j < s->items.n; j++) target_names(S, s->items.v[j], ns);
+            break;
+        case S_AUGASSIGN: case S_ANNASSIGN: target_names(S, s->a, ns); break;
+        case S_FOR: target_names(S, s->a, ns); /* fallthrough */
+        case S_IF: case S_WHILE:
+            assigned_names(S, &s->body, ns);
+            assigned_names(S, &s->orelse, ns);
+            break;
+        default: break;
+        }
+    }
+}
+
+/* ---- assignment ---- */
+
+/* Plain assignment turns Python numbers into 0-d tensors (code_generator.py
+ * _sanitize_value); dtypes, tuples, strings and None stay as they are. */
+static sval sanitize(sema *S, src_pos p, sval v)
+{
+    if (sv_is_const(&v)) return sema_to_tensor(S, p, v);
+    if (v.k == V_TUPLE) {
+        sval t = v;
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(v.n + 1));
+        for (int i = 0; i < v.n; i++) t.items[i] = sanitize(S, p, v.items[i]);
+        return t;
+    }
+    return v;
+}
+
+static bool is_constexpr_name(sema *S, const char *name)
+{
+    for (int i = 0; i < S->sc->n; i++)
+        if (!strcmp(S->sc->v[i].name, name)) return S->sc->v[i].constexpr_decl;
+    return false;
+}
+
+static void assign(sema *S, node *target, sval v)
+{
+    if (target->kind == E_NAME) {
+        if (is_constexpr_name(S, target->name))
+            sema_error(S, target->pos, "cannot reassign constexpr '%s'", target->name);
+        if (v.k == V_TENSOR && !S->fn->values.v[v.v].name) ir_value_set_name(S->fn, v.v, target->name);
+        sema_bind(S, target->name, v);
+        return;
+    }
+    if (target->kind == E_TUPLE || target->kind == E_LIST) {
+        if (v.k != V_TUPLE) sema_error(S, target->pos, "cannot unpack %s", sv_describe(S, &v));
+        if (v.n != target->items.n)
+            sema_error(S, target->pos, "cannot unpack %d values into %d targets", v.n, target->items.n);
+        for (int i = 0; i < v.n; i++) assign(S, target->items.v[i], v.items[i]);
+        return;
+    }
+    sema_error(S, target->pos, "unsupported assignment target (only names and tuples of names; tensors cannot be assigned into)");
+}
+
+/* ---- control flow helpers ---- */
+
+static scope scope_copy(sema *S, const scope *sc)
+{
+    scope c = { NULL, sc->n, sc->n ? sc->n : 1 };
+    c.v = arena_alloc(S->a, sizeof(binding) * (size_t)c.cap);
+    if (sc->n) memcpy(c.v, sc->v, sizeof(binding) * (size_t)sc->n);
+    return c;
+}
+
+static bool scope_get(const scope *sc, const char *name, sval *out)
+{
+    for (int i = 0; i < sc->n; i++)
+        if (!strcmp(sc->v[i].name, name)) {
+            *out = sc->v[i].val;
+            return true;
+        }
+    return false;
+}
+
+static bool same_type(sema *S, sval a, sval b)
+{
+    if (a.k != V_TENSOR || b.k != V_TENSOR) return false;
+    return a.dt == b.dt && a.pt == b.pt && ir_value_type(S->fn, a.v) == ir_value_type(S->fn, b.v);
+}
+
+/* Emit a value into the current region as a tensor (constexpr numbers become
+ * constants). */
+static sval as_carried(sema *S, src_pos p, const char *name, sval v)
+{
+    if (sv_is_const(&v)) return sema_to_tensor(S, p, v);
+    if (v.k != V_TENSOR)
+        sema_error(S, p, "'%s' is %s, which cannot change inside runtime control flow (only tensors can)", name, sv_describe(S, &v));
+    return v;
+}
+
+/* ---- if ---- */
+
+static void exec_if(sema *S, node *s)
+{
+    sval c = sema_expr(S, s->a);
+    if (c.k != V_TENSOR) {
+        /* static if on a constexpr: only the taken branch is compiled */
+        if (sv_truthy(S, s->pos, &c)) sema_block(S, &s->body);
+        else sema_block(S, &s->orelse);
+        return;
+    }
+    if (sv_shape(S, &c)->rank != 0) sema_error(S, s->a->pos, "the condition of an if must be a scalar, got %s", sv_describe(S, &c));
+    if (c.dt != TT_BOOL) c = sema_cast(S, s->a->pos, c, TT_BOOL, 0, false);
+
+    names assigned = {0};
+    assigned_names(S, &s->body, &assigned);
+    assigned_names(S, &s->orelse, &assigned);
+
+    scope before = scope_copy(S, S->sc);
+    int32_t parent = S->b.region;
+    int32_t loc = S->b.loc;
+    scope *outer = S->sc;
+    S->runtime_cf++;
+
+    int32_t rthen = ir_new_region(S->fn, 0, NULL);
+    scope sthen = scope_copy(S, &before);
+    S->sc = &sthen;
+    S->b.region = rthen;
+    sema_block(S, &s->body);
+    if (S->returned) sema_error(S, s->pos, "return inside a runtime if is not supported");
+
+    int32_t relse = ir_new_region(S->fn, 0, NULL);
+    scope selse = scope_copy(S, &before);
+    S->sc = &selse;
+    S->b.region = relse;
+    sema_block(S, &s->orelse);
+    if (S->returned) sema_error(S, s->pos, "return inside a runtime if is not supported");
+
+    /* results: assigned names visible after the if (defined before, or in both branches) */
+    VEC(const char *) rn = {0};
+    VEC(ir_value) ythen = {0}, yelse = {0};
+    VEC(ir_type) types = {0};
+    VEC(sval) proto = {0};
+    for (int i = 0; i < assigned.n; i++) {
+        const char *name = assigned.v[i];
+        sval b0, t, e;
+        bool hb = scope_get(&before, name, &b0);
+        bool ht = scope_get(&sthen, name, &t), he = scope_get(&selse, name, &e);
+        if (!ht || !he) continue;                 /* defined in one branch only: not visible */
+        if (hb && t.k != V_TENSOR && e.k != V_TENSOR && !sv_is_const(&t)) continue; /* unchanged non-tensors */
+        S->b.region = rthen;
+        S->sc = &sthen;
+        t = as_carried(S, s->pos, name, t);
+        S->b.region = relse;
+        S->sc = &selse;
+        e = as_carried(S, s->pos, name, e);
+        if (!same_type(S, t, e)) {
+            if (!hb) continue;
+            sema_error(S, s->pos, "'%s' has type %s in the then-branch but %s in the else-branch of a runtime if",
+                       name, sv_describe(S, &t), sv_describe(S, &e));
+        }
+        vec_push(&rn, name);
+        vec_push(&ythen, t.v);
+        vec_push(&yelse, e.v);
+        vec_push(&types, ir_value_type(S->fn, t.v));
+        vec_push(&proto, t);
+    }
+    S->b.loc = loc;
+    S->b.region = rthen;
+    ir_emit(&S->b, IR_YIELD, 0, NULL, ythen.n, ythen.v);
+    S->b.region = relse;
+    ir_emit(&S->b, IR_YIELD, 0, NULL, yelse.n, yelse.v);
+    S->b.region = parent;
+    S->sc = outer;
+    S->runtime_cf--;
+    int op = ir_emit(&S->b, IR_IF, rn.n, types.v, 1, &c.v);
+    ir_op_add_region(S->fn, parent, op, rthen);
+    ir_op_add_region(S->fn, parent, op, relse);
+    ir_value res0 = ir_op_at(S->fn, parent, op)->res;
+    for (int i = 0; i < rn.n; i++) {
+        sval r = sv_tensor(res0 + i, proto.v[i].dt, proto.v[i].pt);
+        ir_value_set_name(S->fn, r.v, rn.v[i]);
+        sema_bind(S, rn.v[i], r);
+    }
+    vec_free(&rn); vec_free(&ythen); vec_free(&yelse); vec_free(&types); vec_free(&proto);
+}
+
+/* ---- loops ---- */
+
+typedef struct carried {
+    const char **name;
+    sval *init;
+    int n;
+} carried;
+
+/* Names assigned in the body and defined before the loop become loop-carried. */
+static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
+{
+    names assigned = {0};
+    assigned_names(S, body, &assigned);
+    c->name = arena_alloc(S->a, sizeof(char *) * (size_t)(assigned.n + 1));
+    c->init = arena_alloc(S->a, sizeof(sval) * (size_t)(assigned.n + 1));
+    c->n = 0;
+    for (int i = 0; i < assigned.n; i++) {
+        sval v;
+        if (!sema_lookup(S, assigned.v[i], &v)) continue;
+        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE) {
+            /* tuples of tensors are carried element-wise by Triton; keep it simple */
+            sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors can be loop-carried", assigned.v[i], sv_describe(S, &v));
+        }
+        if (v.k != V_TENSOR && !sv_is_const(&v)) continue;
+        if (is_constexpr_name(S, assigned.v[i]))
+            sema_error(S, p, "cannot reassign constexpr '%s' in a loop", assigned.v[i]);
+        c->name[c->n] = assigned.v[i];
+        c->init[c->n] = as_carried(S, p, assigned.v[i], v);
+        c->n++;
+    }
+}
+
+/* After the body: yield the carried names' values, checking their types. */
+static void yield_carried(sema *S, src_pos p, carried *c, int extra, const ir_value *extra_vals)
+{
+    ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + extra + 1));
+    for (int i = 0; i < extra; i++) ys[i] = extra_vals[i];
+    for (int i = 0; i < c->n; i++) {
+        sval v;
+        if (!sema_lookup(S, c->name[i], &v)) die("carried name vanished");
+        v = as_carried(S, p, c->name[i], v);
+        if (!same_type(S, v, c->init[i]))
+            sema_error(S, p, "loop-carried variable '%s' has initial type %s but is re-assigned to %s in the loop; "
+                             "make sure its type stays the same", c->name[i], sv_describe(S, &c->init[i]), sv_describe(S, &v));
+        ys[extra + i] = v.v;
+    }
+    ir_emit(&S->b, IR_YIELD, 0, NULL, c->n + extra, ys);
+}
+
+static void bind_results(sema *S, carried *c, ir_value first)
+{
+    for (int i = 0; i < c->n; i++) {
+        sval r = sv_tensor(first + i, c->init[i].dt, c->init[i].pt);
+        ir_value_set_name(S->fn, r.v, c->name[i]);
+        sema_bind(S, c->name[i], r);
+    }
+}
+
+static sval loop_bound(sema *S, src_pos p, sval v)
+{
+    if (v.k == V_BOOL) v = sv_int(v.i);
+    v = sema_to_tensor(S, p, v);
+    if (!tt_dtype_is_int(v.dt) || sv_shape(S, &v)->rank != 0)
+        sema_error(S, p, "range bounds must be integer scalars, got %s", sv_describe(S, &v));
+    return v;
+}
+
+static void exec_for(sema *S, node *s)
+{
+    node *it = s->b;
+    if (it->kind != E_CALL) sema_error(S, it->pos, "a kernel loop must iterate over range(), tl.range() or tl.static_range()");
+    sval fn = sema_expr(S, it->a);
+    const char *fname = fn.k == V_BUILTIN ? sema_builtin_name((int)fn.i) : "";
+    bool is_static = !strcmp(fname, "static_range");
+    if (!is_static && strcmp(fname, "range"))
+        sema_error(S, it->pos, "a kernel loop must iterate over range(), tl.range() or tl.static_range()");
+    int n = it->items.n;
+    if (n < 1 || n > 3) sema_error(S, it->pos, "range expects 1 to 3 positional arguments");
+    for (int i = 0; i < it->kwnames.n; i++) {
+        static const char *const hints[] = { "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
+                                             "flatten", "warp_specialize", "disable_licm", NULL };
+        bool ok = false;
+        for (int j = 0; hints[j]; j++) ok |= !strcmp(it->kwnames.v[i]->name, hints[j]);
+        if (!ok || is_static) sema_error(S, it->kwvals.v[i]->pos, "unexpected keyword argument '%s' to %s", it->kwnames.v[i]->name, fname);
+        sema_expr(S, it->kwvals.v[i]);   /* hints: evaluated, no semantic effect */
+    }
+    sval a[3];
+    for (int i = 0; i < n; i++) a[i] = sema_expr(S, it->items.v[i]);
+    sval lb = n == 1 ? sv_int(0) : a[0], ub = n == 1 ? a[0] : a[1], st = n == 3 ? a[2] : sv_int(1);
+    if (s->a->kind != E_NAME) sema_error(S, s->a->pos, "the loop variable must be a single name");
+    const char *var = s->a->name;
+
+    if (is_static) {
+        if (lb.k != V_INT || ub.k != V_INT || st.k != V_INT)
+            sema_error(S, it->pos, "static_range bounds must be constexpr integers");
+        if (st.i == 0) sema_error(S, it->pos, "static_range step must not be zero");
+        int64_t count = 0;
+        for (int64_t i = lb.i; st.i > 0 ? i < ub.i : i > ub.i; i += st.i) {
+            if (++count > 4096) sema_error(S, it->pos, "static_range unrolls more than 4096 iterations");
+            sema_bind(S, var, sv_int(i));
+            sema_block(S, &s->body);
+            if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported");
+        }
+        return;
+    }
+
+    /* a negative constexpr step: iterate an up-counting trip counter instead */
+    bool neg = st.k == V_INT && st.i < 0;
+    if (st.k == V_INT && st.i == 0) sema_error(S, it->pos, "range step must not be zero");
+    sval lbt = loop_bound(S, it->pos, lb), ubt = loop_bound(S, it->pos, ub), stt = loop_bound(S, it->pos, neg ? sv_int(-st.i) : st);
+    /* the induction variable's type is the promotion of the bounds (int32 unless one is int64) */
+    tt_dtype ivt = TT_I32;
+    sval bs[3] = { lbt, ubt, stt };
+    for (int i = 0; i < 3; i++)
+        if (tt_dtype_bits(bs[i].dt) > 32) ivt = tt_dtype_is_signed(bs[i].dt) ? TT_I64 : TT_U64;
+    for (int i = 0; i < 3; i++) bs[i] = sema_cast(S, it->pos, bs[i], ivt, 0, false);
+    sval base = bs[0];
+    if (neg) {
+        /* trips = max(0, cdiv(lb - ub, -step)); iv = lb - k * (-step) */
+        sval diff = sema_binop(S, it->pos, "-", bs[0], bs[1]);
+        sval trips = sema_binop(S, it->pos, "//", sema_binop(S, it->pos, "-", sema_binop(S, it->pos, "+", diff, bs[2]), sv_int(1)), bs[2]);
+        bs[1] = sema_minmax(S, it->pos, true, trips, sema_const_tensor(S, it->pos, 0, 0, ivt, 0, NULL));
+        bs[0] = sema_const_tensor(S, it->pos, 0, 0, ivt, 0, NULL);
+        bs[2] = sema_const_tensor(S, it->pos, 1, 1, ivt, 0, NULL);
+    }
+
+    carried c;
+    collect_carried(S, s->pos, &s->body, &c);
+    ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
+    ir_value *ops = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 3));
+    ir_type ivty = ir_scalar(ivt);
+    types[0] = ivty;
+    for (int i = 0; i < 3; i++) ops[i] = bs[i].v;
+    for (int i = 0; i < c.n; i++) {
+        types[i + 1] = ir_value_type(S->fn, c.init[i].v);
+        ops[i + 3] = c.init[i].v;
+    }
+    int32_t parent = S->b.region, loc = S->b.loc;
+    sema_setloc(S, s->pos);
+    int32_t for_loc = S->b.loc;
+    int32_t body = ir_new_region(S->fn, c.n + 1, types);
+    ir_region *br = &S->fn->regions.v[body];
+    sval ivv = sv_tensor(br->args[0], ivt, 0);
+    ir_value_set_name(S->fn, ivv.v, var);
+    S->b.region = body;
+    S->runtime_cf++;
+    for (int i = 0; i < c.n; i++) {
+        sval a2 = sv_tensor(S->fn->regions.v[body].args[i + 1], c.init[i].dt, c.init[i].pt);
+        ir_value_set_name(S->fn, a2.v, c.name[i]);
+        sema_bind(S, c.name[i], a2);
+    }
+    if (neg) ivv = sema_binop(S, s->pos, "-", sema_to_tensor(S, s->pos, base), sema_binop(S, s->pos, "*", ivv, stt));
+    sema_bind(S, var, ivv);
+    sema_block(S, &s->body);
+    if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
+    S->b.loc = for_loc;
+    yield_carried(S, s->pos, &c, 0, NULL);
+    S->runtime_cf--;
+    S->b.region = parent;
+    S->b.loc = for_loc;
+    int op = ir_emit(&S->b, IR_FOR, c.n, types + 1, c.n + 3, ops);
+    ir_op_add_region(S->fn, parent, op, body);
+    bind_results(S, &c, ir_op_at(S->fn, parent, op)->res);
+    S->b.loc = loc;
+}
+
+static void exec_while(sema *S, node *s)
+{
+    carried c;
+    collect_carried(S, s->pos, &s->body, &c);
+    ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
+    ir_value *inits = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 1));
+    for (int i = 0; i < c.n; i++) {
+        types[i] = ir_value_type(S->fn, c.init[i].v);
+        inits[i] = c.init[i].v;
+    }
+    int32_t parent = S->b.region;
+    sema_setloc(S, s->pos);
+    int32_t wloc = S->b.loc;
+    S->runtime_cf++;
+    /* before: evaluate the condition on the carried values */
+    int32_t before = ir_new_region(S->fn, c.n, types);
+    S->b.region = before;
+    for (int i = 0; i < c.n; i++) sema_bind(S, c.name[i], sv_tensor(S->fn->regions.v[before].args[i], c.init[i].dt, c.init[i].pt));
+    sval cond = sema_expr(S, s->a);
+    if (cond.k != V_TENSOR) sema_error(S, s->a->pos, "a while condition must be a runtime value (constexpr while loops are not supported)");
+    if (sv_shape(S, &cond)->rank != 0) sema_error(S, s->a->pos, "a while condition must be a scalar");
+    if (cond.dt != TT_BOOL) cond = sema_cast(S, s->a->pos, cond, TT_BOOL, 0, false);
+    ir_value *cops = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 1));
+    cops[0] = cond.v;
+    for (int i = 0; i < c.n; i++) cops[i + 1] = S->fn->regions.v[before].args[i];
+    S->b.loc = wloc;
+    ir_emit(&S->b, IR_CONDITION, 0, NULL, c.n + 1, cops);
+    /* after: the body */
+    int32_t after = ir_new_region(S->fn, c.n, types);
+    S->b.region = after;
+    for (int i = 0; i < c.n; i++) {
+        sval a2 = sv_tensor(S->fn->regions.v[after].args[i], c.init[i].dt, c.init[i].pt);
+        ir_value_set_name(S->fn, a2.v, c.name[i]);
+        sema_bind(S, c.name[i], a2);
+    }
+    sema_block(S, &s->body);
+    if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
+    S->b.loc = wloc;
+    yield_carried(S, s->pos, &c, 0, NULL);
+    S->runtime_cf--;
+    S->b.region = parent;
+    S->b.loc = wloc;
+    int op = ir_emit(&S->b, IR_WHILE, c.n, types, c.n, inits);
+    ir_op_add_region(S->fn, parent, op, before);
+    ir_op_add_region(S->fn, parent, op, after);
+    bind_results(S, &c, ir_op_at(S->fn, parent, op)->res);
+}
+
+/* ---- statements ---- */
+
+static void exec_stmt(sema *S, node *s)
+{
+    sema_setloc(S, s->pos);
+    switch (s->kind) {
+    case S_EXPR:
+        sema_expr(S, s->a);
+        break;
+    case S_ASSIGN: {
+        sval v = sanitize(S, s->pos, sema_expr(S, s->b));
+        assign(S, s->a, v);
+        for (int i = 0; i < s->items.n; i++) assign(S, s->items.v[i], v);
+        break;
+    }
+    case S_AUGASSIGN: {
+        if (s->a->kind != E_NAME) sema_error(S, s->a->pos, "augmented assignment needs a plain name on the left");
+        sval cur = sema_expr(S, s->a);
+        sval rhs = sema_expr(S, s->b);
+        sval v = sanitize(S, s->pos, sema_binop(S, s->pos, s->op, cur, rhs));
+        assign(S, s->a, v);
+        break;
+    }
+    case S_ANNASSIGN: {
+        node *an = s->c;
+        bool cx = an && ((an->kind == E_ATTR && !strcmp(an->name, "constexpr")) || (an->kind == E_NAME && !strcmp(an->name, "constexpr")));
+        if (!s->b) sema_error(S, s->pos, "a variable annotation needs a value in a kernel");
+        sval v = sema_expr(S, s->b);
+        if (cx) {
+            if (v.k == V_TENSOR) sema_error(S, s->b->pos, "'%s' is annotated tl.constexpr but its value is a runtime tensor", s->a->name);
+            if (is_constexpr_name(S, s->a->name)) sema_error(S, s->pos, "cannot reassign constexpr '%s'", s->a->name);
+            sema_bind(S, s->a->name, v);
+            for (int i = 0; i < S->sc->n; i++)
+                if (!strcmp(S->sc->v[i].name, s->a->name)) S->sc->v[i].constexpr_decl = true;
+        } else {
+            sval ty = sema_expr(S, an);
+            v = sanitize(S, s->pos, v);
+            if (ty.k == V_DTYPE && v.k == V_TENSOR) v = sema_cast(S, s->pos, v, ty.dt, ty.pt, false);
+            assign(S, s->a, v);
+        }
+        break;
+    }
+    case S_IF: exec_if(S, s); break;
+    case S_FOR: exec_for(S, s); break;
+    case S_WHILE: exec_while(S, s); break;
+    case S_RETURN:
+        if (S->depth == 0 && s->a) sema_error(S, s->pos, "a kernel cannot return a value");
+        if (S->runtime_cf) sema_error(S, s->pos, "return inside runtime control flow is not supported");
+        S->ret = s->a ? sema_expr(S, s->a) : sv_none();
+        S->returned = true;
+        break;
+    case S_PASS: break;
+    case S_ASSERT: {
+        sval c = sema_expr(S, s->a);
+        if (c.k != V_TENSOR && !sv_truthy(S, s->pos, &c))
+            sema_error(S, s->pos, "assertion failed at compile time");
+        break;   /* runtime asserts are device_assert, dropped without debug=True */
+    }
+    case S_BREAK: sema_error(S, s->pos, "'break' is not supported in kernels (Triton rejects it)");
+    case S_CONTINUE: sema_error(S, s->pos, "'continue' is not supported in kernels (Triton rejects it)");
+    default: sema_error(S, s->pos, "unsupported statement");
+    }
+}
+
+void sema_block(sema *S, node_list *stmts)
+{
+    for (int i = 0; i < stmts->n && !S->returned; i++) {
+        node *s = stmts->v[i];
+        if (i == 0 && s->kind == S_EXPR && s->a->kind == E_STR) continue;   /* docstring */
+        exec_stmt(S, s);
+    }
+}
+
+/* ---- entry ---- */
+
+static sval const_value(const launch_const *c)
+{
+    switch (c->kind) {
+    case CONST_INT: return sv_int(c->i);
+    case CONST_FLOAT: return sv_float(c->f);
+    case CONST_BOOL: return sv_bool(c->i != 0);
+    case CONST_STR: return (sval){ .k = V_STR, .s = c->s, .v = -1 };
+    case CONST_DTYPE: return sv_dtype((tt_dtype)c->i, TT_BOOL);
+    default: return sv_none();
+    }
+}
+
+ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
+{
+    int fi = -1;
+    for (int i = 0; i < m->funcs.n; i++)
+        if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
+    if (fi < 0) {
+        diag_error(((src_pos){ m->file, 0, 0 }), "no @triton.jit function named '%s'", kernel);
+        return NULL;
+    }
+    funcdef *fd = &m->funcs.v[fi];
+    const front_param *params;
+    front_params(m, kernel, &params);
+    arena mem = {0};
+    sema S = { .m = m, .a = &mem, .caller_loc = -1, .func_name = fd->name };
+    scope top = {0};
+    S.sc = &top;
+    S.fn = ir_func_new(kernel);
+    S.b = (ir_builder){ S.fn, IR_BODY, -1 };
+    if (setjmp(S.fail)) {
+        ir_func_free(S.fn);
+        arena_free(&mem);
+        return NULL;
+    }
+    sema_setloc(&S, fd->pos);
+    for (int i = 0; i < fd->nparams; i++) {
+        const param *pa = &fd->params[i];
+        const front_param *fp = &params[i];
+        const launch_const *c = NULL;
+        const launch_arg *a = NULL;
+        for (int j = 0; j < l->nconsts; j++)
+            if (!strcmp(l->consts[j].name, pa->name)) c = &l->consts[j];
+        for (int j = 0; j < l->nargs; j++)
+            if (!strcmp(l->args[j].name, pa->name)) a = &l->args[j];
+        if (fp->is_constexpr) {
+            sval v;
+            if (c) v = const_value(c);
+            else if (a && a->kind == ARG_INT) v = sv_int(a->i);
+            else if (a && a->kind == ARG_FLOAT) v = sv_float(a->f);
+            else if (pa->def) {
+                scope empty = {0};
+                S.sc = &empty;
+                v = sema_expr(&S, pa->def);
+                S.sc = &top;
+            } else
+                sema_error(&S, pa->pos, "constexpr parameter '%s' has no value; pass --const %s=VALUE", pa->name, pa->name);
+            if (a && a->kind == ARG_TENSOR) sema_error(&S, pa->pos, "constexpr parameter '%s' was given a tensor", pa->name);
+            sema_bind(&S, pa->name, v);
+            top.v[top.n - 1].constexpr_decl = true;
+            continue;
+        }
+        if (!a) {
+            if (c) sema_error(&S, pa->pos, "'%s' is a runtime parameter; pass it with --arg %s=..., not --const", pa->name, pa->name);
+            sema_error(&S, pa->pos, "runtime parameter '%s' has no value; pass --arg %s=...", pa->name, pa->name);
+        }
+        sema_setloc(&S, pa->pos);
+        sval v;
+        if (a->kind == ARG_TENSOR) {
+            tt_dtype et = a->tensor->dtype;
+            ir_type t = ir_ptr(ir_scalar(et));
+            v = sv_tensor(ir_add_arg(S.fn, pa->name, t, et, true), TT_PTR, et);
+        } else {
+            tt_dtype dt = a->kind == ARG_FLOAT ? TT_F32 : a->dtype;
+            if (fp->annotated_dtype) dt = fp->annot;
+            v = sv_tensor(ir_add_arg(S.fn, pa->name, ir_scalar(dt), dt, false), dt, 0);
+        }
+        sema_bind(&S, pa->name, v);
+    }
+    sema_block(&S, &fd->body);
+    sema_setloc(&S, fd->pos);
+    ir_emit(&S.b, IR_RETURN, 0, NULL, 0, NULL);
+    arena_free(&mem);
+    if (ir_verify(S.fn)) {
+        diag_error(fd->pos, "internal error: the IR of '%s' failed verification (please report this)", kernel);
+        ir_func_free(S.fn);
+        return NULL;
+    }
+    return S.fn;
+}

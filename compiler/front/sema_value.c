@@ -1,0 +1,561 @@
+/* sema_value.c — values, Triton's type promotion, casts, broadcasting and
+ * the Python operators on tensors and constexprs.
+ * Rules: reference/triton-semantics.md §2.2-2.5 (semantic.py in Triton 3.6). */
+#include "front_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+void sema_error(sema *S, src_pos p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vat(DIAG_ERROR, p, fmt, ap);
+    va_end(ap);
+    longjmp(S->fail, 1);
+}
+
+void sema_setloc(sema *S, src_pos p)
+{
+    S->b.loc = ir_add_loc(S->fn, p.file, p.line, p.col, S->caller_loc, S->func_name);
+}
+
+sval sv_int(int64_t i) { return (sval){ .k = V_INT, .i = i, .v = -1 }; }
+sval sv_float(double f) { return (sval){ .k = V_FLOAT, .f = f, .v = -1 }; }
+sval sv_bool(bool b) { return (sval){ .k = V_BOOL, .i = b, .v = -1 }; }
+sval sv_none(void) { return (sval){ .k = V_NONE, .v = -1 }; }
+sval sv_dtype(tt_dtype d, tt_dtype pointee) { return (sval){ .k = V_DTYPE, .dt = d, .pt = pointee, .v = -1 }; }
+sval sv_tensor(ir_value v, tt_dtype dt, tt_dtype pt) { return (sval){ .k = V_TENSOR, .v = v, .dt = dt, .pt = pt }; }
+bool sv_is_const(const sval *v) { return v->k == V_INT || v->k == V_FLOAT || v->k == V_BOOL; }
+
+static double cnum(const sval *v) { return v->k == V_FLOAT ? v->f : (double)v->i; }
+
+bool sv_truthy(sema *S, src_pos p, const sval *v)
+{
+    switch (v->k) {
+    case V_INT: case V_BOOL: return v->i != 0;
+    case V_FLOAT: return v->f != 0;
+    case V_NONE: return false;
+    case V_STR: return v->s[0] != 0;
+    case V_TUPLE: return v->n != 0;
+    case V_DTYPE: case V_FUNC: case V_MODULE: case V_BUILTIN: case V_METHOD: return true;
+    case V_TENSOR: break;
+    }
+    sema_error(S, p, "a tensor has no compile-time truth value here; this needs a constexpr");
+}
+
+const ir_type_info *sv_shape(sema *S, const sval *v)
+{
+    return ir_type_get(ir_value_type(S->fn, v->v));
+}
+
+ir_type sema_type(tt_dtype dt, tt_dtype pt, int rank, const int64_t *shape)
+{
+    ir_type e = dt == TT_PTR ? ir_ptr(ir_scalar(pt)) : ir_scalar(dt);
+    return rank ? ir_tensor(e, rank, shape) : e;
+}
+
+static const char *dtname(tt_dtype dt, tt_dtype pt, char *buf, size_t n)
+{
+    if (dt == TT_PTR) snprintf(buf, n, "pointer<%s>", tt_dtype_triton_name(pt));
+    else snprintf(buf, n, "%s", tt_dtype_triton_name(dt));
+    return buf;
+}
+
+const char *sv_describe(sema *S, const sval *v)
+{
+    char buf[160], d[48];
+    switch (v->k) {
+    case V_INT: snprintf(buf, sizeof buf, "constexpr int %lld", (long long)v->i); break;
+    case V_FLOAT: snprintf(buf, sizeof buf, "constexpr float %g", v->f); break;
+    case V_BOOL: snprintf(buf, sizeof buf, "constexpr bool %s", v->i ? "True" : "False"); break;
+    case V_STR: snprintf(buf, sizeof buf, "constexpr str '%s'", v->s); break;
+    case V_NONE: snprintf(buf, sizeof buf, "None"); break;
+    case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
+    case V_TUPLE: snprintf(buf, sizeof buf, "tuple of %d", v->n); break;
+    case V_TENSOR: {
+        const ir_type_info *t = sv_shape(S, v);
+        int len = snprintf(buf, sizeof buf, "%s", dtname(v->dt, v->pt, d, sizeof d));
+        if (t->rank) {
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "[");
+            for (int i = 0; i < t->rank; i++)
+                len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+            snprintf(buf + len, sizeof buf - (size_t)len, "]");
+        }
+        break;
+    }
+    default: snprintf(buf, sizeof buf, "a function or module"); break;
+    }
+    return arena_strdup(S->a, buf);
+}
+
+/* to_tensor's dtype for a Python number (semantic.py to_tensor_type) */
+tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v)
+{
+    if (v->k == V_BOOL) return TT_BOOL;
+    if (v->k == V_INT) {
+        int64_t x = v->i;
+        if (x >= INT32_MIN && x <= INT32_MAX) return TT_I32;
+        if (x > 0 && x <= (int64_t)UINT32_MAX) return TT_U32;
+        return TT_I64;
+    }
+    if (v->k == V_FLOAT) {
+        double a = fabs(v->f);
+        if (isinf(a) || a == 0 || isnan(a) || (a >= 0x1p-126 && a <= 0x1.fffffep127)) return TT_F32;
+        return TT_F64;
+    }
+    sema_error(S, p, "expected a number, got %s", sv_describe(S, v));
+}
+
+sval sema_const_tensor(sema *S, src_pos p, double f, int64_t i, tt_dtype dt, int rank, const int64_t *shape)
+{
+    sema_setloc(S, p);
+    ir_type t = sema_type(dt, TT_BOOL, rank, shape);
+    ir_value v = tt_dtype_is_float(dt) ? ir_const_float(&S->b, t, f) : ir_const_int(&S->b, t, dt == TT_BOOL ? i != 0 : i);
+    return sv_tensor(v, dt, TT_BOOL);
+}
+
+static sval const_as(sema *S, src_pos p, const sval *v, tt_dtype dt)
+{
+    if (tt_dtype_is_float(dt)) return sema_const_tensor(S, p, cnum(v), 0, dt, 0, NULL);
+    if (v->k == V_FLOAT) {
+        sval r = sema_const_tensor(S, p, v->f, 0, TT_F32, 0, NULL);
+        return sema_cast(S, p, r, dt, TT_BOOL, false);
+    }
+    return sema_const_tensor(S, p, (double)v->i, v->i, dt, 0, NULL);
+}
+
+sval sema_to_tensor(sema *S, src_pos p, sval v)
+{
+    if (v.k == V_TENSOR) return v;
+    if (!sv_is_const(&v)) sema_error(S, p, "cannot use %s as a tensor", sv_describe(S, &v));
+    return const_as(S, p, &v, sema_literal_dtype(S, p, &v));
+}
+
+static sval emit1(sema *S, int opc, ir_type t, int n, const ir_value *ops, tt_dtype dt, tt_dtype pt)
+{
+    return sv_tensor(ir_emit1(&S->b, opc, t, n, ops), dt, pt);
+}
+
+static int fp_mantissa(tt_dtype d)
+{
+    switch (d) {
+    case TT_F16: return 10;
+    case TT_BF16: return 7;
+    case TT_F32: return 23;
+    default: return 52;
+    }
+}
+
+/* semantic.py cast(): every rule in §2.7 */
+sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast)
+{
+    v = sema_to_tensor(S, p, v);
+    const ir_type_info *ti = sv_shape(S, &v);
+    int rank = ti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, ti->shape, sizeof shape);
+    ir_type dst = sema_type(to, to_pt, rank, shape);
+    tt_dtype from = v.dt;
+    sema_setloc(S, p);
+    if (from == to && (from != TT_PTR || v.pt == to_pt)) return v;
+    if (bitcast) {
+        if (tt_dtype_bits(from) != tt_dtype_bits(to))
+            sema_error(S, p, "cannot bitcast %s to %s: different bit widths", tt_dtype_triton_name(from), tt_dtype_triton_name(to));
+        if (ir_value_type(S->fn, v.v) == dst) return sv_tensor(v.v, to, to_pt);
+        return emit1(S, IR_BITCAST, dst, 1, &v.v, to, to_pt);
+    }
+    if (from == TT_PTR && to == TT_PTR) return emit1(S, IR_BITCAST, dst, 1, &v.v, to, to_pt);
+    if (from == TT_PTR) {
+        if (to == TT_BOOL) {
+            sval i = emit1(S, IR_PTR_TO_INT, sema_type(TT_I64, 0, rank, shape), 1, &v.v, TT_I64, 0);
+            return sema_binop(S, p, "!=", i, sv_int(0));
+        }
+        if (to != TT_I64) sema_error(S, p, "a pointer can only be cast to int64, int1 or another pointer");
+        return emit1(S, IR_PTR_TO_INT, dst, 1, &v.v, to, 0);
+    }
+    if (to == TT_PTR) {
+        if (from != TT_I64 && from != TT_U64) sema_error(S, p, "only int64 values can be cast to pointers");
+        return emit1(S, IR_INT_TO_PTR, dst, 1, &v.v, to, to_pt);
+    }
+    bool ff = tt_dtype_is_float(from), tf = tt_dtype_is_float(to);
+    /* any -> bool is x != 0 */
+    if (to == TT_BOOL) {
+        sval zero = ff ? sema_const_tensor(S, p, 0, 0, from, rank, shape) : sema_const_tensor(S, p, 0, 0, from, rank, shape);
+        return sema_binop(S, p, "!=", v, zero);
+    }
+    /* fp16/bf16 go through fp32 to anything but fp32 */
+    if ((from == TT_F16 || from == TT_BF16) && to != TT_F32) {
+        v = sema_cast(S, p, v, TT_F32, 0, false);
+        return sema_cast(S, p, v, to, to_pt, false);
+    }
+    if (ff && tf) {
+        int op = tt_dtype_bits(to) > tt_dtype_bits(from) || (tt_dtype_bits(to) == tt_dtype_bits(from) && fp_mantissa(to) > fp_mantissa(from))
+                 ? IR_EXTF : IR_TRUNCF;
+        return emit1(S, op, dst, 1, &v.v, to, 0);
+    }
+    if (!ff && !tf) {
+        int fb = tt_dtype_bits(from), tb = tt_dtype_bits(to);
+        if (fb == tb) return sv_tensor(v.v, to, 0);   /* signless: same IR type */
+        int op = tb < fb ? IR_TRUNCI : (tt_dtype_is_signed(from) && from != TT_BOOL) ? IR_EXTSI : IR_EXTUI;
+        return emit1(S, op, dst, 1, &v.v, to, 0);
+    }
+    if (!ff && tf) {
+        int op = (tt_dtype_is_signed(from) && from != TT_BOOL) ? IR_SITOFP : IR_UITOFP;
+        return emit1(S, op, dst, 1, &v.v, to, 0);
+    }
+    return emit1(S, tt_dtype_is_signed(to) ? IR_FPTOSI : IR_FPTOUI, dst, 1, &v.v, to, 0);
+}
+
+sval sema_expand_dims(sema *S, src_pos p, sval v, int axis)
+{
+    v = sema_to_tensor(S, p, v);
+    const ir_type_info *t = sv_shape(S, &v);
+    int rank = t->rank;
+    if (axis < 0) axis += rank + 1;
+    if (axis < 0 || axis > rank) sema_error(S, p, "expand_dims: axis %d out of range for rank %d", axis, rank);
+    if (rank + 1 > IR_MAX_RANK) sema_error(S, p, "tensors of rank above %d are not supported", IR_MAX_RANK);
+    int64_t shape[IR_MAX_RANK];
+    for (int i = 0, j = 0; i <= rank; i++) shape[i] = i == axis ? 1 : t->shape[j++];
+    sema_setloc(S, p);
+    ir_type nt = sema_type(v.dt, v.pt, rank + 1, shape);
+    if (rank == 0) return emit1(S, IR_SPLAT, nt, 1, &v.v, v.dt, v.pt);
+    sval r = emit1(S, IR_EXPAND_DIMS, nt, 1, &v.v, v.dt, v.pt);
+    ir_def(S->fn, r.v)->attr[0] = axis;
+    return r;
+}
+
+sval sema_broadcast_to(sema *S, src_pos p, sval v, int rank, const int64_t *shape)
+{
+    v = sema_to_tensor(S, p, v);
+    const ir_type_info *t = sv_shape(S, &v);
+    if (t->rank == rank && !memcmp(t->shape, shape, sizeof(int64_t) * (size_t)rank)) return v;
+    sema_setloc(S, p);
+    ir_type nt = sema_type(v.dt, v.pt, rank, shape);
+    if (t->rank == 0) return emit1(S, IR_SPLAT, nt, 1, &v.v, v.dt, v.pt);
+    if (t->rank > rank) sema_error(S, p, "cannot broadcast %s to rank %d", sv_describe(S, &v), rank);
+    while (sv_shape(S, &v)->rank < rank) v = sema_expand_dims(S, p, v, 0);
+    t = sv_shape(S, &v);
+    for (int i = 0; i < rank; i++)
+        if (t->shape[i] != shape[i] && t->shape[i] != 1)
+            sema_error(S, p, "cannot broadcast %s: dimension %d is %lld, expected %lld or 1",
+                       sv_describe(S, &v), i, (long long)t->shape[i], (long long)shape[i]);
+    if (!memcmp(t->shape, shape, sizeof(int64_t) * (size_t)rank)) return v;
+    return emit1(S, IR_BROADCAST, nt, 1, &v.v, v.dt, v.pt);
+}
+
+/* numpy-style broadcast of two tensors (semantic.py broadcast_impl_value) */
+void sema_broadcast_pair(sema *S, src_pos p, sval *a, sval *b)
+{
+    const ir_type_info *ta = sv_shape(S, a), *tb = sv_shape(S, b);
+    int rank = ta->rank > tb->rank ? ta->rank : tb->rank;
+    int64_t shape[IR_MAX_RANK];
+    for (int i = 0; i < rank; i++) {
+        int ia = i - (rank - ta->rank), ib = i - (rank - tb->rank);
+        int64_t da = ia >= 0 ? ta->shape[ia] : 1, db = ib >= 0 ? tb->shape[ib] : 1;
+        if (da != db && da != 1 && db != 1)
+            sema_error(S, p, "incompatible shapes for broadcasting: %s and %s", sv_describe(S, a), sv_describe(S, b));
+        shape[i] = da == 1 ? db : da;
+    }
+    *a = sema_broadcast_to(S, p, *a, rank, shape);
+    *b = sema_broadcast_to(S, p, *b, rank, shape);
+}
+
+/* ---- promotion (semantic.py computation_type_impl / integer_promote_impl) ---- */
+
+static int kind_of(tt_dtype d) { return d == TT_BOOL ? 0 : tt_dtype_is_int(d) ? 1 : 2; }
+
+static tt_dtype integer_promote(sema *S, src_pos p, tt_dtype a, tt_dtype b)
+{
+    (void)S; (void)p;
+    int ar = tt_dtype_bits(a), br = tt_dtype_bits(b);
+    bool as = tt_dtype_is_signed(a), bs = tt_dtype_is_signed(b);
+    if (as == bs) return ar > br ? a : b;
+    if (!as) return ar >= br ? a : b;
+    return br >= ar ? b : a;
+}
+
+static tt_dtype computation_type(sema *S, src_pos p, tt_dtype a, bool a_scalar, tt_dtype b, bool b_scalar, bool div_or_mod)
+{
+    if (a_scalar != b_scalar) {
+        tt_dtype s = a_scalar ? a : b, t = a_scalar ? b : a;
+        if (kind_of(s) <= kind_of(t)) {
+            if (div_or_mod && (t == TT_F16 || t == TT_BF16)) return TT_F32;
+            return t;
+        }
+    }
+    if (a == TT_F64 || b == TT_F64) return TT_F64;
+    if (a == TT_F32 || b == TT_F32) return TT_F32;
+    if (a == TT_F16 || b == TT_F16) return div_or_mod ? TT_F32 : TT_F16;
+    if (a == TT_BF16 && b == TT_BF16) return div_or_mod ? TT_F32 : TT_BF16;
+    if (a == TT_BF16 || b == TT_BF16) return TT_F32;
+    if (div_or_mod && tt_dtype_is_signed(a) != tt_dtype_is_signed(b))
+        sema_error(S, p, "cannot use /, // or %% with %s and %s because they have different signedness; cast one of them first",
+                   tt_dtype_triton_name(a), tt_dtype_triton_name(b));
+    return integer_promote(S, p, a, b);
+}
+
+static bool is_cmp(const char *op)
+{
+    return !strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+           !strcmp(op, "==") || !strcmp(op, "!=");
+}
+
+/* Python semantics on two constexpr numbers */
+static sval const_binop(sema *S, src_pos p, const char *op, sval a, sval b)
+{
+    bool fl = a.k == V_FLOAT || b.k == V_FLOAT;
+    double x = cnum(&a), y = cnum(&b);
+    int64_t i = a.i, j = b.i;
+    if (is_cmp(op)) {
+        bool r;
+        if (fl) r = !strcmp(op, "<") ? x < y : !strcmp(op, ">") ? x > y : !strcmp(op, "<=") ? x <= y :
+                    !strcmp(op, ">=") ? x >= y : !strcmp(op, "==") ? x == y : x != y;
+        else r = !strcmp(op, "<") ? i < j : !strcmp(op, ">") ? i > j : !strcmp(op, "<=") ? i <= j :
+                 !strcmp(op, ">=") ? i >= j : !strcmp(op, "==") ? i == j : i != j;
+        return sv_bool(r);
+    }
+    if (!strcmp(op, "/")) {
+        if (y == 0) sema_error(S, p, "division by zero in a constant expression");
+        return sv_float(x / y);
+    }
+    if (fl) {
+        if (!strcmp(op, "+")) return sv_float(x + y);
+        if (!strcmp(op, "-")) return sv_float(x - y);
+        if (!strcmp(op, "*")) return sv_float(x * y);
+        if (!strcmp(op, "**")) return sv_float(pow(x, y));
+        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+            if (y == 0) sema_error(S, p, "division by zero in a constant expression");
+            double q = floor(x / y);
+            return !strcmp(op, "//") ? sv_float(q) : sv_float(x - q * y);
+        }
+        sema_error(S, p, "unsupported operand types for %s: float", op);
+    }
+    int64_t r;
+    bool bad = false;
+    if (!strcmp(op, "+")) bad = __builtin_add_overflow(i, j, &r);
+    else if (!strcmp(op, "-")) bad = __builtin_sub_overflow(i, j, &r);
+    else if (!strcmp(op, "*")) bad = __builtin_mul_overflow(i, j, &r);
+    else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        if (j == 0) sema_error(S, p, "division by zero in a constant expression");
+        if (i == INT64_MIN && j == -1) sema_error(S, p, "integer overflow in a constant expression");
+        int64_t q = i / j, m = i % j;
+        if (m != 0 && ((m < 0) != (j < 0))) { q--; m += j; }   /* Python floor semantics */
+        r = !strcmp(op, "//") ? q : m;
+    } else if (!strcmp(op, "**")) {
+        if (j < 0) return sv_float(pow(x, y));
+        r = 1;
+        for (int64_t k = 0; k < j && !bad; k++) bad = __builtin_mul_overflow(r, i, &r);
+    } else if (!strcmp(op, "&")) r = i & j;
+    else if (!strcmp(op, "|")) r = i | j;
+    else if (!strcmp(op, "^")) r = i ^ j;
+    else if (!strcmp(op, "<<")) { if (j < 0 || j > 62) sema_error(S, p, "shift count %lld out of range", (long long)j); r = (int64_t)((uint64_t)i << j); }
+    else if (!strcmp(op, ">>")) { if (j < 0) sema_error(S, p, "negative shift count"); r = j > 63 ? (i < 0 ? -1 : 0) : i >> j; }
+    else sema_error(S, p, "unsupported operator %s on constexprs", op);
+    if (bad) sema_error(S, p, "integer overflow in a constant expression");
+    if (a.k == V_BOOL && b.k == V_BOOL && (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^"))) return sv_bool(r != 0);
+    return sv_int(r);
+}
+
+static int float_pred(const char *op)
+{
+    if (!strcmp(op, "<")) return CMPF_OLT;
+    if (!strcmp(op, ">")) return CMPF_OGT;
+    if (!strcmp(op, "<=")) return CMPF_OLE;
+    if (!strcmp(op, ">=")) return CMPF_OGE;
+    if (!strcmp(op, "==")) return CMPF_OEQ;
+    return CMPF_UNE;
+}
+
+static int int_pred(const char *op, bool sgn)
+{
+    if (!strcmp(op, "==")) return CMPI_EQ;
+    if (!strcmp(op, "!=")) return CMPI_NE;
+    if (!strcmp(op, "<")) return sgn ? CMPI_SLT : CMPI_ULT;
+    if (!strcmp(op, ">")) return sgn ? CMPI_SGT : CMPI_UGT;
+    if (!strcmp(op, "<=")) return sgn ? CMPI_SLE : CMPI_ULE;
+    return sgn ? CMPI_SGE : CMPI_UGE;
+}
+
+/* If the op that produced `d` is the last one emitted in the current region
+ * and is a tt.dot with a zero accumulator, return its index (for the
+ * acc + dot -> dot(acc) rewrite of Combine.cpp, §2.9). */
+static int fusable_dot(sema *S, sval d, sval acc)
+{
+    if (d.k != V_TENSOR || acc.k != V_TENSOR) return -1;
+    ir_func *f = S->fn;
+    ir_value_info *vi = &f->values.v[d.v];
+    if (vi->def_kind != IR_DEF_OP || vi->region != S->b.region || vi->index != f->regions.v[S->b.region].nops - 1) return -1;
+    ir_op *op = ir_def(f, d.v);
+    if (op->opc != IR_DOT || ir_value_type(f, acc.v) != ir_value_type(f, d.v) || acc.dt != d.dt) return -1;
+    ir_op *z = ir_def(f, op->opnd[2]);
+    if (!z || z->opc != IR_CONSTANT || z->fval != 0 || z->ival != 0) return -1;
+    return vi->index;
+}
+
+sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
+{
+    if (!strcmp(op, "@")) sema_error(S, p, "the @ operator is not supported; use tl.dot");
+    /* constexpr strings, dtypes, None: static comparisons */
+    if ((a.k == V_STR || b.k == V_STR || a.k == V_DTYPE || b.k == V_DTYPE || a.k == V_NONE || b.k == V_NONE) &&
+        (!strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "is") || !strcmp(op, "is not"))) {
+        bool eq = a.k == b.k;
+        if (eq && a.k == V_STR) eq = !strcmp(a.s, b.s);
+        if (eq && a.k == V_DTYPE) eq = a.dt == b.dt && (a.dt != TT_PTR || a.pt == b.pt);
+        bool neg = !strcmp(op, "!=") || !strcmp(op, "is not");
+        return sv_bool(eq != neg);
+    }
+    if (!strcmp(op, "is") || !strcmp(op, "is not")) sema_error(S, p, "'%s' is only supported on constexprs and None", op);
+    if (a.k == V_STR && b.k == V_STR && !strcmp(op, "+")) {
+        char *s = arena_alloc(S->a, strlen(a.s) + strlen(b.s) + 1);
+        strcpy(s, a.s);
+        strcat(s, b.s);
+        return (sval){ .k = V_STR, .s = s, .v = -1 };
+    }
+    if (sv_is_const(&a) && sv_is_const(&b)) return const_binop(S, p, op, a, b);
+    if ((a.k != V_TENSOR && !sv_is_const(&a)) || (b.k != V_TENSOR && !sv_is_const(&b)))
+        sema_error(S, p, "unsupported operand types for %s: %s and %s", op, sv_describe(S, &a), sv_describe(S, &b));
+
+    bool a_sc = a.k != V_TENSOR, b_sc = b.k != V_TENSOR;
+    tt_dtype adt = a_sc ? sema_literal_dtype(S, p, &a) : a.dt;
+    tt_dtype bdt = b_sc ? sema_literal_dtype(S, p, &b) : b.dt;
+
+    /* pointers: ptr + int, int + ptr, ptr - int */
+    if (adt == TT_PTR || bdt == TT_PTR) {
+        if (adt == TT_PTR && bdt == TT_PTR) sema_error(S, p, "unsupported operation %s between two pointers", op);
+        if (!strcmp(op, "+") || (!strcmp(op, "-") && adt == TT_PTR)) {
+            sval ptr = adt == TT_PTR ? a : b, off = adt == TT_PTR ? b : a;
+            off = sema_to_tensor(S, p, off);
+            if (!tt_dtype_is_int(off.dt)) sema_error(S, p, "pointer offsets must be integers, got %s", sv_describe(S, &off));
+            if (!strcmp(op, "-")) off = sema_unop(S, p, "-", off);
+            /* unsigned offsets narrower than 64 bits are zero-extended (semantic.py add) */
+            if (!tt_dtype_is_signed(off.dt) && tt_dtype_bits(off.dt) < 64) off = sema_cast(S, p, off, TT_I64, 0, false);
+            sema_broadcast_pair(S, p, &ptr, &off);
+            sema_setloc(S, p);
+            ir_value ops[2] = { ptr.v, off.v };
+            return emit1(S, IR_ADDPTR, ir_value_type(S->fn, ptr.v), 2, ops, TT_PTR, ptr.pt);
+        }
+        sema_error(S, p, "unsupported operation %s on a pointer (%s, %s)", op, sv_describe(S, &a), sv_describe(S, &b));
+    }
+
+    bool bitwise = !strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^") || !strcmp(op, "<<") || !strcmp(op, ">>");
+    bool divmod = !strcmp(op, "/") || !strcmp(op, "%") || !strcmp(op, "//");
+    tt_dtype ct;
+    if (bitwise) {
+        if (!tt_dtype_is_int(adt) || !tt_dtype_is_int(bdt))
+            sema_error(S, p, "bitwise operator %s requires integer operands, got %s and %s", op, sv_describe(S, &a), sv_describe(S, &b));
+        ct = integer_promote(S, p, adt, bdt);
+    } else {
+        if (!strcmp(op, "//") && (tt_dtype_is_float(adt) || tt_dtype_is_float(bdt)))
+            sema_error(S, p, "floordiv (//) is not supported for floating-point operands (Triton 3.6)");
+        ct = computation_type(S, p, adt, a_sc, bdt, b_sc, !strcmp(op, "/") || !strcmp(op, "%"));
+        if (!tt_dtype_is_signed(ct) && tt_dtype_is_int(ct) &&
+            ((a_sc && cnum(&a) < 0) || (b_sc && cnum(&b) < 0)))
+            sema_error(S, p, "cannot perform a binary operation between an unsigned tensor and a negative scalar");
+    }
+    (void)divmod;
+    a = a_sc ? const_as(S, p, &a, ct) : sema_cast(S, p, a, ct, 0, false);
+    b = b_sc ? const_as(S, p, &b, ct) : sema_cast(S, p, b, ct, 0, false);
+    if (!strcmp(op, "/") && !tt_dtype_is_float(ct)) {
+        a = sema_cast(S, p, a, TT_F32, 0, false);
+        b = sema_cast(S, p, b, TT_F32, 0, false);
+        ct = TT_F32;
+    }
+    if (!strcmp(op, "+")) {
+        int di = fusable_dot(S, b, a);
+        if (di < 0) { di = fusable_dot(S, a, b); if (di >= 0) { sval t = a; a = b; b = t; } }
+        if (di >= 0) {
+            ir_op *d = ir_op_at(S->fn, S->b.region, di);
+            d->opnd[2] = a.v;
+            return b;
+        }
+    }
+    sema_broadcast_pair(S, p, &a, &b);
+    sema_setloc(S, p);
+    ir_value ops[2] = { a.v, b.v };
+    ir_type t = ir_value_type(S->fn, a.v);
+    bool fl = tt_dtype_is_float(ct), sg = tt_dtype_is_signed(ct);
+    if (is_cmp(op)) {
+        ir_type bt = ir_type_with_elem(t, ir_scalar(TT_BOOL));
+        sval r = emit1(S, fl ? IR_CMPF : IR_CMPI, bt, 2, ops, TT_BOOL, 0);
+        ir_def(S->fn, r.v)->attr[0] = fl ? float_pred(op) : int_pred(op, sg);
+        return r;
+    }
+    int opc = -1;
+    switch (op[0]) {
+    case '+': opc = fl ? IR_ADDF : IR_ADDI; break;
+    case '-': opc = fl ? IR_SUBF : IR_SUBI; break;
+    case '*': if (op[1] == '*') sema_error(S, p, "** on tensors is not supported; use libdevice.pow");
+              opc = fl ? IR_MULF : IR_MULI; break;
+    case '/': opc = op[1] == '/' ? (sg ? IR_DIVSI : IR_DIVUI) : IR_DIVF; break;
+    case '%': opc = fl ? IR_REMF : sg ? IR_REMSI : IR_REMUI; break;
+    case '&': opc = IR_ANDI; break;
+    case '|': opc = IR_ORI; break;
+    case '^': opc = IR_XORI; break;
+    case '<': opc = IR_SHLI; break;
+    case '>': opc = sg ? IR_SHRSI : IR_SHRUI; break;
+    }
+    if (opc < 0) sema_error(S, p, "unsupported operator %s", op);
+    return emit1(S, opc, t, 2, ops, ct, 0);
+}
+
+sval sema_unop(sema *S, src_pos p, const char *op, sval a)
+{
+    if (!strcmp(op, "not")) {
+        if (a.k != V_TENSOR) return sv_bool(!sv_truthy(S, p, &a));
+        a = sema_cast(S, p, a, TT_BOOL, 0, false);
+        return sema_binop(S, p, "^", a, sema_const_tensor(S, p, 1, 1, TT_BOOL, 0, NULL));
+    }
+    if (!strcmp(op, "+")) return a;
+    if (sv_is_const(&a)) {
+        if (!strcmp(op, "-")) {
+            if (a.k == V_FLOAT) return sv_float(-a.f);
+            if (a.i == INT64_MIN) sema_error(S, p, "integer overflow in a constant expression");
+            return sv_int(-a.i);
+        }
+        if (a.k == V_FLOAT) sema_error(S, p, "bad operand type for unary ~: float");
+        return sv_int(~a.i);
+    }
+    if (a.k != V_TENSOR) sema_error(S, p, "bad operand for unary %s: %s", op, sv_describe(S, &a));
+    if (a.dt == TT_PTR) sema_error(S, p, "unary %s is not defined on pointers", op);
+    if (!strcmp(op, "-")) {
+        /* Triton: 0 - x (so -(+0.0) is +0.0) */
+        sval z = sema_const_tensor(S, p, 0, 0, a.dt, 0, NULL);
+        return sema_binop(S, p, "-", z, a);
+    }
+    if (tt_dtype_is_float(a.dt)) sema_error(S, p, "bitwise ~ requires an integer tensor, got %s", sv_describe(S, &a));
+    sval ones = sema_const_tensor(S, p, -1, -1, a.dt, 0, NULL);
+    return sema_binop(S, p, "^", a, ones);
+}
+
+tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b)
+{
+    bool a_sc = a.k != V_TENSOR, b_sc = b.k != V_TENSOR;
+    if ((a_sc && !sv_is_const(&a)) || (b_sc && !sv_is_const(&b)))
+        sema_error(S, p, "expected numbers or tensors, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
+    tt_dtype adt = a_sc ? sema_literal_dtype(S, p, &a) : a.dt;
+    tt_dtype bdt = b_sc ? sema_literal_dtype(S, p, &b) : b.dt;
+    return computation_type(S, p, adt, a_sc && !b_sc, bdt, b_sc && !a_sc, false);
+}
+
+sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b)
+{
+    if (sv_is_const(&a) && sv_is_const(&b)) {
+        bool gt = (a.k == V_FLOAT || b.k == V_FLOAT) ? cnum(&a) > cnum(&b) : a.i > b.i;
+        bool lt = (a.k == V_FLOAT || b.k == V_FLOAT) ? cnum(&a) < cnum(&b) : a.i < b.i;
+        return is_max ? (lt ? b : a) : (gt ? b : a);
+    }
+    bool a_sc = a.k != V_TENSOR, b_sc = b.k != V_TENSOR;
+    tt_dtype adt = a_sc ? sema_literal_dtype(S, p, &a) : a.dt;
+    tt_dtype bdt = b_sc ? sema_literal_dtype(S, p, &b) : b.dt;
+    tt_dtype ct = computation_type(S, p, adt, a_sc, bdt, b_sc, false);
+    a = a_sc ? const_as(S, p, &a, ct) : sema_cast(S, p, a, ct, 0, false);
+    b = b_sc ? const_as(S, p, &b, ct) : sema_cast(S, p, b, ct, 0, false);
+    sema_broadcast_pair(S, p, &a, &b);
+    sema_setloc(S, p);
+    ir_value ops[2] = { a.v, b.v };
+    int opc = tt_dtype_is_float(ct) ? (is_max ? IR_MAXNUMF : IR_MINNUMF)
+            : tt_dtype_is_signed(ct) ? (is_max ? IR_MAXSI : IR_MINSI) : (is_max ? IR_MAXUI : IR_MINUI);
+    return emit1(S, opc, ir_value_type(S->fn, a.v), 2, ops, ct, 0);
+}
