@@ -751,7 +751,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         }
         sema_setloc(S, p);
         sval r = emit(S, IR_TRANS, sema_type(x.dt, x.pt, rank, shape), 1, &x.v, x.dt, x.pt);
-        for (int i = 0; i < rank; i++) ir_def(S->fn, r.v)->attr[i] = order[i];
+        ir_def(S->fn, r.v)->attr[0] = ir_attr_array(rank, order);
         return r;
     }
     case B_RESHAPE:
