@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Benchmark the example kernels: tritium's interpreter against Triton's.
+
+For each launch of bench/cases.py (vector add 2^20 f32; softmax and layer
+norm 1024x1024 f32; matmul 256^3 f16 with 64x64x32 tiles) this runs
+
+  * tritium, single-threaded:  tritium run examples/X.py <launch> --schedule in-order --json
+    timed by the interpretation time that --json reports (process start, parsing
+    and compilation excluded; falls back to the process wall time, marked "*",
+    when no time is found in the JSON);
+  * Triton's interpreter (TRITON_INTERPRET=1) on the same kernel file, sizes,
+    grid and constexprs, through bench/triton_interp.py, timed around the
+    launch call after a warm-up launch; skipped when triton/torch are missing,
+
+and prints the median time per launch of each and the ratio triton/tritium
+(how many times faster tritium is).
+
+    bench/run.sh [--tritium PATH] [--repeat N] [--only NAME[,NAME]] [--no-triton]
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import cases as bench_cases  # noqa: E402
+
+# Keys that may hold the interpretation time in `tritium run --json` output,
+# most specific first. Values are seconds unless the key ends in _ms.
+TIME_KEYS = ("interp_seconds", "interpret_seconds", "run_seconds", "launch_seconds",
+             "kernel_seconds", "seconds", "time_s", "elapsed", "interp_ms", "time_ms")
+
+
+def find_tritium(explicit):
+    if explicit:
+        return explicit
+    if os.environ.get("TRITIUM"):
+        return os.environ["TRITIUM"]
+    found = [p for p in glob.glob(os.path.join(ROOT, "build*", "repl", "tritium"))
+             if os.access(p, os.X_OK)]
+    if found:
+        default = os.path.join(ROOT, "build", "repl", "tritium")
+        return default if default in found else max(found, key=os.path.getmtime)
+    return shutil.which("tritium")
+
+
+def find_time(obj):
+    """Search the JSON for the first of TIME_KEYS (breadth-first); (seconds, key) or None."""
+    for key in TIME_KEYS:
+        queue = [obj]
+        while queue:
+            o = queue.pop(0)
+            if isinstance(o, dict):
+                v = o.get(key)
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    return (v / 1e3 if key.endswith("_ms") else float(v)), key
+                queue.extend(o.values())
+            elif isinstance(o, list):
+                queue.extend(o)
+    return None
+
+
+def parse_json(text):
+    """The JSON object in tritium's stdout: the whole text, else the last line that parses."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    for line in reversed(text.strip().splitlines()):
+        try:
+            return json.loads(line)
+        except ValueError:
+            continue
+    return None
+
+
+def run_tritium(exe, case, repeat):
+    cmd = [exe, "run", os.path.join(ROOT, "examples", case["file"])]
+    cmd += bench_cases.tritium_launch_args(case)
+    cmd += ["--schedule", "in-order", "--json"]
+    runs, key, wall_only = [], None, False
+    for i in range(repeat + 1):                 # the first run warms the caches
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - t0
+        if p.returncode != 0:
+            msg = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+            return {"error": "exit %d: %s" % (p.returncode, msg), "cmd": cmd}
+        t = find_time(parse_json(p.stdout))
+        if t is None:
+            wall_only = True
+            t = (wall, "wall")
+        if i > 0:
+            runs.append(t[0])
+            key = t[1]
+    return {"seconds": statistics.median(runs), "runs": runs, "key": key, "wall": wall_only}
+
+
+def triton_available():
+    p = subprocess.run([sys.executable, "-c", "import torch, triton"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return p.returncode == 0
+
+
+def run_triton(repeat, only):
+    cmd = [sys.executable, os.path.join(HERE, "triton_interp.py"), "--json", "--repeat", str(repeat)]
+    if only:
+        cmd += ["--only", ",".join(sorted(only))]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        print("triton interpreter run failed:\n" + p.stderr, file=sys.stderr)
+        return {}
+    res = parse_json(p.stdout)
+    return res if isinstance(res, dict) else {}
+
+
+def fmt_ms(r):
+    if r is None:
+        return "-"
+    if "error" in r:
+        return "error"
+    s = "%.2f" % (r["seconds"] * 1e3)
+    if r.get("wall"):
+        s += "*"
+    if r.get("ok") is False:
+        s += "!"
+    return s
+
+
+def main():
+    ap = argparse.ArgumentParser(description="tritium vs Triton interpreter on the example kernels")
+    ap.add_argument("--tritium", help="path of the tritium executable (default: build*/repl/tritium, $TRITIUM, PATH)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs per case (median reported)")
+    ap.add_argument("--only", default="", help="comma-separated case names: " +
+                    ",".join(c["name"] for c in bench_cases.CASES))
+    ap.add_argument("--no-triton", action="store_true", help="do not run Triton's interpreter")
+    opt = ap.parse_args()
+    only = set(filter(None, opt.only.split(",")))
+    cases = [c for c in bench_cases.CASES if not only or c["name"] in only]
+
+    exe = find_tritium(opt.tritium)
+    tri = {}
+    if not exe or not os.access(exe, os.X_OK):
+        print("tritium not found (build it, or pass --tritium PATH): skipping")
+    else:
+        print("tritium: %s" % exe)
+        for c in cases:
+            tri[c["name"]] = run_tritium(exe, c, opt.repeat)
+            if "error" in tri[c["name"]]:
+                print("  %s: %s\n    %s" % (c["name"], tri[c["name"]]["error"],
+                                            " ".join(tri[c["name"]]["cmd"])), file=sys.stderr)
+
+    trt = {}
+    if opt.no_triton:
+        pass
+    elif not triton_available():
+        print("triton not installed: skipping")
+    else:
+        print("triton: TRITON_INTERPRET=1 via %s" % sys.executable)
+        trt = run_triton(opt.repeat, only)
+        for name, r in trt.items():
+            if "error" in r:
+                print("  %s (triton): %s" % (name, r["error"]), file=sys.stderr)
+
+    print()
+    print("%-11s %-27s %16s %16s %9s" % ("kernel", "size", "tritium ms", "triton-interp ms", "speedup"))
+    for c in cases:
+        a, b = tri.get(c["name"]), trt.get(c["name"])
+        ratio = "-"
+        if a and b and "error" not in a and "error" not in b and a["seconds"] > 0:
+            ratio = "%.1fx" % (b["seconds"] / a["seconds"])
+        print("%-11s %-27s %16s %16s %9s" % (c["name"], c["size"], fmt_ms(a), fmt_ms(b), ratio))
+    print("median of %d launches; tritium single-threaded (--schedule in-order), time from --json;"
+          " speedup = triton / tritium" % opt.repeat)
+    keys = sorted({r["key"] for r in tri.values() if r.get("key")})
+    if keys:
+        print("tritium time taken from JSON key(s): %s" % ", ".join(keys))
+    if any(r.get("wall") for r in tri.values()):
+        print("* no time in tritium's JSON: whole-process wall time (includes start-up and compile)")
+    if any(r.get("ok") is False for r in trt.values()):
+        print("! Triton's result did not match torch")
+    failed = any("error" in r for r in list(tri.values()) + list(trt.values()))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
