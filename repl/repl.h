@@ -113,7 +113,8 @@ void repl_words_free(int argc, char **argv);
 int repl_edit_distance(const char *a, const char *b);
 
 /* The closest of `n` candidates to `word` within a distance worth
- * suggesting (about a third of the word), or NULL. */
+ * suggesting (about a third of the word, and less than all of it), or
+ * NULL. */
 const char *repl_suggest(const char *word, const char *const *cands, int n);
 
 /* ---- step 2: resolving --------------------------------------------------- */

@@ -48,6 +48,14 @@ static int find_param(const resolver *r, const char *name, size_t n)
     return -1;
 }
 
+static bool is_ident(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_')) return false;
+    for (s++; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_')) return false;
+    return true;
+}
+
 static bool resolve_param(resolver *r, int i);
 
 /* Resolve the parameters named in an expression before evaluating it.
@@ -104,6 +112,12 @@ static bool eval(resolver *r, const char *origin, const char *text, hostval *out
     }
     if (!strcmp(text, "True") || !strcmp(text, "False")) {
         *out = (hostval){ .kind = HV_BOOL, .i = text[0] == 'T' };
+        return true;
+    }
+    int k = is_ident(text) ? find_param(r, text, strlen(text)) : -1;
+    if (k >= 0) {                  /* a bare parameter name needs no front end */
+        if (!resolve_param(r, k)) return false;
+        *out = r->hv[k];
         return true;
     }
     if (!resolve_deps(r, text)) return false;
@@ -258,9 +272,19 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
         hostval h;
         char *origin = xasprintf("--arg %s", p->name);
         bool ok;
+        int k = is_ident(v->text) ? find_param(r, v->text, strlen(v->text)) : -1;
         if (repl_parse_int(v->text, &iv, &u64)) {
             h = (hostval){ .kind = HV_INT, .i = iv };
             ok = true;
+        } else if (k >= 0) {
+            /* another parameter by name: no front end needed */
+            ok = resolve_param(r, k);
+            if (ok) h = r->hv[k];
+            if (ok && h.kind != HV_TENSOR && h.kind != HV_INT && h.kind != HV_FLOAT && h.kind != HV_BOOL) {
+                free(origin);
+                return rerr("--arg %s: '%s' is %s; parameter '%s' needs a tensor or a number", p->name,
+                            v->text, hv_kind_name(&h), p->name);
+            }
         } else {
             ok = eval(r, origin, v->text, &h);
         }
@@ -283,14 +307,6 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
     else if (x->kind == ARG_FLOAT) r->hv[i] = (hostval){ .kind = HV_FLOAT, .f = x->f };
     else if (x->dtype == TT_BOOL) r->hv[i] = (hostval){ .kind = HV_BOOL, .i = x->i };
     else r->hv[i] = (hostval){ .kind = HV_INT, .i = x->i };
-    return true;
-}
-
-static bool is_ident(const char *s)
-{
-    if (!(isalpha((unsigned char)*s) || *s == '_')) return false;
-    for (s++; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_')) return false;
     return true;
 }
 

@@ -98,5 +98,5 @@ const char *repl_suggest(const char *word, const char *const *cands, int n)
         int d = repl_edit_distance(word, cands[i]);
         if (d < bestd) { bestd = d; best = cands[i]; }
     }
-    return bestd <= limit ? best : NULL;
+    return bestd <= limit && bestd < (int)strlen(word) ? best : NULL;
 }
