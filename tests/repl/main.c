@@ -42,6 +42,7 @@ int main(void)
     suite_add_tcase(s, spec_tcase());
     suite_add_tcase(s, resolve_tcase());
     suite_add_tcase(s, expect_tcase());
+    suite_add_tcase(s, expr_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -10,6 +10,7 @@ TCase *literal_tcase(void);
 TCase *spec_tcase(void);
 TCase *resolve_tcase(void);
 TCase *expect_tcase(void);
+TCase *expr_tcase(void);
 
 /* Capture diagnostics (diag.h) in memory between cap_start and cap_end;
  * cap_end returns the text (static until the next cap_start). */
