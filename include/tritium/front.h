@@ -48,6 +48,36 @@ int front_params(const front_module *m, const char *kernel, const front_param **
  * The result is verified. Returns NULL after printing diagnostics. */
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l);
 
+/* ---- debugger expressions ----------------------------------------------
+ * `print acc[:, None] * 2` in a stopped program: the expression is compiled
+ * by the front end against the program's visible variables and run by the
+ * interpreter as a one-program launch. */
+
+/* A variable visible at the stop point. Tensor values are passed to the
+ * expression kernel as a pointer to a dense row-major copy of the tile
+ * (pointers as u64 addresses); constexprs as values. */
+typedef struct front_var {
+    const char *name;
+    bool is_const;                 /* a constexpr (kernel constexpr parameter, ...) */
+    launch_const cval;             /* is_const */
+    tt_dtype dt, pt;               /* tensors: element dtype (TT_PTR: pointer to pt) */
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+} front_var;
+
+/* Compile EXPR (Triton expression syntax: names, tl.* calls, operators,
+ * x[:, None]) into a kernel "__expr" whose runtime parameters are, in order:
+ * one pointer `NAME` per tensor variable the expression uses (dtype `dt`, or
+ * TT_U64 for pointer tiles), then `__out`, a pointer to the result's dtype.
+ * The kernel loads each used tile whole, evaluates EXPR and stores the result
+ * (shape *rank/shape) densely to __out. *used receives the indices (into
+ * vars) of the tensor variables used, in parameter order (malloc'd, caller
+ * frees); *out_dt the result's dtype (TT_U64 for pointers). `origin` names the
+ * text in diagnostics. Returns NULL after a diagnostic. */
+ir_func *front_compile_expr(front_module *m, const char *origin, const char *text,
+                            const front_var *vars, int nvars,
+                            int **used, int *nused, tt_dtype *out_dt, int *rank, int64_t *shape);
+
 /* ---- host expressions (launch specs: --grid, --arg n=numel(x)) --------- */
 
 typedef enum { HV_INT, HV_FLOAT, HV_BOOL, HV_STR, HV_NONE, HV_TENSOR, HV_TUPLE } hostval_kind;
