@@ -118,6 +118,9 @@ def main():
         return 0
     if not opt.all_threads:
         torch.set_num_threads(1)
+    sys.path.insert(0, os.path.join(ROOT, "examples"))
+    import _interp_compat
+    _interp_compat.apply()      # Triton 3.6 interpreter vs numpy >= 2.5 (see the module)
     only = set(filter(None, opt.only.split(",")))
     results = {}
     for case in bench_cases.CASES:

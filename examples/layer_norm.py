@@ -90,6 +90,8 @@ def _device():
 
 if __name__ == "__main__":
     import torch
+    import _interp_compat
+    _interp_compat.apply()   # Triton 3.6 interpreter vs numpy >= 2.5
     torch.manual_seed(0)
     for (M, N, bs) in ((1, 1, 16), (5, 17, 16), (300, 1000, 256), (16, 4096, 1024)):
         x = torch.randn(M, N, device=_device(), dtype=torch.float32) * 2 + 0.5

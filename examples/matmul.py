@@ -112,6 +112,8 @@ def _device():
 
 if __name__ == "__main__":
     import torch
+    import _interp_compat
+    _interp_compat.apply()   # Triton 3.6 interpreter vs numpy >= 2.5
     torch.manual_seed(0)
     for (M, N, K, act) in ((64, 64, 32, ""), (300, 250, 200, ""), (130, 70, 50, "leaky_relu")):
         a = torch.randn(M, K, device=_device(), dtype=torch.float16)

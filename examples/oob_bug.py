@@ -49,6 +49,8 @@ def _device():
 
 if __name__ == "__main__":
     import torch
+    import _interp_compat
+    _interp_compat.apply()   # Triton 3.6 interpreter vs numpy >= 2.5
     torch.manual_seed(0)
     x = torch.randn(4000, device=_device(), dtype=torch.float32)
     out = scale(x, 2.0)

@@ -60,6 +60,8 @@ def _device():
 
 if __name__ == "__main__":
     import torch
+    import _interp_compat
+    _interp_compat.apply()   # Triton 3.6 interpreter vs numpy >= 2.5
     torch.manual_seed(0)
     for (rows, cols, progs) in ((1, 1, 1), (7, 33, 3), (1823, 781, 128)):
         x = torch.randn(rows, cols, device=_device(), dtype=torch.float32)

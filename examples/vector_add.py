@@ -48,6 +48,8 @@ def _device():
 
 if __name__ == "__main__":
     import torch
+    import _interp_compat
+    _interp_compat.apply()   # Triton 3.6 interpreter vs numpy >= 2.5
     torch.manual_seed(0)
     for n in (1, 1000, 4097, 98432):
         x = torch.randn(n, device=_device(), dtype=torch.float32)
