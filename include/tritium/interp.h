@@ -88,6 +88,12 @@ const void *interp_value_data(interp_session *s, ir_value v);
 /* The buffer holding virtual address addr: its launch argument index and the
  * element index; false when addr is in no buffer. */
 bool interp_resolve(const interp_session *s, uint64_t addr, int *arg, int64_t *elem);
+/* Mark tensor argument `arg` as created with the `empty` generator: its
+ * elements count as uninitialized until a program of the session writes
+ * them, and with options.check_uninit every load of such an element is
+ * reported (a warning, counted in interp_stats.uninit_reads). Call before
+ * running programs; arguments that are not tensors are ignored. */
+void interp_mark_uninitialized(interp_session *s, int arg);
 /* The virtual base address of tensor argument `arg`. */
 uint64_t interp_buffer_base(const interp_session *s, int arg);
 /* Program that last wrote element `elem` of tensor argument `arg` (linear

@@ -1,0 +1,155 @@
+/* eval_dot.c — tt.dot a[M,K] x b[K,N] + acc[M,N], also batched [B,M,K]
+ * (triton-semantics.md §2.11).
+ *
+ * Float inputs are converted to f32 tiles once and accumulated in f32 in k
+ * order starting from acc: c[i][j] = fmaf(a[i][k], b[k][j], c[i][j]) for
+ * k = 0..K-1, which is Triton's input_precision="ieee" FMA path
+ * (DotOpToLLVM/FMA.cpp) bit for bit. The loop order is i-k-j so the inner
+ * loop vectorizes while every c[i][j] still sees k in order. For f16 the
+ * products are exact in f32, so a multiply and an add give the same result
+ * as fmaf; bf16/f32 use fmaf. f32 inputs with precision tf32 are truncated
+ * to tf32 (low 13 mantissa bits zeroed, as the tensor cores read them) only
+ * under NUMERICS_GPU; otherwise they are exact f32 FMAs. f64 uses fma in
+ * double, i8 accumulates in i32 (wrapping). An f16 result (out_dtype) is
+ * rounded once at the end.
+ *
+ * The kernels are compiled twice (target_clones): with FMA/AVX2 where the
+ * CPU has them, and a generic fallback. */
+#include "internal.h"
+
+#include <math.h>
+
+#define CLONES __attribute__((target_clones("arch=haswell", "default")))
+
+CLONES static void mm_fma_f32(float *restrict c, const float *restrict a, const float *restrict b, int64_t M,
+                              int64_t N, int64_t K)
+{
+    for (int64_t i = 0; i < M; i++) {
+        float *restrict ci = c + i * N;
+        for (int64_t k = 0; k < K; k++) {
+            float aik = a[i * K + k];
+            const float *restrict bk = b + k * N;
+            for (int64_t j = 0; j < N; j++) ci[j] = fmaf(aik, bk[j], ci[j]);
+        }
+    }
+}
+
+/* exact products (f16 inputs): mul + add == fmaf */
+CLONES static void mm_mad_f32(float *restrict c, const float *restrict a, const float *restrict b, int64_t M,
+                              int64_t N, int64_t K)
+{
+    for (int64_t i = 0; i < M; i++) {
+        float *restrict ci = c + i * N;
+        for (int64_t k = 0; k < K; k++) {
+            float aik = a[i * K + k];
+            const float *restrict bk = b + k * N;
+            for (int64_t j = 0; j < N; j++) ci[j] = ci[j] + aik * bk[j];
+        }
+    }
+}
+
+CLONES static void mm_fma_f64(double *restrict c, const double *restrict a, const double *restrict b, int64_t M,
+                              int64_t N, int64_t K)
+{
+    for (int64_t i = 0; i < M; i++) {
+        double *restrict ci = c + i * N;
+        for (int64_t k = 0; k < K; k++) {
+            double aik = a[i * K + k];
+            const double *restrict bk = b + k * N;
+            for (int64_t j = 0; j < N; j++) ci[j] = fma(aik, bk[j], ci[j]);
+        }
+    }
+}
+
+CLONES static void mm_i32(uint32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b, int64_t M,
+                          int64_t N, int64_t K)
+{
+    for (int64_t i = 0; i < M; i++) {
+        uint32_t *restrict ci = c + i * N;
+        for (int64_t k = 0; k < K; k++) {
+            uint32_t aik = (uint32_t)a[i * K + k];
+            const int32_t *restrict bk = b + k * N;
+            for (int64_t j = 0; j < N; j++) ci[j] += aik * (uint32_t)bk[j];
+        }
+    }
+}
+
+static float tf32(float x)
+{
+    union { float f; uint32_t u; } v = { x };
+    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;     /* inf, NaN */
+    v.u &= ~0x1fffu;
+    return v.f;
+}
+
+/* Tile of n elements of dt -> f32 (tf32-truncated when asked). */
+static float *f32_tile(interp_prog *p, tt_dtype dt, const void *x, int64_t n, bool trunc)
+{
+    float *t = ts_alloc(&p->mem, (size_t)n * 4);
+    switch (dt) {
+    case TT_F16: { const uint16_t *h = x; for (int64_t i = 0; i < n; i++) t[i] = interp_h2f(h[i]); break; }
+    case TT_BF16: { const uint16_t *h = x; for (int64_t i = 0; i < n; i++) t[i] = interp_bf2f(h[i]); break; }
+    case TT_F32:
+        if (trunc) { const float *f = x; for (int64_t i = 0; i < n; i++) t[i] = tf32(f[i]); }
+        else memcpy(t, x, (size_t)n * 4);
+        break;
+    default: die("tt.dot: f32 tile of %s", tt_dtype_name(dt));
+    }
+    return t;
+}
+
+void interp_eval_dot(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *va = &s->vi[op->opnd[0]], *vb = &s->vi[op->opnd[1]], *vc = &s->vi[op->opnd[2]];
+    const ival_info *vr = &s->vi[op->res];
+    int rank = va->rank;
+    if (rank != 2 && rank != 3) die("tt.dot: rank %d", rank);
+    int64_t B = rank == 3 ? va->shape[0] : 1;
+    int64_t M = va->shape[rank - 2], K = va->shape[rank - 1], N = vb->shape[rank - 1];
+    if (vb->shape[rank - 2] != K || vr->numel != B * M * N || vc->numel != vr->numel) die("tt.dot: shapes");
+    const void *a = p->vals[op->opnd[0]], *b = p->vals[op->opnd[1]], *acc = p->vals[op->opnd[2]];
+    void *out = interp_result(p, op, 0);
+    int64_t na = B * M * K, nb = B * K * N, nc = B * M * N;
+
+    switch (va->dt) {
+    case TT_F16:
+    case TT_BF16:
+    case TT_F32: {
+        bool trunc = va->dt == TT_F32 && op->attr[0] == PREC_TF32 && s->o.numerics == NUMERICS_GPU;
+        const float *fa = f32_tile(p, va->dt, a, na, trunc), *fb = f32_tile(p, vb->dt, b, nb, trunc);
+        float *c = vr->dt == TT_F32 ? out : ts_alloc(&p->mem, (size_t)nc * 4);
+        if (vc->dt == TT_F32) memcpy(c, acc, (size_t)nc * 4);
+        else for (int64_t i = 0; i < nc; i++) c[i] = (float)interp_get_f64(acc, vc->dt, i, false);
+        for (int64_t bb = 0; bb < B; bb++) {
+            if (va->dt == TT_F16) mm_mad_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
+            else mm_fma_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
+        }
+        if (vr->dt == TT_F16) for (int64_t i = 0; i < nc; i++) ((uint16_t *)out)[i] = interp_f2h(c[i]);
+        else if (vr->dt == TT_BF16) for (int64_t i = 0; i < nc; i++) ((uint16_t *)out)[i] = interp_f2bf(c[i]);
+        else if (vr->dt == TT_F64) for (int64_t i = 0; i < nc; i++) ((double *)out)[i] = c[i];
+        else if (vr->dt != TT_F32) die("tt.dot: result type %s", tt_dtype_name(vr->dt));
+        break;
+    }
+    case TT_F64: {
+        if (vr->dt != TT_F64 || vc->dt != TT_F64) die("tt.dot: f64 inputs need an f64 result");
+        memcpy(out, acc, (size_t)nc * 8);
+        for (int64_t bb = 0; bb < B; bb++)
+            mm_fma_f64((double *)out + bb * M * N, (const double *)a + bb * M * K, (const double *)b + bb * K * N, M,
+                       N, K);
+        break;
+    }
+    case TT_I8: {
+        if (vr->dt != TT_I32 || vc->dt != TT_I32) die("tt.dot: i8 inputs need an i32 result");
+        int32_t *ia = ts_alloc(&p->mem, (size_t)na * 4), *ib = ts_alloc(&p->mem, (size_t)nb * 4);
+        for (int64_t i = 0; i < na; i++) ia[i] = ((const int8_t *)a)[i];
+        for (int64_t i = 0; i < nb; i++) ib[i] = ((const int8_t *)b)[i];
+        memcpy(out, acc, (size_t)nc * 4);
+        for (int64_t bb = 0; bb < B; bb++)
+            mm_i32((uint32_t *)out + bb * M * N, ia + bb * M * K, ib + bb * K * N, M, N, K);
+        break;
+    }
+    default:
+        die("tt.dot: inputs of type %s", tt_dtype_name(va->dt));
+    }
+}

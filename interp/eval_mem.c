@@ -1,0 +1,549 @@
+/* eval_mem.c — pointers and memory: tt.addptr, tt.int_to_ptr,
+ * tt.ptr_to_int, tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas.
+ *
+ * Every masked-in lane is resolved to (buffer, element) before it is
+ * touched (DESIGN.md, "Memory model"). The fast path takes the lowest and
+ * highest address of the active lanes: when both lie in one buffer, every
+ * address is aligned and the element sizes agree, all lanes are valid and
+ * the access is a plain gather/scatter. Otherwise each lane is looked up;
+ * a lane in no buffer, misaligned, or of another element size than its
+ * buffer (same-size reinterpretation is allowed) is a fault: reported, not
+ * performed, and a faulting load lane yields `other` (or 0). Masked-out
+ * lanes are never resolved and load `other` (or 0), as on NVIDIA
+ * (semantics §2.6).
+ *
+ * Shadow state: every store records the writing program and op (for
+ * interp_last_writer); with check_races loads record the reader and both
+ * check for a conflicting access by another program of the launch;
+ * atomics never race with atomics, and a program that took a lock
+ * (atomic_cas or atomic_xchg) is trusted. */
+#include "internal.h"
+
+#include <math.h>
+
+typedef struct faults {
+    bool any;
+    interp_fault f[FK_COUNT];
+} faults;
+
+static inline void note(faults *fs, int kind, int64_t lane, uint64_t addr, int buf, int64_t other, int32_t oloc)
+{
+    interp_fault *f = &fs->f[kind];
+    if (f->count++ == 0) {
+        f->lane = lane;
+        f->addr = addr;
+        f->buf = buf;
+        f->other = other;
+        f->other_loc = oloc;
+    }
+    fs->any = true;
+}
+
+static void flush(interp_prog *p, faults *fs, int acc, const char *opname, tt_dtype adt, int esize, ir_type tile)
+{
+    if (!fs->any) return;
+    for (int k = 0; k < FK_COUNT; k++)
+        if (fs->f[k].count) interp_report(p, k, acc, opname, adt, esize, tile, &fs->f[k]);
+}
+
+static inline uint32_t *writer_of(interp_session *s, interp_buf *b)
+{
+    uint32_t *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+    if (!w) {
+        interp_shadow_writer(s, b);
+        w = b->writer;
+    }
+    return w;
+}
+
+static inline uint32_t *reader_of(interp_session *s, interp_buf *b)
+{
+    if (!s->o.check_races) return NULL;
+    uint32_t *r = __atomic_load_n(&b->reader, __ATOMIC_ACQUIRE);
+    if (!r) {
+        interp_shadow_reader(s, b);
+        r = b->reader;
+    }
+    return r;
+}
+
+/* Shadow bookkeeping of one plain read of element e. */
+static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
+                               faults *fs, uint32_t *reader, bool check_init)
+{
+    if (reader) {
+        __atomic_store_n(&reader[e], p->me, __ATOMIC_RELAXED);
+        uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+        if (wr) {
+            uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+            if ((w & SH_PROG) && (w & SH_PROG) != p->me && !(w & (SH_ATOMIC | SH_SYNC)) && !p->synced)
+                note(fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
+        }
+    }
+    if (check_init && !b->init[e]) note(fs, FK_UNINIT, lane, addr, bi, 0, -1);
+}
+
+/* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC). */
+static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
+                                faults *fs, uint32_t *wr, uint32_t *reader, int32_t loc, uint32_t flags)
+{
+    uint32_t me = p->me | flags;
+    if (reader) {
+        uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+        if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
+            note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
+        uint32_t r = __atomic_load_n(&reader[e], __ATOMIC_RELAXED);
+        if (r && r != p->me && !(me & (SH_ATOMIC | SH_SYNC)))
+            note(fs, FK_RACE_WR, lane, addr, bi, (int64_t)r - 1, -1);
+    }
+    __atomic_store_n(&b->wloc[e], loc, __ATOMIC_RELAXED);
+    __atomic_store_n(&wr[e], me, __ATOMIC_RELAXED);
+    if (b->init) b->init[e] = 1;
+}
+
+/* Lowest/highest address and OR of all addresses of the active lanes. */
+static int64_t lane_range(const uint64_t *ptr, const uint8_t *mask, int64_t n, uint64_t *lo_, uint64_t *hi_,
+                          uint64_t *or_)
+{
+    uint64_t lo = UINT64_MAX, hi = 0, orr = 0;
+    int64_t active = 0;
+    if (mask) {
+        for (int64_t i = 0; i < n; i++) {
+            if (!mask[i]) continue;
+            uint64_t a = ptr[i];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            orr |= a;
+            active++;
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t a = ptr[i];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            orr |= a;
+        }
+        active = n;
+    }
+    *lo_ = lo;
+    *hi_ = hi;
+    *or_ = orr;
+    return active;
+}
+
+/* All active lanes valid in one buffer? Returns the buffer index or -1. */
+static int fast_buffer(interp_session *s, uint64_t lo, uint64_t hi, uint64_t orr, int esz)
+{
+    if (orr & (uint64_t)(esz - 1)) return -1;
+    int bi = interp_find_buf(s, lo);
+    if (bi < 0) return -1;
+    const interp_buf *b = &s->bufs[bi];
+    if (b->esize != esz || hi >= b->end || b->end - hi < (uint64_t)esz) return -1;
+    return bi;
+}
+
+#define GATHER(T)                                                                                 \
+    {                                                                                             \
+        T *restrict o = out;                                                                      \
+        const T *restrict ot = other;                                                             \
+        if (!mask) {                                                                              \
+            for (int64_t i = 0; i < n; i++) o[i] = *(const T *)(h + (ptr[i] - base));             \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++)                                                       \
+                o[i] = mask[i] ? *(const T *)(h + (ptr[i] - base)) : (ot ? ot[i] : (T)0);         \
+        }                                                                                         \
+    }
+
+static void fill_masked(void *out, const void *other, const uint8_t *mask, int esz, int64_t n)
+{
+    /* lanes that were not loaded: `other` or 0 */
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && mask[i]) continue;
+        if (other) memcpy((uint8_t *)out + i * esz, (const uint8_t *)other + i * esz, (size_t)esz);
+        else memset((uint8_t *)out + i * esz, 0, (size_t)esz);
+    }
+}
+
+static void eval_load(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *vr = &s->vi[op->res];
+    int64_t n = vr->numel;
+    int esz = vr->esize;
+    const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const uint8_t *mask = op->nopnd > 1 ? interp_operand(p, op, 1, n) : NULL;
+    const void *other = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
+    void *out = interp_result(p, op, 0);
+    uint64_t lo, hi, orr;
+    int64_t active = lane_range(ptr, mask, n, &lo, &hi, &orr);
+    if (active == 0) {
+        fill_masked(out, other, NULL, esz, n);
+        return;
+    }
+    faults fs;
+    fs.any = false;
+    int bi = fast_buffer(s, lo, hi, orr, esz);
+    if (bi >= 0) {
+        interp_buf *b = &s->bufs[bi];
+        const uint8_t *h = b->host;
+        uint64_t base = b->base;
+        switch (esz) {
+        case 1: GATHER(uint8_t) break;
+        case 2: GATHER(uint16_t) break;
+        case 4: GATHER(uint32_t) break;
+        default: GATHER(uint64_t) break;
+        }
+        uint32_t *reader = reader_of(s, b);
+        bool check_init = b->init && s->o.check_uninit;
+        if (reader || check_init) {
+            memset(fs.f, 0, sizeof fs.f);
+            for (int64_t i = 0; i < n; i++) {
+                if (mask && !mask[i]) continue;
+                int64_t e = (int64_t)((ptr[i] - base) >> b->eshift);
+                shadow_read(p, b, bi, e, i, ptr[i], &fs, reader, check_init);
+            }
+        }
+    } else {
+        memset(fs.f, 0, sizeof fs.f);
+        interp_buf *b = NULL;
+        uint32_t *reader = NULL;
+        bi = -1;
+        for (int64_t i = 0; i < n; i++) {
+            uint8_t *o = (uint8_t *)out + i * esz;
+            if (mask && !mask[i]) goto fill;
+            uint64_t a = ptr[i];
+            if (!b || a < b->base || a >= b->end) {
+                bi = interp_find_buf(s, a);
+                b = bi >= 0 ? &s->bufs[bi] : NULL;
+                reader = b ? reader_of(s, b) : NULL;
+            }
+            if (!b) {
+                note(&fs, FK_OOB, i, a, -1, 0, -1);
+                goto fill;
+            }
+            if (a & (uint64_t)(esz - 1)) {
+                note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
+                goto fill;
+            }
+            if (b->esize != esz) {
+                note(&fs, FK_TYPE, i, a, bi, 0, -1);
+                goto fill;
+            }
+            memcpy(o, b->host + (a - b->base), (size_t)esz);
+            shadow_read(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, reader,
+                        b->init && s->o.check_uninit);
+            continue;
+        fill:
+            if (other) memcpy(o, (const uint8_t *)other + i * esz, (size_t)esz);
+            else memset(o, 0, (size_t)esz);
+        }
+    }
+    if (vr->dt == TT_BOOL) {
+        uint8_t *o = out;
+        for (int64_t i = 0; i < n; i++) o[i] = o[i] != 0;
+    }
+    flush(p, &fs, ACC_LOAD, "load", vr->dt, esz, s->f->values.v[op->opnd[0]].type);
+}
+
+#define SCATTER(T)                                                                                \
+    {                                                                                             \
+        const T *restrict v = val;                                                                \
+        if (!mask) {                                                                              \
+            for (int64_t i = 0; i < n; i++) *(T *)(h + (ptr[i] - base)) = v[i];                   \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++)                                                       \
+                if (mask[i]) *(T *)(h + (ptr[i] - base)) = v[i];                                  \
+        }                                                                                         \
+    }
+
+static void eval_store(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *vp = &s->vi[op->opnd[0]];
+    int64_t n = vp->numel;
+    const ival_info *vv = &s->vi[op->opnd[1]];
+    int esz = vv->esize;
+    const uint64_t *ptr = p->vals[op->opnd[0]];
+    const void *val = interp_operand(p, op, 1, n);
+    const uint8_t *mask = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
+    uint64_t lo, hi, orr;
+    if (lane_range(ptr, mask, n, &lo, &hi, &orr) == 0) return;
+    faults fs;
+    fs.any = false;
+    memset(fs.f, 0, sizeof fs.f);
+    uint32_t flags = p->synced ? SH_SYNC : 0;
+    int bi = fast_buffer(s, lo, hi, orr, esz);
+    if (bi >= 0) {
+        interp_buf *b = &s->bufs[bi];
+        uint8_t *h = b->host;
+        uint64_t base = b->base;
+        uint32_t *wr = writer_of(s, b), *reader = reader_of(s, b);
+        /* shadow first: race checks need the previous writer */
+        for (int64_t i = 0; i < n; i++) {
+            if (mask && !mask[i]) continue;
+            int64_t e = (int64_t)((ptr[i] - base) >> b->eshift);
+            shadow_write(p, b, bi, e, i, ptr[i], &fs, wr, reader, op->loc, flags);
+        }
+        switch (esz) {
+        case 1: SCATTER(uint8_t) break;
+        case 2: SCATTER(uint16_t) break;
+        case 4: SCATTER(uint32_t) break;
+        default: SCATTER(uint64_t) break;
+        }
+    } else {
+        interp_buf *b = NULL;
+        uint32_t *wr = NULL, *reader = NULL;
+        for (int64_t i = 0; i < n; i++) {
+            if (mask && !mask[i]) continue;
+            uint64_t a = ptr[i];
+            if (!b || a < b->base || a >= b->end) {
+                bi = interp_find_buf(s, a);
+                b = bi >= 0 ? &s->bufs[bi] : NULL;
+                if (b) {
+                    wr = writer_of(s, b);
+                    reader = reader_of(s, b);
+                }
+            }
+            if (!b) {
+                note(&fs, FK_OOB, i, a, -1, 0, -1);
+                continue;
+            }
+            if (a & (uint64_t)(esz - 1)) {
+                note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
+                continue;
+            }
+            if (b->esize != esz) {
+                note(&fs, FK_TYPE, i, a, bi, 0, -1);
+                continue;
+            }
+            shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, reader, op->loc, flags);
+            memcpy(b->host + (a - b->base), (const uint8_t *)val + i * esz, (size_t)esz);
+        }
+    }
+    flush(p, &fs, ACC_STORE, "store", vv->dt, esz, s->f->values.v[op->opnd[0]].type);
+}
+
+/* ---- atomics ---- */
+
+static const char *const rmw_opname[] = {
+    [RMW_ADD] = "atomic_add", [RMW_FADD] = "atomic_add", [RMW_MAX] = "atomic_max", [RMW_UMAX] = "atomic_max",
+    [RMW_MIN] = "atomic_min", [RMW_UMIN] = "atomic_min", [RMW_AND] = "atomic_and", [RMW_OR] = "atomic_or",
+    [RMW_XOR] = "atomic_xor", [RMW_XCHG] = "atomic_xchg",
+};
+
+static double bits_to_f(uint64_t x, tt_dtype dt)
+{
+    union { uint32_t u; float f; } a;
+    union { uint64_t u; double d; } b;
+    switch (dt) {
+    case TT_F16: return interp_h2f((uint16_t)x);
+    case TT_BF16: return interp_bf2f((uint16_t)x);
+    case TT_F32: a.u = (uint32_t)x; return a.f;
+    default: b.u = x; return b.d;
+    }
+}
+
+static uint64_t f_to_bits(double v, tt_dtype dt)
+{
+    union { uint32_t u; float f; } a;
+    union { uint64_t u; double d; } b;
+    switch (dt) {
+    case TT_F16: return interp_f2h((float)v);      /* v is a sum of two halves computed in f32 below */
+    case TT_BF16: return interp_f2bf((float)v);
+    case TT_F32: a.f = (float)v; return a.u;
+    default: b.d = v; return b.u;
+    }
+}
+
+static int64_t sext(uint64_t x, int bits) { return bits == 64 ? (int64_t)x : (int64_t)(x << (64 - bits)) >> (64 - bits); }
+
+/* The new value of an RMW given the old one (bits of width esz*8). */
+static uint64_t rmw_combine(int kind, tt_dtype dt, int bits, uint64_t old, uint64_t v)
+{
+    bool fl = tt_dtype_is_float(dt);
+    if (fl) {
+        double a = bits_to_f(old, dt), b = bits_to_f(v, dt);
+        switch (kind) {
+        case RMW_ADD:
+        case RMW_FADD:
+            if (dt == TT_F64) return f_to_bits(a + b, dt);
+            return f_to_bits((float)a + (float)b, dt);   /* f32 add, rounded once to the type */
+        case RMW_MAX: case RMW_UMAX:
+            if (a != a) return v;
+            if (b != b) return old;
+            return (b > a || (b == a && !signbit(b))) ? v : old;
+        case RMW_MIN: case RMW_UMIN:
+            if (a != a) return v;
+            if (b != b) return old;
+            return (b < a || (b == a && signbit(b))) ? v : old;
+        case RMW_XCHG: return v;
+        default: break;      /* bitwise ops on float bits */
+        }
+    }
+    switch (kind) {
+    case RMW_ADD: case RMW_FADD: return old + v;
+    case RMW_MAX: return sext(old, bits) >= sext(v, bits) ? old : v;
+    case RMW_MIN: return sext(old, bits) <= sext(v, bits) ? old : v;
+    case RMW_UMAX: return old >= v ? old : v;
+    case RMW_UMIN: return old <= v ? old : v;
+    case RMW_AND: return old & v;
+    case RMW_OR: return old | v;
+    case RMW_XOR: return old ^ v;
+    case RMW_XCHG: return v;
+    default: die("atomic_rmw: kind %d", kind);
+    }
+}
+
+#define CAS_LOOP(T)                                                                               \
+    {                                                                                             \
+        T *a = h, old = __atomic_load_n(a, __ATOMIC_RELAXED), nv;                                 \
+        do {                                                                                      \
+            nv = (T)rmw_combine(kind, dt, bits, old, v);                                          \
+        } while (!__atomic_compare_exchange_n(a, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)); \
+        return old;                                                                               \
+    }
+
+static uint64_t do_rmw(void *h, int kind, tt_dtype dt, int esz, uint64_t v)
+{
+    int bits = esz * 8;
+    switch (esz) {
+    case 1: CAS_LOOP(uint8_t)
+    case 2: CAS_LOOP(uint16_t)
+    case 4: CAS_LOOP(uint32_t)
+    default: CAS_LOOP(uint64_t)
+    }
+}
+
+static uint64_t do_cas(void *h, int esz, uint64_t cmp, uint64_t v)
+{
+    switch (esz) {
+    case 1: { uint8_t c = (uint8_t)cmp; __atomic_compare_exchange_n((uint8_t *)h, &c, (uint8_t)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
+    case 2: { uint16_t c = (uint16_t)cmp; __atomic_compare_exchange_n((uint16_t *)h, &c, (uint16_t)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
+    case 4: { uint32_t c = (uint32_t)cmp; __atomic_compare_exchange_n((uint32_t *)h, &c, (uint32_t)v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
+    default: { uint64_t c = cmp; __atomic_compare_exchange_n((uint64_t *)h, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return c; }
+    }
+}
+
+static void eval_atomic(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *vr = &s->vi[op->res];
+    int64_t n = vr->numel;
+    int esz = vr->esize;
+    bool cas = op->opc == IR_ATOMIC_CAS;
+    int kind = cas ? -1 : (int)op->attr[0];
+    const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const uint8_t *cmpv = cas ? interp_operand(p, op, 1, n) : NULL;
+    const uint8_t *val = interp_operand(p, op, cas ? 2 : 1, n);
+    const uint8_t *mask = !cas && op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
+    uint8_t *out = interp_result(p, op, 0);
+    faults fs;
+    fs.any = false;
+    memset(fs.f, 0, sizeof fs.f);
+    interp_buf *b = NULL;
+    uint32_t *wr = NULL;
+    int bi = -1;
+    bool check_init = false;
+    for (int64_t i = 0; i < n; i++) {
+        uint8_t *o = out + i * esz;
+        memset(o, 0, (size_t)esz);
+        if (mask && !mask[i]) continue;
+        uint64_t a = ptr[i];
+        if (!b || a < b->base || a >= b->end) {
+            bi = interp_find_buf(s, a);
+            b = bi >= 0 ? &s->bufs[bi] : NULL;
+            if (b) {
+                wr = writer_of(s, b);
+                check_init = b->init && s->o.check_uninit;
+            }
+        }
+        if (!b) {
+            note(&fs, FK_OOB, i, a, -1, 0, -1);
+            continue;
+        }
+        if (a & (uint64_t)(esz - 1)) {
+            note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
+            continue;
+        }
+        if (b->esize != esz) {
+            note(&fs, FK_TYPE, i, a, bi, 0, -1);
+            continue;
+        }
+        int64_t e = (int64_t)((a - b->base) >> b->eshift);
+        if (check_init && !b->init[e]) note(&fs, FK_UNINIT, i, a, bi, 0, -1);
+        uint64_t v = 0, c = 0, old;
+        memcpy(&v, val + i * esz, (size_t)esz);
+        void *h = b->host + (a - b->base);
+        if (cas) {
+            memcpy(&c, cmpv + i * esz, (size_t)esz);
+            old = do_cas(h, esz, c, v);
+        } else {
+            old = do_rmw(h, kind, vr->dt, esz, v);
+        }
+        memcpy(o, &old, (size_t)esz);
+        shadow_write(p, b, bi, e, i, a, &fs, wr, NULL, op->loc, SH_ATOMIC);
+    }
+    /* a program that takes a lock orders its plain accesses itself */
+    if (cas || kind == RMW_XCHG) p->synced = true;
+    flush(p, &fs, ACC_ATOMIC, cas ? "atomic_cas" : rmw_opname[kind], vr->dt, esz, s->f->values.v[op->opnd[0]].type);
+}
+
+/* ---- pointer arithmetic ---- */
+
+#define ADDPTR(T, EXT)                                                                            \
+    {                                                                                             \
+        const T *restrict off = off_;                                                             \
+        for (int64_t i = 0; i < n; i++) o[i] = ptr[i] + (uint64_t)(EXT)off[i] * psize;            \
+    }
+
+static void eval_addptr(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *vr = &s->vi[op->res], *vo = &s->vi[op->opnd[1]];
+    int64_t n = vr->numel;
+    const uint64_t *restrict ptr = interp_operand(p, op, 0, n);
+    const void *off_ = interp_operand(p, op, 1, n);
+    uint64_t *restrict o = interp_result(p, op, 0);
+    uint64_t psize = vr->psize;
+    /* offsets are sign-extended (LLVM GEP), i1 is 0/1 */
+    switch (vo->dt) {
+    case TT_BOOL: ADDPTR(uint8_t, uint64_t) break;
+    case TT_I8: ADDPTR(int8_t, int64_t) break;
+    case TT_I16: ADDPTR(int16_t, int64_t) break;
+    case TT_I32: ADDPTR(int32_t, int64_t) break;
+    default: ADDPTR(int64_t, int64_t) break;
+    }
+}
+
+static void eval_ptr_int(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    const ival_info *vr = &s->vi[op->res], *va = &s->vi[op->opnd[0]];
+    if (vr->esize == va->esize) {            /* i64 <-> ptr: same bits */
+        p->vals[op->res] = p->vals[op->opnd[0]];
+        return;
+    }
+    int64_t n = vr->numel;
+    const uint8_t *a = p->vals[op->opnd[0]];
+    uint8_t *o = interp_result(p, op, 0);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t x = 0;                      /* zero-extend or truncate */
+        memcpy(&x, a + i * va->esize, va->esize);
+        if (vr->dt == TT_BOOL) x = x != 0;
+        memcpy(o + i * vr->esize, &x, vr->esize);
+    }
+}
+
+void interp_eval_mem(interp_prog *p, const ir_op *op)
+{
+    switch (op->opc) {
+    case IR_ADDPTR: eval_addptr(p, op); break;
+    case IR_INT_TO_PTR:
+    case IR_PTR_TO_INT: eval_ptr_int(p, op); break;
+    case IR_LOAD: eval_load(p, op); break;
+    case IR_STORE: eval_store(p, op); break;
+    case IR_ATOMIC_RMW:
+    case IR_ATOMIC_CAS: eval_atomic(p, op); break;
+    default: die("interp_eval_mem: %s", ir_ops[op->opc].name);
+    }
+}

@@ -1,0 +1,176 @@
+/* eval_shape.c — shape ops and constants: arith.constant, tt.make_range,
+ * tt.splat, tt.broadcast (numpy rules, same rank), tt.expand_dims and
+ * tt.reshape (row-major reinterpretation: the tile is shared, not copied),
+ * tt.trans (any permutation up to rank 4) and tt.bitcast. */
+#include "internal.h"
+
+#include <stdio.h>
+
+void interp_splat(void *out, const void *src, int esize, int64_t n)
+{
+    switch (esize) {
+    case 1: memset(out, *(const uint8_t *)src, (size_t)n); break;
+    case 2: { uint16_t v; memcpy(&v, src, 2); uint16_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); uint32_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
+    case 8: { uint64_t v; memcpy(&v, src, 8); uint64_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
+    default: die("interp_splat: element size %d", esize);
+    }
+}
+
+void *interp_operand_n(interp_prog *p, const ir_op *op, int k, int64_t n)
+{
+    ir_value v = op->opnd[k];
+    const ival_info *vi = &p->s->vi[v];
+    if (vi->numel != 1)
+        die("interp: operand %d of %s has %lld elements, the op has %lld", k, ir_ops[op->opc].name,
+            (long long)vi->numel, (long long)n);
+    void *d = ts_alloc(&p->mem, (size_t)n * vi->esize);
+    interp_splat(d, p->vals[v], vi->esize, n);
+    return d;
+}
+
+void interp_const_fill(const ival_info *vi, const ir_op *op, void *out)
+{
+    union { uint8_t b[8]; uint16_t h; uint32_t u; float f; uint64_t q; double d; } v = { .q = 0 };
+    if (op->opc == IR_MAKE_RANGE) {
+        int64_t start = op->attr[0];
+        for (int64_t i = 0; i < vi->numel; i++) {
+            uint64_t x = (uint64_t)(start + i);
+            memcpy((uint8_t *)out + i * vi->esize, &x, vi->esize);
+        }
+        return;
+    }
+    switch (vi->dt) {
+    case TT_BOOL: v.b[0] = op->ival != 0; break;
+    case TT_F16: v.h = interp_d2h(op->fval); break;
+    case TT_BF16: v.h = interp_d2bf(op->fval); break;
+    case TT_F32: v.f = (float)op->fval; break;
+    case TT_F64: v.d = op->fval; break;
+    default: v.q = (uint64_t)op->ival; break;        /* ints and pointers: low bytes */
+    }
+    interp_splat(out, &v, vi->esize, vi->numel);
+}
+
+/* out[i0,i1,i2,i3] = src[i0*st[0] + i1*st[1] + i2*st[2] + i3*st[3]] over a
+ * 4-d shape (leading dims padded with 1). */
+#define DEF_GATHER(T)                                                                             \
+    static void gather_##T(T *restrict o, const T *restrict src, const int64_t sh[4], const int64_t st[4]) \
+    {                                                                                             \
+        for (int64_t i0 = 0; i0 < sh[0]; i0++)                                                    \
+            for (int64_t i1 = 0; i1 < sh[1]; i1++)                                                \
+                for (int64_t i2 = 0; i2 < sh[2]; i2++) {                                          \
+                    const T *s = src + i0 * st[0] + i1 * st[1] + i2 * st[2];                      \
+                    int64_t n = sh[3], s3 = st[3];                                                \
+                    if (s3 == 1) {                                                                \
+                        memcpy(o, s, (size_t)n * sizeof(T));                                      \
+                    } else if (s3 == 0) {                                                         \
+                        T v = s[0];                                                               \
+                        for (int64_t i = 0; i < n; i++) o[i] = v;                                 \
+                    } else {                                                                      \
+                        for (int64_t i = 0; i < n; i++) o[i] = s[i * s3];                         \
+                    }                                                                             \
+                    o += n;                                                                       \
+                }                                                                                 \
+    }
+DEF_GATHER(uint8_t)
+DEF_GATHER(uint16_t)
+DEF_GATHER(uint32_t)
+DEF_GATHER(uint64_t)
+
+static void gather(void *o, const void *src, int esize, const int64_t sh[4], const int64_t st[4])
+{
+    switch (esize) {
+    case 1: gather_uint8_t(o, src, sh, st); break;
+    case 2: gather_uint16_t(o, src, sh, st); break;
+    case 4: gather_uint32_t(o, src, sh, st); break;
+    case 8: gather_uint64_t(o, src, sh, st); break;
+    default: die("gather: element size %d", esize);
+    }
+}
+
+/* Row-major strides (in elements) of a shape. */
+static void strides_of(const ival_info *vi, int64_t st[IR_MAX_RANK])
+{
+    int64_t s = 1;
+    for (int d = vi->rank - 1; d >= 0; d--) {
+        st[d] = s;
+        s *= vi->shape[d];
+    }
+}
+
+static void eval_broadcast(interp_prog *p, const ir_op *op)
+{
+    const ival_info *vr = &p->s->vi[op->res], *vs = &p->s->vi[op->opnd[0]];
+    const void *src = p->vals[op->opnd[0]];
+    void *out = interp_result(p, op, 0);
+    if (vs->numel == 1) {
+        interp_splat(out, src, vr->esize, vr->numel);
+        return;
+    }
+    if (vs->rank != vr->rank) die("tt.broadcast: rank %d to %d", vs->rank, vr->rank);
+    int64_t sst[IR_MAX_RANK], sh[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
+    strides_of(vs, sst);
+    int pad = 4 - vr->rank;
+    for (int d = 0; d < vr->rank; d++) {
+        sh[pad + d] = vr->shape[d];
+        st[pad + d] = (vs->shape[d] == 1 && vr->shape[d] != 1) ? 0 : sst[d];
+    }
+    gather(out, src, vr->esize, sh, st);
+}
+
+static void eval_trans(interp_prog *p, const ir_op *op)
+{
+    const ival_info *vr = &p->s->vi[op->res], *vs = &p->s->vi[op->opnd[0]];
+    const void *src = p->vals[op->opnd[0]];
+    void *out = interp_result(p, op, 0);
+    int64_t sst[IR_MAX_RANK], sh[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
+    strides_of(vs, sst);
+    int pad = 4 - vr->rank;
+    unsigned seen = 0;
+    int64_t order[IR_ATTR_ARRAY_MAX];
+    if (ir_attr_array_get(op->attr[0], order) != vr->rank) die("tt.trans: order has the wrong length");
+    for (int d = 0; d < vr->rank; d++) {
+        int64_t od = order[d];        /* packed in attr[0] (ir.h) */
+        if (od < 0 || od >= vs->rank || (seen >> od) & 1) die("tt.trans: order is not a permutation");
+        seen |= 1u << od;
+        sh[pad + d] = vr->shape[d];
+        st[pad + d] = sst[od];
+    }
+    gather(out, src, vr->esize, sh, st);
+}
+
+void interp_eval_shape(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    switch (op->opc) {
+    case IR_SPLAT: {
+        const ival_info *vr = &s->vi[op->res];
+        interp_splat(interp_result(p, op, 0), p->vals[op->opnd[0]], vr->esize, vr->numel);
+        break;
+    }
+    case IR_BROADCAST:
+        eval_broadcast(p, op);
+        break;
+    case IR_TRANS:
+        eval_trans(p, op);
+        break;
+    case IR_EXPAND_DIMS:
+    case IR_RESHAPE:
+    case IR_BITCAST: {
+        const ival_info *vr = &s->vi[op->res], *vs = &s->vi[op->opnd[0]];
+        if (vr->numel * vr->esize != vs->numel * vs->esize)
+            die("interp: %s changes the size of its tile", ir_ops[op->opc].name);
+        if (op->opc == IR_BITCAST && vr->dt == TT_BOOL) {
+            /* i8 -> i1 reinterpretation keeps only the low bit */
+            const uint8_t *a = p->vals[op->opnd[0]];
+            uint8_t *o = interp_result(p, op, 0);
+            for (int64_t i = 0; i < vr->numel; i++) o[i] = a[i] & 1;
+            break;
+        }
+        p->vals[op->res] = p->vals[op->opnd[0]];      /* same bytes: share the tile */
+        break;
+    }
+    default:
+        die("interp_eval_shape: %s", ir_ops[op->opc].name);
+    }
+}

@@ -1,0 +1,308 @@
+/* internal.h — shared declarations of the interpreter's files (not public).
+ *
+ * Layout of the interpreter (DESIGN.md, "The interpreter"):
+ *   session.c     binding a function to a launch, value table, public queries
+ *   exec.c        the region executor: one switch over ops.def opcodes
+ *   eval_*.c      one evaluator per op family (tight loops per dtype)
+ *   tile.c        tile memory: a mark/release stack allocator per program
+ *   memory.c      the virtual address space, buffers and shadow state
+ *   report.c      fault and race reports
+ *   sched.c       the grid scheduler (in order, reverse, random, parallel)
+ *
+ * A value is a dense row-major tile of its IR type (scalars are 0-d, one
+ * element); p->vals[v] points at it, NULL while not computed. Tiles are
+ * immutable once computed, so shape ops that do not move data (reshape,
+ * expand_dims, same-size bitcast) alias their operand. */
+#ifndef TRITIUM_INTERP_INTERNAL_H
+#define TRITIUM_INTERP_INTERNAL_H
+
+#include <pthread.h>
+#include <string.h>
+
+#include "tritium/interp.h"
+
+/* ---- static per-value information ----------------------------------- */
+
+typedef struct ival_info {
+    tt_dtype dt;                   /* TT_BOOL, TT_I8..TT_I64, TT_F16..TT_F64, TT_PTR */
+    tt_dtype pdt;                  /* TT_PTR: the pointee's element type */
+    uint8_t esize;                 /* bytes per element in a tile (i1: 1) */
+    uint8_t psize;                 /* TT_PTR: bytes per pointee element */
+    uint8_t rank;
+    int64_t numel;
+    int64_t shape[IR_MAX_RANK];
+} ival_info;
+
+/* ---- tile memory (tile.c) ------------------------------------------- */
+
+typedef struct tchunk {
+    struct tchunk *next;
+    size_t size;                   /* bytes in data */
+    _Alignas(64) unsigned char data[];
+} tchunk;
+/* Stack allocator: chunks are kept after a release and reused, so a loop
+ * that releases each iteration reaches a fixed footprint. Memory is 64-byte
+ * aligned and NOT zeroed. */
+typedef struct tstack {
+    tchunk *first, *head;          /* head: chunk being filled (NULL: none yet) */
+    size_t used;                   /* bytes used in head */
+    size_t live;                   /* bytes handed out and not released */
+    size_t peak;                   /* max of live, sampled when a chunk is entered */
+    size_t reserved;               /* bytes held in chunks */
+} tstack;
+typedef struct tmark { tchunk *head; size_t used, live; } tmark;
+
+void *ts_alloc_slow(tstack *t, size_t n);
+static inline void *ts_alloc(tstack *t, size_t n)
+{
+    n = (n + 63) & ~(size_t)63;
+    if (t->head && t->used + n <= t->head->size) {
+        void *p = t->head->data + t->used;
+        t->used += n;
+        t->live += n;
+        return p;
+    }
+    return ts_alloc_slow(t, n);
+}
+static inline tmark ts_mark(const tstack *t) { tmark m = { t->head, t->used, t->live }; return m; }
+void ts_release(tstack *t, tmark m);
+void ts_reset(tstack *t);
+void ts_free(tstack *t);
+
+/* ---- buffers and shadow state (memory.c) ----------------------------- */
+
+/* Shadow writer words: linear program id + 1, with flag bits. */
+#define SH_ATOMIC 0x80000000u      /* written by an atomic */
+#define SH_SYNC   0x40000000u      /* written by a program that took a lock */
+#define SH_PROG   0x3fffffffu
+
+typedef struct interp_buf {
+    uint64_t base, end;            /* virtual [base, end) */
+    uint8_t *host;                 /* the tensor's data */
+    int arg;                       /* launch argument index */
+    int esize;
+    int eshift;                    /* log2(esize) */
+    tt_dtype dt;
+    int64_t numel;
+    const tt_tensor *t;
+    const char *name;              /* the launch argument's name */
+    /* shadow, allocated on first need (NULL before) */
+    uint32_t *writer;              /* last writer program, SH_* flags */
+    int32_t *wloc;                 /* location of the writing op */
+    uint32_t *reader;              /* last reader program + 1 (check_races) */
+    uint8_t *init;                 /* 1 when written (uninit-marked buffers) */
+    bool uninit;                   /* created with `empty` */
+} interp_buf;
+
+/* ---- program state (one per thread) --------------------------------- */
+
+typedef struct interp_prog {
+    struct interp_session *s;
+    void **vals;                   /* per ir_value */
+    tstack mem;
+    int64_t pid[3];
+    int64_t lin;                   /* linear program id */
+    uint32_t me;                   /* shadow id: (lin + 1) & SH_PROG */
+    int32_t region, opi;           /* the op being executed */
+    bool faulted;                  /* this program faulted at least once */
+    bool raced;
+    bool synced;                   /* took a lock (atomic cas/xchg) */
+} interp_prog;
+
+/* ---- reports (report.c) ---------------------------------------------- */
+
+enum {
+    FK_OOB,                        /* in no buffer */
+    FK_MISALIGNED,
+    FK_TYPE,                       /* element size differs from the buffer's */
+    FK_LOOP,                       /* scf.for with step <= 0 */
+    FK_RACE_WW,
+    FK_RACE_RW,                    /* read of an element another program wrote */
+    FK_RACE_WR,                    /* write of an element another program read */
+    FK_UNINIT,
+    FK_COUNT
+};
+#define FK_IS_FAULT(k) ((k) <= FK_LOOP)
+#define FK_IS_RACE(k) ((k) >= FK_RACE_WW && (k) <= FK_RACE_WR)
+
+/* Access kinds for report wording. */
+enum { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
+
+/* One kind of fault seen by one execution of one op. */
+typedef struct interp_fault {
+    int64_t count;                 /* faulting lanes in this execution */
+    int64_t lane;                  /* first faulting lane */
+    uint64_t addr;
+    int buf;                       /* buffer index, -1 when none */
+    int64_t other;                 /* race: the other program (linear) */
+    int32_t other_loc;             /* race: the other op's location */
+} interp_fault;
+
+typedef struct interp_site {
+    bool seen;
+    bool printed;
+    int64_t first_prog;            /* linear id of the first program */
+    int64_t last_prog;
+    int64_t programs, lanes;
+} interp_site;
+
+/* Report faults of kind `kind` at the current op of p (p->region/p->opi).
+ * acc: ACC_*; opname: "load", "store", "atomic_add", ...; esize/adt: the
+ * accessed element; lanes: elements of the op's tile; tile_type: the pointer
+ * operand's type (for multi-dimensional lane numbers). Thread-safe. */
+void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dtype adt,
+                   int esize, ir_type tile_type, const interp_fault *f);
+/* Per-launch follow-up notes and the summary line. */
+void interp_report_summary(interp_session *s);
+void interp_report_reset(interp_session *s);
+
+/* ---- the session ------------------------------------------------------ */
+
+struct interp_session {
+    const ir_func *f;
+    launch *l;
+    interp_options o;
+    FILE *out;                     /* reports */
+    int nvals;
+    ival_info *vi;
+    void **argdata;                /* per body argument: its scalar tile */
+    void **constdata;              /* per value: cached tile of a constant/make_range */
+    int *opbase;                   /* per region: global number of its op 0 */
+    int nops_total;
+    uint8_t *fuse;                 /* NUMERICS_GPU: per global op, 1/2: lhs/rhs is a fusable mulf */
+    arena perm;                    /* session-lifetime memory (constants, args) */
+
+    interp_buf *bufs;              /* ascending virtual addresses */
+    int nbufs;
+    int *arg_buf;                  /* per launch argument: buffer index or -1 */
+    pthread_mutex_t shadow_lock;   /* lazy shadow allocation */
+
+    interp_prog main;              /* programs run by the calling thread */
+    interp_prog *cur;              /* the program stopped in the hook */
+    interp_hook_fn hook;
+    void *hook_user;
+    volatile bool trap;
+    volatile bool abort;
+    pthread_mutex_t hook_lock;
+    bool parallel;                 /* a parallel launch is running */
+
+    int64_t grid[3], nprograms;
+
+    pthread_mutex_t rep_lock;
+    interp_site *sites;            /* nops_total * FK_COUNT */
+    int64_t printed, suppressed;
+    int64_t fault_programs, race_programs;
+    interp_stats st;
+};
+
+/* ---- execution (exec.c) ---------------------------------------------- */
+
+enum { EXEC_OK = 0, EXEC_RETURN = 1, EXEC_ABORT = 2 };
+
+/* Run region r; on a terminator (scf.yield / scf.condition) store it in
+ * *term and return EXEC_OK. */
+int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term);
+/* Run one program instance on p (resets p's memory first). */
+int interp_prog_run(interp_prog *p, const int64_t pid[3]);
+void interp_prog_init(interp_session *s, interp_prog *p);
+void interp_prog_free(interp_prog *p);
+
+/* Evaluators; each reads operands from p->vals and sets p->vals[res]. */
+void interp_eval_arith(interp_prog *p, const ir_op *op);
+void interp_eval_cast(interp_prog *p, const ir_op *op);
+void interp_eval_math(interp_prog *p, const ir_op *op);
+void interp_eval_shape(interp_prog *p, const ir_op *op);
+void interp_eval_mem(interp_prog *p, const ir_op *op);
+void interp_eval_reduce(interp_prog *p, const ir_op *op);
+void interp_eval_dot(interp_prog *p, const ir_op *op);
+int interp_eval_scf(interp_prog *p, const ir_op *op);
+
+/* Fill a constant tile (session creation). */
+void interp_const_fill(const ival_info *vi, const ir_op *op, void *out);
+
+/* Allocate the result tile of op (result i). */
+static inline void *interp_result(interp_prog *p, const ir_op *op, int i)
+{
+    const ival_info *vi = &p->s->vi[op->res + i];
+    void *d = ts_alloc(&p->mem, (size_t)vi->numel * vi->esize);
+    p->vals[op->res + i] = d;
+    return d;
+}
+
+/* Operand k of op as a tile of `n` elements: a 0-d operand of a larger op
+ * is splatted into a temporary. */
+void *interp_operand_n(interp_prog *p, const ir_op *op, int k, int64_t n);
+static inline void *interp_operand(interp_prog *p, const ir_op *op, int k, int64_t n)
+{
+    ir_value v = op->opnd[k];
+    if (p->s->vi[v].numel == n) return p->vals[v];
+    return interp_operand_n(p, op, k, n);
+}
+
+/* Fill n elements of size esize at out with the element at src. */
+void interp_splat(void *out, const void *src, int esize, int64_t n);
+
+/* Memory (memory.c). */
+int interp_find_buf(const interp_session *s, uint64_t addr);  /* -1: none */
+void interp_shadow_writer(interp_session *s, interp_buf *b);
+void interp_shadow_reader(interp_session *s, interp_buf *b);
+bool interp_buffers_new(interp_session *s);
+void interp_buffers_free(interp_session *s);
+void interp_shadow_clear(interp_session *s);
+
+/* ---- scalar conversions used by the evaluators ----------------------- */
+
+static inline float interp_h2f(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t em = h & 0x7fff;
+    union { uint32_t u; float f; } o;
+    o.u = em << 13;
+    o.f *= 0x1p112f;               /* rebias; exact, handles subnormals */
+    if (em >= 0x7c00) o.u |= 0x7f800000u;
+    o.u |= sign;
+    return o.f;
+}
+
+/* float -> f16 bits, round to nearest even; NaN stays a quiet NaN. */
+static inline uint16_t interp_f2h(float f)
+{
+    union { float f; uint32_t u; } v = { f };
+    uint32_t sign = (v.u >> 16) & 0x8000;
+    uint32_t x = v.u & 0x7fffffffu;
+    if (x >= 0x7f800000u)
+        return (uint16_t)(sign | (x > 0x7f800000u ? 0x7e00 | ((x >> 13) & 0x3ff) : 0x7c00));
+    if (x >= 0x477ff000u) return (uint16_t)(sign | 0x7c00);     /* rounds to inf */
+    if (x < 0x38800000u) {                                       /* f16 subnormal or 0 */
+        union { uint32_t u; float f; } a = { x };
+        a.f += 0.5f;                                             /* quantum 2^-24 */
+        return (uint16_t)(sign | (a.u - 0x3f000000u));
+    }
+    x += 0xc8000fffu + ((x >> 13) & 1);                          /* rebias + RTNE */
+    return (uint16_t)(sign | (x >> 13));
+}
+
+static inline float interp_bf2f(uint16_t h)
+{
+    union { uint32_t u; float f; } o = { (uint32_t)h << 16 };
+    return o.f;
+}
+
+static inline uint16_t interp_f2bf(float f)
+{
+    union { float f; uint32_t u; } v = { f };
+    if ((v.u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((v.u >> 16) | 0x40);
+    v.u += 0x7fffu + ((v.u >> 16) & 1);
+    return (uint16_t)(v.u >> 16);
+}
+
+/* double -> f16/bf16 with a single rounding (round to odd into float, then
+ * RTNE: float has more than 2*p+2 bits for both targets). */
+float interp_d2f_odd(double d);
+static inline uint16_t interp_d2h(double d) { return interp_f2h(interp_d2f_odd(d)); }
+static inline uint16_t interp_d2bf(double d) { return interp_f2bf(interp_d2f_odd(d)); }
+
+/* Element e of a tile of dtype dt as double (ints signed unless `uns`). */
+double interp_get_f64(const void *data, tt_dtype dt, int64_t e, bool uns);
+
+#endif

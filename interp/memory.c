@@ -1,0 +1,163 @@
+/* memory.c — the interpreter's virtual address space and shadow state.
+ *
+ * Every tensor argument of the launch becomes a buffer at a virtual 64-bit
+ * address (DESIGN.md, "Memory model"): the first at 0x100_0000_0000, each
+ * 4096-byte aligned, with a guard gap of max(1 MiB, the buffer's size)
+ * before the next, so an overrun by up to a whole buffer lands in no buffer
+ * and is reported instead of silently reading a neighbour. Buffers are kept
+ * in ascending address order; lookups are binary searches.
+ *
+ * Shadow state per element is allocated on first need: the last writer
+ * (always, for interp_last_writer and diff), the last reader (check_races)
+ * and the initialized byte (buffers marked with interp_mark_uninitialized). */
+#include "internal.h"
+
+#include <stdio.h>
+
+#define VA_BASE 0x10000000000ull
+#define VA_ALIGN 4096ull
+#define VA_GAP_MIN (1ull << 20)
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
+
+bool interp_buffers_new(interp_session *s)
+{
+    const launch *l = s->l;
+    s->arg_buf = xmalloc(sizeof *s->arg_buf * (size_t)(l->nargs ? l->nargs : 1));
+    s->bufs = xcalloc((size_t)(l->nargs ? l->nargs : 1), sizeof *s->bufs);
+    uint64_t next = VA_BASE;
+    for (int i = 0; i < l->nargs; i++) {
+        s->arg_buf[i] = -1;
+        const launch_arg *a = &l->args[i];
+        if (a->kind != ARG_TENSOR) continue;
+        const tt_tensor *t = a->tensor;
+        if (!t) {
+            fprintf(stderr, "tritium: error: tensor argument '%s' has no tensor\n", a->name ? a->name : "?");
+            return false;
+        }
+        interp_buf *b = &s->bufs[s->nbufs];
+        b->arg = i;
+        b->t = t;
+        b->dt = t->dtype;
+        b->esize = tt_dtype_size(t->dtype);
+        b->eshift = __builtin_ctz((unsigned)b->esize);
+        b->numel = 1;
+        for (int d = 0; d < t->rank; d++) b->numel *= t->shape[d];
+        uint64_t nbytes = (uint64_t)b->numel * (uint64_t)b->esize;
+        if (nbytes > t->nbytes) {
+            fprintf(stderr, "tritium: error: tensor argument '%s' holds %zu bytes, its shape needs %llu\n",
+                    a->name ? a->name : "?", t->nbytes, (unsigned long long)nbytes);
+            return false;
+        }
+        b->host = t->data;
+        b->name = a->name ? a->name : (t->name ? t->name : "?");
+        b->base = next;
+        b->end = next + nbytes;
+        next = align_up(b->end + (nbytes > VA_GAP_MIN ? nbytes : VA_GAP_MIN), VA_ALIGN);
+        s->arg_buf[i] = s->nbufs++;
+    }
+    return true;
+}
+
+void interp_buffers_free(interp_session *s)
+{
+    for (int i = 0; i < s->nbufs; i++) {
+        interp_buf *b = &s->bufs[i];
+        free(b->writer);
+        free(b->wloc);
+        free(b->reader);
+        free(b->init);
+    }
+    free(s->bufs);
+    free(s->arg_buf);
+}
+
+int interp_find_buf(const interp_session *s, uint64_t addr)
+{
+    int lo = 0, hi = s->nbufs - 1, found = -1;
+    while (lo <= hi) {                     /* last buffer with base <= addr */
+        int mid = (lo + hi) / 2;
+        if (s->bufs[mid].base <= addr) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (found >= 0 && addr < s->bufs[found].end) return found;
+    return -1;
+}
+
+void interp_shadow_writer(interp_session *s, interp_buf *b)
+{
+    pthread_mutex_lock(&s->shadow_lock);
+    if (!__atomic_load_n(&b->writer, __ATOMIC_ACQUIRE)) {
+        size_t n = (size_t)(b->numel ? b->numel : 1);
+        b->wloc = xcalloc(n, sizeof *b->wloc);
+        __atomic_store_n(&b->writer, (uint32_t *)xcalloc(n, sizeof(uint32_t)), __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&s->shadow_lock);
+}
+
+void interp_shadow_reader(interp_session *s, interp_buf *b)
+{
+    pthread_mutex_lock(&s->shadow_lock);
+    if (!__atomic_load_n(&b->reader, __ATOMIC_ACQUIRE)) {
+        size_t n = (size_t)(b->numel ? b->numel : 1);
+        __atomic_store_n(&b->reader, (uint32_t *)xcalloc(n, sizeof(uint32_t)), __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&s->shadow_lock);
+}
+
+/* Forget who read and wrote what (a new launch starts); initialized bytes
+ * describe the memory and stay. */
+void interp_shadow_clear(interp_session *s)
+{
+    for (int i = 0; i < s->nbufs; i++) {
+        interp_buf *b = &s->bufs[i];
+        size_t n = (size_t)b->numel;
+        if (b->writer) memset(b->writer, 0, n * sizeof *b->writer);
+        if (b->wloc) memset(b->wloc, 0, n * sizeof *b->wloc);
+        if (b->reader) memset(b->reader, 0, n * sizeof *b->reader);
+    }
+}
+
+/* ---- public queries ---- */
+
+bool interp_resolve(const interp_session *s, uint64_t addr, int *arg, int64_t *elem)
+{
+    int i = interp_find_buf(s, addr);
+    if (i < 0) return false;
+    const interp_buf *b = &s->bufs[i];
+    if (arg) *arg = b->arg;
+    if (elem) *elem = (int64_t)((addr - b->base) >> b->eshift);
+    return true;
+}
+
+uint64_t interp_buffer_base(const interp_session *s, int arg)
+{
+    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return 0;
+    return s->bufs[s->arg_buf[arg]].base;
+}
+
+bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t *program, int32_t *loc)
+{
+    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return false;
+    const interp_buf *b = &s->bufs[s->arg_buf[arg]];
+    const uint32_t *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+    if (!w || elem < 0 || elem >= b->numel) return false;
+    uint32_t x = __atomic_load_n(&w[elem], __ATOMIC_RELAXED);
+    if (!(x & SH_PROG)) return false;
+    if (program) *program = (int64_t)(x & SH_PROG) - 1;
+    if (loc) *loc = __atomic_load_n(&b->wloc[elem], __ATOMIC_RELAXED);
+    return true;
+}
+
+void interp_mark_uninitialized(interp_session *s, int arg)
+{
+    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return;
+    interp_buf *b = &s->bufs[s->arg_buf[arg]];
+    b->uninit = true;
+    if (!b->init) b->init = xcalloc((size_t)(b->numel ? b->numel : 1), 1);
+    else memset(b->init, 0, (size_t)b->numel);
+}
