@@ -1,0 +1,52 @@
+#!/bin/sh
+# tests/fuzz/run.sh [DURATION] [HARNESS...]
+#
+# Build the libFuzzer harnesses with clang (ASan + UBSan, -fsanitize=fuzzer)
+# in build-fuzz/ and run each for DURATION seconds (default 60) on its seed
+# corpus tests/fuzz/corpus/NAME. Harnesses: spec (launch-spec parser and
+# resolver), front (front_load_text + front_compile), npy (npy_parse).
+# New corpus entries go to build-fuzz/corpus/NAME; crashes, leaks and
+# timeouts to fuzz-out/NAME/. Exits non-zero when a harness found something.
+#
+# Environment: FUZZ_CC (default clang-19), FUZZ_JOBS (ninja -j, default 2),
+# FUZZ_FLAGS (extra libFuzzer flags, e.g. "-rss_limit_mb=4096").
+set -eu
+DUR=${1:-60}
+[ $# -gt 0 ] && shift
+NAMES=${*:-spec front npy}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$ROOT/build-fuzz
+CC=${FUZZ_CC:-clang-19}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+    CC=$CC meson setup "$BUILD" "$ROOT" -Dtests=disabled -Dbuildtype=debugoptimized \
+        -Db_sanitize=address,undefined \
+        -Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -DTRITIUM_FUZZING" >/dev/null
+fi
+ninja -C "$BUILD" -j "${FUZZ_JOBS:-2}" repl/libtt_repl.a compiler/front/libtt_front.a \
+    compiler/ir/libtt_ir.a compiler/support/libtt_support.a >/dev/null
+
+LIBS="$BUILD/repl/libtt_repl.a $BUILD/compiler/front/libtt_front.a $BUILD/compiler/ir/libtt_ir.a
+      $BUILD/compiler/support/libtt_support.a -lm"
+for n in $NAMES; do
+    # shellcheck disable=SC2086
+    $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer $SAN -I"$ROOT/include" -I"$ROOT/repl" \
+        "$ROOT/tests/fuzz/fuzz_$n.c" $LIBS -o "$BUILD/fuzz-$n"
+done
+
+status=0
+for n in $NAMES; do
+    mkdir -p "$BUILD/corpus/$n" "$ROOT/fuzz-out/$n"
+    echo "== fuzz-$n for ${DUR}s"
+    # shellcheck disable=SC2086
+    if ! UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/fuzz-$n" -max_total_time="$DUR" -max_len=4096 -timeout=10 \
+            -print_final_stats=1 -artifact_prefix="$ROOT/fuzz-out/$n/" ${FUZZ_FLAGS:-} \
+            "$BUILD/corpus/$n" "$ROOT/tests/fuzz/corpus/$n" >"$ROOT/fuzz-out/$n/log.txt" 2>&1; then
+        echo "fuzz-$n: FAILED, see fuzz-out/$n/log.txt"
+        status=1
+    fi
+    grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^(Done|INFO: Done)" "$ROOT/fuzz-out/$n/log.txt" || true
+    tail -n 3 "$ROOT/fuzz-out/$n/log.txt" | grep -E "ERROR|SUMMARY" || true
+done
+exit $status
