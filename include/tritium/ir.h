@@ -90,6 +90,16 @@ enum { SEM_ACQ_REL, SEM_ACQUIRE, SEM_RELEASE, SEM_RELAXED };
 enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS };
 enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
 
+/* Integer-array attributes (kind 'a', e.g. tt.trans's order) are packed into
+ * one int64 slot of ir_op.attr: the count (0..IR_ATTR_ARRAY_MAX) in bits 0-3,
+ * element i as a 15-bit two's-complement number in bits 4+15i .. 18+15i
+ * (range [-16384, 16383]). ir_attr_array dies when n or an element is out of
+ * range; ir_attr_array_get writes the elements and returns the count, or -1
+ * when the packed count is corrupt (> IR_ATTR_ARRAY_MAX). */
+#define IR_ATTR_ARRAY_MAX 4
+int64_t ir_attr_array(int n, const int64_t *v);
+int ir_attr_array_get(int64_t a, int64_t out[IR_ATTR_ARRAY_MAX]);
+
 /* Names of the values of an enum attribute kind ("cmpi", "red", ...);
  * NULL-terminated; NULL for an unknown kind. */
 const char *const *ir_enum_names(const char *kind, size_t len);
