@@ -138,6 +138,7 @@ static bool check_region_args(verifier *V, const ir_op *op, int32_t r, const cha
     if (rg->nargs != n)
         return fail(V, op, "%s has %d argument%s, expected %d", which, rg->nargs, rg->nargs == 1 ? "" : "s", n);
     for (int i = 0; i < n; i++) {
+        if (rg->args[i] < 0 || rg->args[i] >= V->f->values.n) return false;   /* reported with the region */
         ir_type t = ir_value_type(V->f, rg->args[i]);
         if (t != want[i]) return fail(V, op, "%s argument %d has type %s, expected %s", which, i, ts(t), ts(want[i]));
     }
