@@ -1,0 +1,391 @@
+/* cuda.c — the CUDA Driver API through dlopen (include/tritium/cuda.h).
+ *
+ * Symbols are resolved by their versioned names (cuda.h of CUDA 13 maps
+ * cuMemAlloc to cuMemAlloc_v2 and so on; reference/gpu-path.md §3.6). The
+ * CUDA types are declared here so that building needs no toolkit. */
+#include "tritium/cuda.h"
+#include "tritium/support.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUevent, *CUstream, *CUlinkState;
+
+enum {
+    CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+    CU_JIT_INFO_LOG_BUFFER = 3,
+    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+    CU_JIT_ERROR_LOG_BUFFER = 5,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+    CU_JIT_INPUT_PTX = 1,
+};
+
+/* The driver entry points we use: X(field, versioned symbol, signature). */
+#define CUDA_SYMS(X) \
+    X(Init, "cuInit", (unsigned)) \
+    X(DriverGetVersion, "cuDriverGetVersion", (int *)) \
+    X(GetErrorName, "cuGetErrorName", (CUresult, const char **)) \
+    X(GetErrorString, "cuGetErrorString", (CUresult, const char **)) \
+    X(DeviceGetCount, "cuDeviceGetCount", (int *)) \
+    X(DeviceGet, "cuDeviceGet", (CUdevice *, int)) \
+    X(DeviceGetName, "cuDeviceGetName", (char *, int, CUdevice)) \
+    X(DeviceGetAttribute, "cuDeviceGetAttribute", (int *, int, CUdevice)) \
+    X(DeviceTotalMem, "cuDeviceTotalMem_v2", (size_t *, CUdevice)) \
+    X(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (CUcontext *, CUdevice)) \
+    X(PrimaryCtxReset, "cuDevicePrimaryCtxReset_v2", (CUdevice)) \
+    X(CtxSetCurrent, "cuCtxSetCurrent", (CUcontext)) \
+    X(CtxSynchronize, "cuCtxSynchronize", (void)) \
+    X(MemAlloc, "cuMemAlloc_v2", (cuda_devptr *, size_t)) \
+    X(MemFree, "cuMemFree_v2", (cuda_devptr)) \
+    X(MemcpyHtoD, "cuMemcpyHtoD_v2", (cuda_devptr, const void *, size_t)) \
+    X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *, cuda_devptr, size_t)) \
+    X(MemsetD8, "cuMemsetD8_v2", (cuda_devptr, unsigned char, size_t)) \
+    X(ModuleLoadDataEx, "cuModuleLoadDataEx", (CUmodule *, const void *, unsigned, int *, void **)) \
+    X(ModuleLoadData, "cuModuleLoadData", (CUmodule *, const void *)) \
+    X(ModuleUnload, "cuModuleUnload", (CUmodule)) \
+    X(ModuleGetFunction, "cuModuleGetFunction", (CUfunction *, CUmodule, const char *)) \
+    X(FuncGetAttribute, "cuFuncGetAttribute", (int *, int, CUfunction)) \
+    X(FuncSetAttribute, "cuFuncSetAttribute", (CUfunction, int, int)) \
+    X(LaunchKernel, "cuLaunchKernel", (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, \
+                                       unsigned, unsigned, CUstream, void **, void **)) \
+    X(EventCreate, "cuEventCreate", (CUevent *, unsigned)) \
+    X(EventRecord, "cuEventRecord", (CUevent, CUstream)) \
+    X(EventSynchronize, "cuEventSynchronize", (CUevent)) \
+    X(EventDestroy, "cuEventDestroy_v2", (CUevent)) \
+    X(LinkCreate, "cuLinkCreate_v2", (unsigned, int *, void **, CUlinkState *)) \
+    X(LinkAddData, "cuLinkAddData_v2", (CUlinkState, int, void *, size_t, const char *, unsigned, int *, void **)) \
+    X(LinkComplete, "cuLinkComplete", (CUlinkState, void **, size_t *)) \
+    X(LinkDestroy, "cuLinkDestroy", (CUlinkState))
+
+static struct {
+#define X(f, sym, sig) CUresult (*f) sig;
+    CUDA_SYMS(X)
+#undef X
+    CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+    void *lib;
+    CUdevice dev;
+    CUcontext ctx;
+    int state;                 /* 0 untried, 1 ok, -1 failed */
+    bool no_driver;
+    char init_err[512];
+    char last_launch[256];
+} cu;
+
+static __thread char errbuf[4096];
+
+const char *cuda_error(void) { return errbuf; }
+bool cuda_no_driver(void) { return cu.no_driver; }
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(errbuf, sizeof errbuf, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* "an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)" */
+static void describe(CUresult r, char *buf, size_t n)
+{
+    const char *name = NULL, *str = NULL;
+    if (cu.GetErrorName) cu.GetErrorName(r, &name);
+    if (cu.GetErrorString) cu.GetErrorString(r, &str);
+    snprintf(buf, n, "%s (%s)", str ? str : "unknown error", name ? name : "CUDA error");
+}
+
+static int check(CUresult r, const char *what)
+{
+    if (r == 0) return 0;
+    char d[512];
+    describe(r, d, sizeof d);
+    return fail("CUDA error in %s: %s", what, d);
+}
+
+static int load_driver(void)
+{
+    const char *path = getenv("TRITIUM_LIBCUDA");
+    cu.lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cu.lib) {
+        cu.no_driver = true;
+        return fail("no CUDA driver: %s not found", path && *path ? path : "libcuda.so.1");
+    }
+#define X(f, sym, sig) \
+    *(void **)&cu.f = dlsym(cu.lib, sym); \
+    if (!cu.f) return fail("CUDA driver too old: %s has no %s", "libcuda.so.1", sym);
+    CUDA_SYMS(X)
+#undef X
+    *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime_v2");
+    if (!cu.EventElapsedTime) *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime");
+    if (!cu.EventElapsedTime) return fail("CUDA driver has no cuEventElapsedTime");
+    return 0;
+}
+
+static int do_init(void)
+{
+    if (load_driver()) return -1;
+    if (check(cu.Init(0), "cuInit")) return -1;
+    int n = 0;
+    if (check(cu.DeviceGetCount(&n), "cuDeviceGetCount")) return -1;
+    if (n == 0) return fail("no CUDA device");
+    int ord = 0;
+    const char *e = getenv("TRITIUM_DEVICE");
+    if (e && *e) ord = atoi(e);
+    if (ord < 0 || ord >= n) return fail("TRITIUM_DEVICE=%d but there are %d CUDA devices", ord, n);
+    if (check(cu.DeviceGet(&cu.dev, ord), "cuDeviceGet")) return -1;
+    if (check(cu.PrimaryCtxRetain(&cu.ctx, cu.dev), "cuDevicePrimaryCtxRetain")) return -1;
+    if (check(cu.CtxSetCurrent(cu.ctx), "cuCtxSetCurrent")) return -1;
+    return 0;
+}
+
+int cuda_init(void)
+{
+    if (cu.state == 0) {
+        cu.state = do_init() ? -1 : 1;
+        if (cu.state < 0) snprintf(cu.init_err, sizeof cu.init_err, "%.500s", errbuf);
+    }
+    if (cu.state < 0) return fail("%s", cu.init_err);
+    return 0;
+}
+
+#define NEED_INIT() do { if (cuda_init()) return -1; } while (0)
+
+int cuda_device_info_get(cuda_device_info *o)
+{
+    NEED_INIT();
+    memset(o, 0, sizeof *o);
+    if (check(cu.DeviceGetName(o->name, (int)sizeof o->name, cu.dev), "cuDeviceGetName")) return -1;
+    if (check(cu.DeviceGetAttribute(&o->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu.dev), "cuDeviceGetAttribute") ||
+        check(cu.DeviceGetAttribute(&o->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu.dev), "cuDeviceGetAttribute") ||
+        check(cu.DeviceGetAttribute(&o->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cu.dev), "cuDeviceGetAttribute") ||
+        check(cu.DeviceGetAttribute(&o->smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cu.dev), "cuDeviceGetAttribute") ||
+        check(cu.DriverGetVersion(&o->driver_version), "cuDriverGetVersion") ||
+        check(cu.DeviceTotalMem(&o->total_mem, cu.dev), "cuDeviceTotalMem"))
+        return -1;
+    return 0;
+}
+
+int cuda_malloc(cuda_devptr *p, size_t n)
+{
+    NEED_INIT();
+    CUresult r = cu.MemAlloc(p, n ? n : 1);
+    if (r) {
+        char d[512];
+        describe(r, d, sizeof d);
+        return fail("cannot allocate %zu bytes of device memory: %s", n, d);
+    }
+    return 0;
+}
+
+int cuda_free(cuda_devptr p)
+{
+    NEED_INIT();
+    return check(cu.MemFree(p), "cuMemFree");
+}
+
+int cuda_memcpy_htod(cuda_devptr dst, const void *src, size_t n)
+{
+    NEED_INIT();
+    return n ? check(cu.MemcpyHtoD(dst, src, n), "cuMemcpyHtoD") : 0;
+}
+
+int cuda_memcpy_dtoh(void *dst, cuda_devptr src, size_t n)
+{
+    NEED_INIT();
+    if (!n) return 0;
+    CUresult r = cu.MemcpyDtoH(dst, src, n);
+    if (r && cu.last_launch[0]) {
+        char d[512];
+        describe(r, d, sizeof d);
+        return fail("%s failed: %s", cu.last_launch, d);
+    }
+    return check(r, "cuMemcpyDtoH");
+}
+
+int cuda_memset8(cuda_devptr dst, uint8_t v, size_t n)
+{
+    NEED_INIT();
+    return n ? check(cu.MemsetD8(dst, v, n), "cuMemsetD8") : 0;
+}
+
+struct cuda_module { CUmodule m; };
+
+/* Trim trailing blank lines of a JIT log. */
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r')) s[--n] = 0;
+}
+
+int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *cubin_len)
+{
+    NEED_INIT();
+    static char elog[8192];
+    elog[0] = 0;
+    int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+    void *vals[] = { elog, (void *)(uintptr_t)sizeof elog };
+    CUlinkState st;
+    if (check(cu.LinkCreate(2, opts, vals, &st), "cuLinkCreate")) return -1;
+    CUresult r = cu.LinkAddData(st, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "kernel.ptx", 0, NULL, NULL);
+    void *out = NULL;
+    size_t len = 0;
+    if (r == 0) r = cu.LinkComplete(st, &out, &len);
+    if (r) {
+        char d[512];
+        describe(r, d, sizeof d);
+        trim(elog);
+        cu.LinkDestroy(st);
+        return fail("the driver could not compile the PTX: %s%s%s", d, elog[0] ? "\n" : "", elog);
+    }
+    *cubin = xmalloc(len);
+    memcpy(*cubin, out, len);
+    *cubin_len = len;
+    cu.LinkDestroy(st);
+    return 0;
+}
+
+int cuda_module_load_ptx(const char *ptx, cuda_module **out)
+{
+    NEED_INIT();
+    static char elog[8192], ilog[8192];
+    elog[0] = ilog[0] = 0;
+    int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                   CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES };
+    void *vals[] = { elog, (void *)(uintptr_t)sizeof elog, ilog, (void *)(uintptr_t)sizeof ilog };
+    CUmodule m;
+    CUresult r = cu.ModuleLoadDataEx(&m, ptx, 4, opts, vals);
+    if (r) {
+        char d[512];
+        describe(r, d, sizeof d);
+        trim(elog);
+        return fail("cannot load the PTX module: %s%s%s", d, elog[0] ? "\n" : "", elog);
+    }
+    *out = xmalloc(sizeof **out);
+    (*out)->m = m;
+    return 0;
+}
+
+int cuda_module_load_cubin(const void *image, cuda_module **out)
+{
+    NEED_INIT();
+    CUmodule m;
+    if (check(cu.ModuleLoadData(&m, image), "cuModuleLoadData")) return -1;
+    *out = xmalloc(sizeof **out);
+    (*out)->m = m;
+    return 0;
+}
+
+void cuda_module_unload(cuda_module *m)
+{
+    if (!m) return;
+    if (cu.state > 0) cu.ModuleUnload(m->m);
+    free(m);
+}
+
+int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel *k)
+{
+    NEED_INIT();
+    memset(k, 0, sizeof *k);
+    CUfunction f;
+    if (check(cu.ModuleGetFunction(&f, m->m, name), "cuModuleGetFunction")) return -1;
+    k->fn = f;
+    snprintf(k->name, sizeof k->name, "%s", name);
+    cu.FuncGetAttribute(&k->num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
+    cu.FuncGetAttribute(&k->local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
+    cu.FuncGetAttribute(&k->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
+    cu.FuncGetAttribute(&k->max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+    if (dyn_smem > 48 * 1024) {
+        int optin = 0;
+        cu.DeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cu.dev);
+        if (dyn_smem + k->static_smem > optin)
+            return fail("kernel %s needs %d bytes of shared memory; the device allows %d per block",
+                        name, dyn_smem + k->static_smem, optin);
+        if (check(cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dyn_smem),
+                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
+            return -1;
+    }
+    return 0;
+}
+
+int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params)
+{
+    NEED_INIT();
+    snprintf(cu.last_launch, sizeof cu.last_launch, "kernel %s (grid %lldx%lldx%lld, block %d, smem %d)",
+             k->name, (long long)grid[0], (long long)grid[1], (long long)grid[2], block_x, dyn_smem);
+    if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
+        return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", cu.last_launch);
+    if (grid[0] * grid[1] * grid[2] == 0) return 0;
+    CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                 (unsigned)block_x, 1, 1, (unsigned)dyn_smem, NULL, params, NULL);
+    if (r) {
+        char d[512];
+        describe(r, d, sizeof d);
+        return fail("cannot launch %s: %s", cu.last_launch, d);
+    }
+    return 0;
+}
+
+int cuda_sync(void)
+{
+    NEED_INIT();
+    CUresult r = cu.CtxSynchronize();
+    if (r == 0) return 0;
+    char d[512];
+    describe(r, d, sizeof d);
+    if (cu.last_launch[0]) return fail("%s failed: %s", cu.last_launch, d);
+    return fail("CUDA error: %s", d);
+}
+
+int cuda_reset(void)
+{
+    NEED_INIT();
+    if (check(cu.PrimaryCtxReset(cu.dev), "cuDevicePrimaryCtxReset")) return -1;
+    if (check(cu.PrimaryCtxRetain(&cu.ctx, cu.dev), "cuDevicePrimaryCtxRetain")) return -1;
+    return check(cu.CtxSetCurrent(cu.ctx), "cuCtxSetCurrent");
+}
+
+int cuda_timer_create(cuda_timer *t)
+{
+    NEED_INIT();
+    t->start = t->stop = NULL;
+    if (check(cu.EventCreate((CUevent *)&t->start, 0), "cuEventCreate")) return -1;
+    return check(cu.EventCreate((CUevent *)&t->stop, 0), "cuEventCreate");
+}
+
+int cuda_timer_start(cuda_timer *t) { NEED_INIT(); return check(cu.EventRecord(t->start, NULL), "cuEventRecord"); }
+int cuda_timer_stop(cuda_timer *t) { NEED_INIT(); return check(cu.EventRecord(t->stop, NULL), "cuEventRecord"); }
+
+int cuda_timer_elapsed(cuda_timer *t, float *ms)
+{
+    NEED_INIT();
+    CUresult r = cu.EventSynchronize(t->stop);
+    if (r) {
+        char d[512];
+        describe(r, d, sizeof d);
+        if (cu.last_launch[0]) return fail("%s failed: %s", cu.last_launch, d);
+        return fail("CUDA error: %s", d);
+    }
+    return check(cu.EventElapsedTime(ms, t->start, t->stop), "cuEventElapsedTime");
+}
+
+void cuda_timer_destroy(cuda_timer *t)
+{
+    if (cu.state > 0) {
+        if (t->start) cu.EventDestroy(t->start);
+        if (t->stop) cu.EventDestroy(t->stop);
+    }
+    t->start = t->stop = NULL;
+}

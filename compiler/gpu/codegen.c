@@ -1,0 +1,178 @@
+/* codegen.c — LLVM module -> PTX: NVPTX target machine, libdevice linking,
+ * verification, the O3 pipeline and assembly emission
+ * (reference/gpu-path.md §1). */
+#include "gpu_int.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void init_llvm(void)
+{
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    /* 32-bit shared-memory pointers, as Triton sets them */
+    const char *args[] = { "tritium", "-nvptx-short-ptr" };
+    LLVMParseCommandLineOptions(2, args, NULL);
+}
+
+void gpu_llvm_init(void) { pthread_once(&once, init_llvm); }
+
+static bool exists(const char *p)
+{
+    struct stat st;
+    return p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* libdevice.10.bc: option, $TRITIUM_LIBDEVICE, $CUDA_HOME / $CUDA_PATH,
+ * the usual toolkit installs, next to Triton's wheel is not searched. */
+static char *find_libdevice(const gpu_options *o)
+{
+    if (o->libdevice) return exists(o->libdevice) ? xstrdup(o->libdevice) : NULL;
+    const char *e = getenv("TRITIUM_LIBDEVICE");
+    if (e && *e) return exists(e) ? xstrdup(e) : NULL;
+    const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda", "/usr/local/cuda-13.0",
+                            "/usr/local/cuda-12.9", "/usr/local/cuda-12.8", "/usr/local/cuda-12.6", "/usr/local/cuda-12.4",
+                            "/opt/cuda", "/usr/lib/cuda", "/usr/lib/nvidia-cuda-toolkit" };
+    for (size_t i = 0; i < TT_COUNTOF(homes); i++) {
+        if (!homes[i] || !*homes[i]) continue;
+        char *p = xasprintf("%s/nvvm/libdevice/libdevice.10.bc", homes[i]);
+        if (exists(p)) return p;
+        free(p);
+    }
+    /* next to the executable: share/libdevice.10.bc */
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        self[n] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = 0;
+            char *p = xasprintf("%s/libdevice.10.bc", self);
+            if (exists(p)) return p;
+            free(p);
+        }
+    }
+    return NULL;
+}
+
+/* Link only the libdevice functions the kernel calls (and what they call):
+ * every libdevice function becomes linkonce_odr, which the IR linker only
+ * pulls in when referenced; linked-in definitions are then internalized so
+ * O3 drops or inlines them. Lazy bitcode loading keeps this at ~2 ms. */
+static int link_libdevice(gctx *g, LLVMTargetMachineRef tm)
+{
+    char *path = find_libdevice(g->o);
+    if (!path) {
+        snprintf(g->err, g->errlen, "gpu: libdevice.10.bc not found (set TRITIUM_LIBDEVICE or CUDA_HOME); "
+                                    "the kernel uses math functions that need it");
+        return -1;
+    }
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+        snprintf(g->err, g->errlen, "gpu: cannot read %s: %s", path, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        free(path);
+        return -1;
+    }
+    LLVMModuleRef lib;
+    if (LLVMGetBitcodeModuleInContext2(g->C, buf, &lib)) {
+        snprintf(g->err, g->errlen, "gpu: %s is not valid bitcode", path);
+        LLVMDisposeMemoryBuffer(buf);
+        free(path);
+        return -1;
+    }
+    free(path);
+    LLVMSetTarget(lib, "nvptx64-nvidia-cuda");
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    char *dl = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetDataLayout(lib, dl);
+    LLVMDisposeMessage(dl);
+    LLVMDisposeTargetData(td);
+    for (LLVMValueRef fn = LLVMGetFirstFunction(lib); fn; fn = LLVMGetNextFunction(fn))
+        if (LLVMGetLinkage(fn) == LLVMExternalLinkage) LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+    /* names the kernel declares */
+    if (LLVMLinkModules2(g->M, lib)) {
+        snprintf(g->err, g->errlen, "gpu: linking libdevice failed");
+        return -1;
+    }
+    for (LLVMValueRef fn = LLVMGetFirstFunction(g->M); fn; fn = LLVMGetNextFunction(fn)) {
+        if (fn == g->fn || LLVMIsDeclaration(fn)) continue;
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+    }
+    return 0;
+}
+
+int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
+{
+    (void)arch;
+    LLVMTargetMachineRef tm = NULL;
+    char *msg = NULL;
+    LLVMTargetRef T;
+    if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &T, &msg)) {
+        snprintf(g->err, g->errlen, "gpu: NVPTX target unavailable: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return -1;
+    }
+    const char *feat = !strcmp(arch, "sm_90a") ? "+ptx80" : "";
+    tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, LLVMCodeGenLevelAggressive,
+                                 LLVMRelocDefault, LLVMCodeModelDefault);
+    int rc = -1;
+    LLVMValueRef flag = LLVMConstInt(g->t_i32, g->fast ? 1 : 0, 0);
+    LLVMAddModuleFlag(g->M, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16, LLVMValueAsMetadata(flag));
+    if (g->uses_libdevice && link_libdevice(g, tm)) goto out;
+    if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &msg)) {
+        snprintf(g->err, g->errlen, "gpu: internal error: invalid LLVM IR: %.400s", msg ? msg : "?");
+        if (getenv("TRITIUM_GPU_DEBUG")) {
+            fprintf(stderr, "%s\n", msg);
+            LLVMDumpModule(g->M);
+        }
+        LLVMDisposeMessage(msg);
+        goto out;
+    }
+    LLVMDisposeMessage(msg);
+    msg = NULL;
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(g->M, "default<O3>", tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (e) {
+        char *m = LLVMGetErrorMessage(e);
+        snprintf(g->err, g->errlen, "gpu: LLVM passes failed: %s", m);
+        LLVMDisposeErrorMessage(m);
+        goto out;
+    }
+    if (g->o->dump_llvm) {
+        char *s = LLVMPrintModuleToString(g->M);
+        fputs(s, g->o->dump_llvm);
+        LLVMDisposeMessage(s);
+    }
+    LLVMMemoryBufferRef buf;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, g->M, LLVMAssemblyFile, &msg, &buf)) {
+        snprintf(g->err, g->errlen, "gpu: PTX emission failed: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        goto out;
+    }
+    size_t n = LLVMGetBufferSize(buf);
+    *ptx = xmalloc(n + 1);
+    memcpy(*ptx, LLVMGetBufferStart(buf), n);
+    (*ptx)[n] = 0;
+    *len = strlen(*ptx);
+    LLVMDisposeMemoryBuffer(buf);
+    rc = 0;
+out:
+    LLVMDisposeTargetMachine(tm);
+    return rc;
+}

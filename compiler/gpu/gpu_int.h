@@ -1,0 +1,180 @@
+/* gpu_int.h — internals of the GPU compiler (compiler/gpu).
+ *
+ * Pipeline: axis analysis (axis.c) -> layout plan (plan.c) -> lowering to LLVM
+ * IR (lower*.c) -> O3 + NVPTX codegen (codegen.c) -> disk cache (cache.c).
+ *
+ * Layouts are *linear layouts* in the sense of Triton's LinearLayout, limited
+ * to the single-bit form every blocked, slice and mma layout has: each bit of
+ * the register index, the lane id (5 bits) and the warp id maps to one bit of
+ * one tensor coordinate, or to nothing (the tile is replicated along that
+ * hardware bit). Register bases are never "nothing": every register of a
+ * thread holds a distinct element. The coordinate of (reg, lane, warp) is the
+ * sum (= xor, bits are disjoint) of the bases of its set bits. */
+#ifndef TRITIUM_GPU_INT_H
+#define TRITIUM_GPU_INT_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include "tritium/gpu.h"
+
+#define GL_MAXREG 24
+#define GL_MAXWARP 5
+
+typedef struct gbasis { int8_t dim, bit; } gbasis;   /* dim < 0: replicated */
+
+typedef struct glayout {
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+    int nreg, nwarp;               /* bit counts; lanes always 5 */
+    gbasis reg[GL_MAXREG], lane[5], warp[GL_MAXWARP];
+} glayout;
+
+/* ---- layout.c ---- */
+void gl_scalar(glayout *L, int nwarp);
+/* Triton's blocked encoding (sizePerThread, threadsPerWarp, warpsPerCTA,
+ * order: fastest dim first) applied to `shape`: bits past the shape are
+ * replicated (lanes/warps) or dropped (registers); a shape larger than the
+ * CTA tile wraps into more registers. Returns false when the shape is not a
+ * power of two in every dim or needs more than GL_MAXREG register bits. */
+bool gl_blocked(glayout *L, int rank, const int64_t *shape, const int *spt, const int *tpw,
+                const int *wpc, const int *order, int nwarp);
+/* The default (coalesced) blocked layout for a shape: `vec` elements per
+ * thread along the last dim, threads and then warps distributed from the last
+ * dim (Triton's BlockedEncodingAttr::get). */
+bool gl_default(glayout *L, int rank, const int64_t *shape, int vec, int num_warps);
+/* Remove dim `axis` (reduction result; Triton's slice layout). */
+void gl_slice(glayout *out, const glayout *L, int axis);
+/* Insert a size-1 dim at `axis`. */
+void gl_expand(glayout *out, const glayout *L, int axis);
+/* L restricted to `shape` where shape[d] == 1 < L.shape[d] (the operand of a
+ * broadcast whose result has layout L). */
+void gl_project(glayout *out, const glayout *L, const int64_t *shape);
+bool gl_equal(const glayout *a, const glayout *b);
+/* Register-part coordinate of register r along dim d. */
+int64_t gl_regcoord(const glayout *L, int r, int d);
+/* The register of L holding register-part coordinates coord (only the bits
+ * L has in registers count; the rest must be 0) or -1. */
+int gl_reg_of(const glayout *L, const int64_t *coord);
+/* Mask of lane (resp. warp) bits that are replicated. */
+unsigned gl_lane_repl(const glayout *L);
+unsigned gl_warp_repl(const glayout *L);
+/* Can `from` be turned into `to` by picking registers (same lane and warp
+ * bases after projecting `to` onto from's shape)? Fills map[r_to] = r_from. */
+bool gl_reg_map(const glayout *from, const glayout *to, int *map);
+void gl_print(FILE *f, const glayout *L);
+/* mma.sync m16n8k16 (f16/bf16) and m16n8k8 (tf32) accumulator and operand
+ * layouts for an [M,N] result with num_warps warps; op: 0 = C/D [M,N],
+ * 1 = A [M,K], 2 = B [K,N]. kw: 16 (f16/bf16) or 8 (tf32). */
+bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num_warps);
+
+/* ---- axis.c: Triton's AxisInfo (contiguity, divisibility, constancy) ---- */
+typedef struct gaxis {
+    int64_t contig[IR_MAX_RANK];   /* runs of consecutive values (stride 1) */
+    int64_t div[IR_MAX_RANK];      /* power of 2 dividing the first value of each run
+                                    * (bytes for pointers) */
+    int64_t cnst[IR_MAX_RANK];     /* runs of equal values */
+} gaxis;
+#define GAXIS_MAXDIV ((int64_t)1 << 30)
+void gpu_axis_analyze(const ir_func *f, const gpu_spec *spec, gaxis *out);
+
+/* ---- lowering context ---- */
+typedef struct gv { LLVMValueRef *r; int n; int lay; } gv;
+
+typedef struct remat_ent { ir_value v; int lay; gv g; } remat_ent;
+typedef struct lw_ent { int lay; LLVMValueRef c[IR_MAX_RANK]; LLVMValueRef owner; } lw_ent;
+
+typedef struct gctx {
+    ir_func *f;
+    const gpu_options *o;
+    const gpu_spec *spec;
+    int num_warps, nwarp;
+    bool fast;
+    int sm;                        /* 90 for sm_90 */
+    char *err; size_t errlen;
+    bool failed;
+
+    LLVMContextRef C;
+    LLVMModuleRef M;
+    LLVMBuilderRef B;
+    LLVMValueRef fn;
+    LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_gptr, t_sptr;
+
+    VEC(glayout) lays;             /* interned; id 0 is the scalar layout */
+    int *vlay;                     /* planned layout per value */
+    gaxis *ax;                     /* per value */
+    int vec_default;               /* elements per 16 bytes of the smallest pointee */
+    gv *val;                       /* lowered registers per value */
+    LLVMBasicBlockRef *vblock;     /* block where the value was defined */
+    VEC(remat_ent) remat;
+    VEC(lw_ent) lw;
+    LLVMValueRef tid, lane, warp;
+    LLVMBasicBlockRef entry;
+    LLVMValueRef smem;             /* @tt_smem: dynamic shared memory */
+    int smem_bytes;
+    arena mem;
+    bool uses_libdevice;
+} gctx;
+
+/* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */
+void gfail(gctx *g, int32_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+int gl_intern(gctx *g, const glayout *L);
+static inline const glayout *gl_get(gctx *g, int id) { return &g->lays.v[id]; }
+int gl_default_for(gctx *g, ir_type t);
+
+/* plan.c */
+void gpu_plan(gctx *g);
+/* Is v cheap to recompute in any layout (it and all its tensor inputs are
+ * constants, ranges, splats, broadcasts or cheap elementwise ops)? */
+bool gpu_is_remat(gctx *g, ir_value v, int depth);
+
+/* lower.c: helpers shared by the lowering files */
+LLVMTypeRef g_type(gctx *g, ir_type t);          /* element (register) type */
+LLVMTypeRef g_mem_type(gctx *g, ir_type elem);   /* in memory: i1 -> i8 */
+gv g_new(gctx *g, int n, int lay);
+gv g_get(gctx *g, ir_value v);                   /* lowered value in its planned layout */
+/* v's registers in layout lay (register pick, rematerialization or a trip
+ * through shared memory). */
+gv g_convert(gctx *g, ir_value v, int lay);
+gv g_convert_gv(gctx *g, gv x, ir_type t, int lay);
+/* Per-dim coordinate of the calling thread's lane/warp part in layout lay. */
+LLVMValueRef g_lw_coord(gctx *g, int lay, int d);
+/* i1: this thread is the first owner of its elements (replicated lanes/warps
+ * other than the lowest skip); NULL when every thread owns its elements. */
+LLVMValueRef g_owner(gctx *g, int lay);
+LLVMValueRef g_const_i32(gctx *g, int64_t v);
+LLVMValueRef g_call(gctx *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, int nargs);
+LLVMValueRef g_intrinsic(gctx *g, const char *name, LLVMTypeRef *ovl, int novl, LLVMValueRef *args, int nargs);
+LLVMValueRef g_asm(gctx *g, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int nargs, bool side);
+void g_barrier(gctx *g);
+/* Shared-memory scratch of at least n bytes; returns its base (addrspace 3). */
+LLVMValueRef g_scratch(gctx *g, int64_t n);
+void g_set(gctx *g, ir_value v, gv x);
+
+/* lower_elem.c */
+/* One element of an elementwise op (operands already in registers). */
+LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a);
+LLVMValueRef g_cast_scalar(gctx *g, int opc, LLVMValueRef x, ir_type from, ir_type to);
+/* lower_mem.c */
+void g_lower_load(gctx *g, ir_op *op);
+void g_lower_store(gctx *g, ir_op *op);
+void g_lower_atomic(gctx *g, ir_op *op);
+/* lower_reduce.c */
+void g_lower_reduce(gctx *g, ir_op *op);
+/* lower_dot.c */
+void g_lower_dot(gctx *g, ir_op *op);
+bool g_dot_uses_mma(gctx *g, const ir_op *op);
+
+/* lower.c: build the kernel function into g->M */
+void gpu_lower(gctx *g, const char *name);
+
+/* codegen.c */
+int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len);
+void gpu_llvm_init(void);
+
+/* cache.c */
+char *gpu_cache_dir(const gpu_options *o);
+bool gpu_cache_read(const char *dir, const char *key, const char *ext, void **data, size_t *len);
+void gpu_cache_write(const char *dir, const char *key, const char *ext, const void *data, size_t len);
+
+#endif

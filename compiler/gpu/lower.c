@@ -1,0 +1,693 @@
+/* lower.c — IR -> LLVM IR: the kernel function, value registers, layout
+ * conversions, rematerialization, the pure ops and structured control flow.
+ * Memory ops, reductions and dots live in lower_mem.c, lower_reduce.c and
+ * lower_dot.c; per-element arithmetic in lower_elem.c. */
+#include "gpu_int.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+void gfail(gctx *g, int32_t loc, const char *fmt, ...)
+{
+    if (g->failed) return;
+    g->failed = true;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (loc >= 0 && loc < g->f->locs.n) {
+        const ir_loc *l = &g->f->locs.v[loc];
+        const char *fn = l->file >= 0 ? diag_file_name(l->file) : NULL;
+        snprintf(g->err, g->errlen, "%s:%d:%d: gpu: %s", fn ? fn : "<kernel>", l->line, l->col, msg);
+    } else {
+        snprintf(g->err, g->errlen, "gpu: %s", msg);
+    }
+}
+
+/* ---- types and small helpers -------------------------------------------- */
+
+LLVMTypeRef g_type(gctx *g, ir_type t)
+{
+    const ir_type_info *ti = ir_type_get(ir_type_elem(t));
+    switch (ti->elem) {
+    case TT_BOOL: return g->t_i1;
+    case TT_I8: case TT_U8: return g->t_i8;
+    case TT_I16: case TT_U16: return g->t_i16;
+    case TT_I32: case TT_U32: return g->t_i32;
+    case TT_I64: case TT_U64: return g->t_i64;
+    case TT_F16: return g->t_f16;
+    case TT_BF16: return g->t_bf16;
+    case TT_F32: return g->t_f32;
+    case TT_F64: return g->t_f64;
+    case TT_PTR: return g->t_gptr;
+    default: die("g_type: bad dtype %d", ti->elem);
+    }
+}
+
+LLVMTypeRef g_mem_type(gctx *g, ir_type elem)
+{
+    LLVMTypeRef t = g_type(g, elem);
+    return t == g->t_i1 ? g->t_i8 : t;
+}
+
+gv g_new(gctx *g, int n, int lay)
+{
+    gv x = { arena_alloc(&g->mem, sizeof(LLVMValueRef) * (size_t)(n ? n : 1)), n, lay };
+    return x;
+}
+
+static int nregs(gctx *g, int lay) { return 1 << gl_get(g, lay)->nreg; }
+
+void g_set(gctx *g, ir_value v, gv x)
+{
+    g->val[v] = x;
+    g->vblock[v] = LLVMGetInsertBlock(g->B);
+}
+
+LLVMValueRef g_const_i32(gctx *g, int64_t v) { return LLVMConstInt(g->t_i32, (unsigned long long)v, 1); }
+
+LLVMValueRef g_intrinsic(gctx *g, const char *name, LLVMTypeRef *ovl, int novl, LLVMValueRef *args, int nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    if (!id) die("unknown LLVM intrinsic %s", name);
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->M, id, ovl, (size_t)novl);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(g->C, id, ovl, (size_t)novl);
+    return LLVMBuildCall2(g->B, fty, fn, args, (unsigned)nargs, "");
+}
+
+LLVMValueRef g_call(gctx *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, int nargs)
+{
+    LLVMTypeRef pt[8];
+    for (int i = 0; i < nargs; i++) pt[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(g->M, name);
+    if (!fn) fn = LLVMAddFunction(g->M, name, fty);
+    if (!strncmp(name, "__nv_", 5)) g->uses_libdevice = true;
+    return LLVMBuildCall2(g->B, fty, fn, args, (unsigned)nargs, "");
+}
+
+LLVMValueRef g_asm(gctx *g, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int nargs, bool side)
+{
+    LLVMTypeRef pt[16];
+    for (int i = 0; i < nargs; i++) pt[i] = LLVMTypeOf(args[i]);
+    LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)nargs, 0);
+    LLVMValueRef a = LLVMGetInlineAsm(fty, (char *)text, strlen(text), (char *)cons, strlen(cons), side, 0,
+                                      LLVMInlineAsmDialectATT, 0);
+    return LLVMBuildCall2(g->B, fty, a, args, (unsigned)nargs, "");
+}
+
+void g_barrier(gctx *g)
+{
+    g_intrinsic(g, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
+}
+
+LLVMValueRef g_scratch(gctx *g, int64_t n)
+{
+    if (n > g->smem_bytes) g->smem_bytes = (int)n;
+    return g->smem;
+}
+
+/* Run `fn` with the builder placed before the terminator of `bb` (or at the
+ * end of the current block when bb is the current block), then restore. */
+typedef struct gpos { LLVMBasicBlockRef bb; LLVMValueRef before; } gpos;
+
+static gpos pos_save(gctx *g)
+{
+    gpos p = { LLVMGetInsertBlock(g->B), NULL };
+    p.before = LLVMGetBasicBlockTerminator(p.bb);
+    return p;
+}
+
+static void pos_restore(gctx *g, gpos p)
+{
+    if (p.before) LLVMPositionBuilderBefore(g->B, p.before);
+    else LLVMPositionBuilderAtEnd(g->B, p.bb);
+}
+
+static void pos_in_block(gctx *g, LLVMBasicBlockRef bb)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t) LLVMPositionBuilderBefore(g->B, t);
+    else LLVMPositionBuilderAtEnd(g->B, bb);
+}
+
+/* ---- lane/warp coordinates ---------------------------------------------- */
+
+static lw_ent *lw_get(gctx *g, int lay)
+{
+    for (int i = 0; i < g->lw.n; i++)
+        if (g->lw.v[i].lay == lay) return &g->lw.v[i];
+    const glayout *L = gl_get(g, lay);
+    lw_ent e = { .lay = lay };
+    gpos p = pos_save(g);
+    pos_in_block(g, g->entry);
+    for (int d = 0; d < L->rank; d++) {
+        LLVMValueRef c = g_const_i32(g, 0);
+        for (int k = 0; k < 2; k++) {
+            const gbasis *bs = k ? L->warp : L->lane;
+            int n = k ? L->nwarp : 5;
+            LLVMValueRef id = k ? g->warp : g->lane;
+            for (int i = 0; i < n; i++) {
+                if (bs[i].dim != d) continue;
+                LLVMValueRef t = LLVMBuildAnd(g->B, id, g_const_i32(g, 1 << i), "");
+                if (bs[i].bit > i) t = LLVMBuildShl(g->B, t, g_const_i32(g, bs[i].bit - i), "");
+                else if (bs[i].bit < i) t = LLVMBuildLShr(g->B, t, g_const_i32(g, i - bs[i].bit), "");
+                c = LLVMBuildOr(g->B, c, t, "");
+            }
+        }
+        e.c[d] = c;
+    }
+    unsigned lm = gl_lane_repl(L), wm = gl_warp_repl(L);
+    LLVMValueRef own = NULL;
+    if (lm) own = LLVMBuildICmp(g->B, LLVMIntEQ, LLVMBuildAnd(g->B, g->lane, g_const_i32(g, lm), ""), g_const_i32(g, 0), "");
+    if (wm) {
+        LLVMValueRef w = LLVMBuildICmp(g->B, LLVMIntEQ, LLVMBuildAnd(g->B, g->warp, g_const_i32(g, wm), ""), g_const_i32(g, 0), "");
+        own = own ? LLVMBuildAnd(g->B, own, w, "") : w;
+    }
+    e.owner = own;
+    pos_restore(g, p);
+    vec_push(&g->lw, e);
+    return &g->lw.v[g->lw.n - 1];
+}
+
+LLVMValueRef g_lw_coord(gctx *g, int lay, int d) { return lw_get(g, lay)->c[d]; }
+LLVMValueRef g_owner(gctx *g, int lay) { return lw_get(g, lay)->owner; }
+
+/* Linear (row-major) index of the thread's lane/warp part in lay's shape. */
+static LLVMValueRef lw_linear(gctx *g, int lay)
+{
+    const glayout *L = gl_get(g, lay);
+    LLVMValueRef idx = g_const_i32(g, 0);
+    int64_t stride = 1;
+    for (int d = L->rank - 1; d >= 0; d--) {
+        idx = LLVMBuildAdd(g->B, idx, LLVMBuildMul(g->B, g_lw_coord(g, lay, d), g_const_i32(g, stride), ""), "");
+        stride *= L->shape[d];
+    }
+    return idx;
+}
+
+static int64_t reg_linear(const glayout *L, int r)
+{
+    int64_t idx = 0, stride = 1;
+    for (int d = L->rank - 1; d >= 0; d--) {
+        idx += gl_regcoord(L, r, d) * stride;
+        stride *= L->shape[d];
+    }
+    return idx;
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+static LLVMValueRef to_mem(gctx *g, LLVMValueRef v)
+{
+    return LLVMTypeOf(v) == g->t_i1 ? LLVMBuildZExt(g->B, v, g->t_i8, "") : v;
+}
+
+static LLVMValueRef from_mem(gctx *g, LLVMValueRef v, LLVMTypeRef t)
+{
+    return t == g->t_i1 ? LLVMBuildICmp(g->B, LLVMIntNE, v, LLVMConstInt(g->t_i8, 0, 0), "") : v;
+}
+
+static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
+{
+    const glayout *A = gl_get(g, x.lay), *Bl = gl_get(g, lay);
+    LLVMTypeRef et = g_type(g, t), mt = g_mem_type(g, ir_type_elem(t));
+    int64_t numel = 1;
+    for (int d = 0; d < A->rank; d++) numel *= A->shape[d];
+    LLVMTypeRef pt = et == g->t_i1 ? g->t_i8 : et;
+    int64_t esz = LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
+    LLVMValueRef base = g_scratch(g, numel * esz);
+    LLVMValueRef la = lw_linear(g, x.lay);
+    for (int r = 0; r < x.n; r++) {
+        LLVMValueRef idx = LLVMBuildAdd(g->B, la, g_const_i32(g, reg_linear(A, r)), "");
+        LLVMValueRef p = LLVMBuildGEP2(g->B, pt, base, &idx, 1, "");
+        LLVMBuildStore(g->B, to_mem(g, x.r[r]), p);
+    }
+    g_barrier(g);
+    gv y = g_new(g, nregs(g, lay), lay);
+    LLVMValueRef lb = lw_linear(g, lay);
+    for (int r = 0; r < y.n; r++) {
+        LLVMValueRef idx = LLVMBuildAdd(g->B, lb, g_const_i32(g, reg_linear(Bl, r)), "");
+        LLVMValueRef p = LLVMBuildGEP2(g->B, pt, base, &idx, 1, "");
+        y.r[r] = from_mem(g, LLVMBuildLoad2(g->B, pt, p, ""), et);
+    }
+    g_barrier(g);
+    return y;
+}
+
+gv g_convert_gv(gctx *g, gv x, ir_type t, int lay)
+{
+    if (x.lay == lay) return x;
+    const glayout *to = gl_get(g, lay);
+    int n = 1 << to->nreg;
+    int *map = xmalloc(sizeof(int) * (size_t)n);
+    if (gl_reg_map(gl_get(g, x.lay), to, map)) {
+        gv y = g_new(g, n, lay);
+        for (int r = 0; r < n; r++) y.r[r] = x.r[map[r]];
+        free(map);
+        return y;
+    }
+    free(map);
+    if (gl_get(g, x.lay)->rank == 0) {       /* a scalar into any layout */
+        gv y = g_new(g, n, lay);
+        for (int r = 0; r < n; r++) y.r[r] = x.r[0];
+        return y;
+    }
+    return smem_convert(g, x, t, lay);
+}
+
+static gv lower_pure(gctx *g, ir_op *op, int lay);
+
+gv g_get(gctx *g, ir_value v)
+{
+    if (!g->val[v].r) die("gpu: value %%%d used before it was lowered", v);
+    return g->val[v];
+}
+
+gv g_convert(gctx *g, ir_value v, int lay)
+{
+    gv x = g_get(g, v);
+    if (x.lay == lay) return x;
+    for (int i = 0; i < g->remat.n; i++)
+        if (g->remat.v[i].v == v && g->remat.v[i].lay == lay) return g->remat.v[i].g;
+    ir_type t = g->f->values.v[v].type;
+    const glayout *to = gl_get(g, lay);
+    int n = 1 << to->nreg;
+    int *map = xmalloc(sizeof(int) * (size_t)n);
+    bool ok = gl_reg_map(gl_get(g, x.lay), to, map);
+    free(map);
+    if (!ok && ir_type_rank(t) > 0 && gpu_is_remat(g, v, 0)) {
+        gpos p = pos_save(g);
+        pos_in_block(g, g->vblock[v]);
+        gv y = lower_pure(g, ir_def(g->f, v), lay);
+        pos_restore(g, p);
+        remat_ent e = { v, lay, y };
+        vec_push(&g->remat, e);
+        return y;
+    }
+    return g_convert_gv(g, x, t, lay);
+}
+
+/* ---- pure ops ------------------------------------------------------------ */
+
+static LLVMValueRef const_of(gctx *g, const ir_op *op, ir_type t)
+{
+    LLVMTypeRef lt = g_type(g, t);
+    if (ir_type_is_float(t)) return LLVMConstReal(lt, op->fval);
+    if (ir_type_is_ptr(t)) return LLVMConstIntToPtr(LLVMConstInt(g->t_i64, (unsigned long long)op->ival, 0), lt);
+    return LLVMConstInt(lt, (unsigned long long)op->ival, 1);
+}
+
+static gv lower_pure(gctx *g, ir_op *op, int lay)
+{
+    ir_func *f = g->f;
+    ir_type rt = f->values.v[op->res].type;
+    int n = nregs(g, lay);
+    const glayout *L = gl_get(g, lay);
+    gv y = g_new(g, n, lay);
+    switch (op->opc) {
+    case IR_CONSTANT: {
+        LLVMValueRef c = const_of(g, op, rt);
+        for (int r = 0; r < n; r++) y.r[r] = c;
+        return y;
+    }
+    case IR_MAKE_RANGE: {
+        LLVMValueRef base = LLVMBuildAdd(g->B, g_lw_coord(g, lay, 0), g_const_i32(g, op->attr[0]), "");
+        for (int r = 0; r < n; r++)
+            y.r[r] = LLVMBuildAdd(g->B, base, g_const_i32(g, gl_regcoord(L, r, 0)), "");
+        return y;
+    }
+    case IR_SPLAT: {
+        gv s = g_get(g, op->opnd[0]);
+        for (int r = 0; r < n; r++) y.r[r] = s.r[0];
+        return y;
+    }
+    case IR_BROADCAST: {
+        ir_value src = op->opnd[0];
+        const ir_type_info *si = ir_type_get(f->values.v[src].type);
+        if (si->rank == 0) {
+            gv s = g_get(g, src);
+            for (int r = 0; r < n; r++) y.r[r] = s.r[0];
+            return y;
+        }
+        glayout P;
+        gl_project(&P, L, si->shape);
+        int pl = gl_intern(g, &P);
+        L = gl_get(g, lay);                     /* interning may move the table */
+        gv s = g_convert(g, src, pl);
+        return g_convert_gv(g, s, f->values.v[src].type, lay);
+    }
+    case IR_EXPAND_DIMS: {
+        glayout S;
+        gl_slice(&S, L, (int)op->attr[0]);
+        int sl = gl_intern(g, &S);
+        gv s = g_convert(g, op->opnd[0], sl);
+        for (int r = 0; r < n; r++) y.r[r] = s.r[r];
+        return y;
+    }
+    default:
+        break;
+    }
+    if (!(ir_ops[op->opc].props & P_ELEMWISE)) die("lower_pure: %s", ir_ops[op->opc].name);
+    gv in[3];
+    for (int i = 0; i < op->nopnd && i < 3; i++) {
+        ir_value o = op->opnd[i];
+        if (ir_type_rank(f->values.v[o].type) == 0) {
+            gv s = g_get(g, o);
+            in[i] = g_new(g, n, lay);
+            for (int r = 0; r < n; r++) in[i].r[r] = s.r[0];
+        } else {
+            in[i] = g_convert(g, o, lay);
+        }
+    }
+    for (int r = 0; r < n && !g->failed; r++) {
+        LLVMValueRef a[3];
+        for (int i = 0; i < op->nopnd && i < 3; i++) a[i] = in[i].r[r];
+        y.r[r] = g_elem(g, op, a);
+    }
+    return y;
+}
+
+/* ---- trans / reshape: relabel coordinate bits ---------------------------- */
+
+static void lower_relabel(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    ir_value src = op->opnd[0];
+    const ir_type_info *si = ir_type_get(f->values.v[src].type);
+    const ir_type_info *ri = ir_type_get(f->values.v[op->res].type);
+    const glayout *S = gl_get(g, g->vlay[src]);
+    glayout R = *S;
+    R.rank = ri->rank;
+    for (int d = 0; d < ri->rank; d++) R.shape[d] = ri->shape[d];
+    int lg[IR_MAX_RANK], rl[IR_MAX_RANK];
+    for (int d = 0; d < si->rank; d++) { lg[d] = 0; while (((int64_t)1 << lg[d]) < si->shape[d]) lg[d]++; }
+    for (int d = 0; d < ri->rank; d++) { rl[d] = 0; while (((int64_t)1 << rl[d]) < ri->shape[d]) rl[d]++; }
+    int perm[IR_MAX_RANK];
+    if (op->opc == IR_TRANS) {
+        /* order attribute: result dim d is source dim order[d]; default reverse */
+        for (int d = 0; d < ri->rank; d++) perm[d] = ri->rank - 1 - d;
+        int64_t ord[IR_ATTR_ARRAY_MAX];
+        int n = ir_attr_array_get(op->attr[0], ord);
+        if (n == ri->rank)
+            for (int d = 0; d < n; d++) perm[d] = (int)ord[d];
+    }
+    gbasis *lists[3] = { R.reg, R.lane, R.warp };
+    int counts[3] = { R.nreg, 5, R.nwarp };
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < counts[k]; i++) {
+            gbasis *b = &lists[k][i];
+            if (b->dim < 0) continue;
+            if (op->opc == IR_TRANS) {
+                for (int d = 0; d < ri->rank; d++)
+                    if (perm[d] == b->dim) { b->dim = (int8_t)d; break; }
+            } else {
+                int lin = b->bit;             /* bit of the row-major linear index */
+                for (int d = b->dim + 1; d < si->rank; d++) lin += lg[d];
+                int d = ri->rank - 1;
+                while (d > 0 && lin >= rl[d]) { lin -= rl[d]; d--; }
+                b->dim = (int8_t)d;
+                b->bit = (int8_t)lin;
+            }
+        }
+    }
+    int lay = gl_intern(g, &R);
+    gv s = g_get(g, src);
+    gv y = g_new(g, s.n, lay);
+    for (int r = 0; r < s.n; r++) y.r[r] = s.r[r];
+    g_set(g, op->res, g_convert_gv(g, y, f->values.v[op->res].type, g->vlay[op->res]));
+}
+
+/* ---- regions and control flow ------------------------------------------- */
+
+static void lower_region(gctx *g, int r);
+
+static ir_op *terminator(gctx *g, int r)
+{
+    ir_region *rg = &g->f->regions.v[r];
+    if (!rg->nops) return NULL;
+    ir_op *t = &rg->ops[rg->nops - 1];
+    return (ir_ops[t->opc].props & P_TERMINATOR) ? t : NULL;
+}
+
+static bool block_done(gctx *g) { return LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(g->B)) != NULL; }
+
+static LLVMBasicBlockRef new_block(gctx *g, const char *name)
+{
+    return LLVMAppendBasicBlockInContext(g->C, g->fn, name);
+}
+
+/* Phis for the registers of values living in layouts lays[k]. */
+static gv *make_phis(gctx *g, const ir_value *vals, int n)
+{
+    gv *p = arena_alloc(&g->mem, sizeof(gv) * (size_t)(n ? n : 1));
+    for (int k = 0; k < n; k++) {
+        int lay = g->vlay[vals[k]];
+        p[k] = g_new(g, nregs(g, lay), lay);
+        LLVMTypeRef t = g_type(g, g->f->values.v[vals[k]].type);
+        for (int r = 0; r < p[k].n; r++) p[k].r[r] = LLVMBuildPhi(g->B, t, "");
+    }
+    return p;
+}
+
+static void add_incoming(gv *phis, gv *vals, int n, LLVMBasicBlockRef from)
+{
+    for (int k = 0; k < n; k++)
+        for (int r = 0; r < phis[k].n; r++) LLVMAddIncoming(phis[k].r[r], &vals[k].r[r], &from, 1);
+}
+
+static void lower_for(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    int body = op->region[0];
+    ir_region *rg = &f->regions.v[body];
+    int nc = op->nopnd - 3;
+    LLVMValueRef lb = g_get(g, op->opnd[0]).r[0], ub = g_get(g, op->opnd[1]).r[0], step = g_get(g, op->opnd[2]).r[0];
+    gv *init = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nc + 1));
+    for (int k = 0; k < nc; k++) init[k] = g_convert(g, op->opnd[3 + k], g->vlay[rg->args[k + 1]]);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->B);
+    LLVMBasicBlockRef hdr = new_block(g, "for.hdr"), bb = new_block(g, "for.body"), ex = new_block(g, "for.end");
+    LLVMBuildBr(g->B, hdr);
+    LLVMPositionBuilderAtEnd(g->B, hdr);
+    LLVMValueRef iv = LLVMBuildPhi(g->B, LLVMTypeOf(lb), "iv");
+    gv *ph = make_phis(g, rg->args + 1, nc);
+    LLVMValueRef cond = LLVMBuildICmp(g->B, LLVMIntSLT, iv, ub, "");
+    LLVMBuildCondBr(g->B, cond, bb, ex);
+    gv ivg = g_new(g, 1, 0);
+    ivg.r[0] = iv;
+    g_set(g, rg->args[0], ivg);
+    for (int k = 0; k < nc; k++) g_set(g, rg->args[k + 1], ph[k]);
+    LLVMPositionBuilderAtEnd(g->B, bb);
+    lower_region(g, body);
+    if (g->failed) return;
+    LLVMAddIncoming(iv, &lb, &pre, 1);
+    add_incoming(ph, init, nc, pre);
+    if (!block_done(g)) {
+        ir_op *y = terminator(g, body);
+        gv *yv = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nc + 1));
+        for (int k = 0; k < nc; k++) {
+            if (!y || k >= y->nopnd) { gfail(g, op->loc, "scf.for: yield has too few values"); return; }
+            yv[k] = g_convert(g, y->opnd[k], g->vlay[rg->args[k + 1]]);
+        }
+        LLVMValueRef nx = LLVMBuildAdd(g->B, iv, step, "");
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->B);
+        LLVMBuildBr(g->B, hdr);
+        LLVMAddIncoming(iv, &nx, &latch, 1);
+        add_incoming(ph, yv, nc, latch);
+    }
+    LLVMPositionBuilderAtEnd(g->B, ex);
+    for (int k = 0; k < op->nres && k < nc; k++) g_set(g, op->res + k, ph[k]);
+}
+
+static void lower_if(gctx *g, ir_op *op)
+{
+    LLVMValueRef c = g_get(g, op->opnd[0]).r[0];
+    LLVMBasicBlockRef tb = new_block(g, "if.then"), eb = new_block(g, "if.else"), mb = new_block(g, "if.end");
+    LLVMBuildCondBr(g->B, c, tb, eb);
+    int nres = op->nres;
+    ir_value *res = arena_alloc(&g->mem, sizeof(ir_value) * (size_t)(nres + 1));
+    for (int k = 0; k < nres; k++) res[k] = op->res + k;
+    gv *yv[2];
+    LLVMBasicBlockRef ends[2] = { NULL, NULL };
+    for (int side = 0; side < 2; side++) {
+        LLVMPositionBuilderAtEnd(g->B, side ? eb : tb);
+        yv[side] = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nres + 1));
+        int reg = side < op->nregions ? op->region[side] : -1;
+        if (reg >= 0) lower_region(g, reg);
+        if (g->failed) return;
+        if (block_done(g)) continue;
+        ir_op *y = reg >= 0 ? terminator(g, reg) : NULL;
+        for (int k = 0; k < nres; k++) {
+            if (!y || k >= y->nopnd) { gfail(g, op->loc, "scf.if: a branch yields too few values"); return; }
+            yv[side][k] = g_convert(g, y->opnd[k], g->vlay[res[k]]);
+        }
+        ends[side] = LLVMGetInsertBlock(g->B);
+        LLVMBuildBr(g->B, mb);
+    }
+    LLVMPositionBuilderAtEnd(g->B, mb);
+    if (!ends[0] && !ends[1]) {
+        LLVMBuildUnreachable(g->B);
+        LLVMPositionBuilderAtEnd(g->B, new_block(g, "dead"));
+    }
+    gv *ph = make_phis(g, res, nres);
+    for (int s = 0; s < 2; s++)
+        if (ends[s]) add_incoming(ph, yv[s], nres, ends[s]);
+    for (int k = 0; k < nres; k++) g_set(g, res[k], ph[k]);
+}
+
+static void lower_while(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    int before = op->region[0], after = op->region[1];
+    ir_region *rb = &f->regions.v[before], *ra = &f->regions.v[after];
+    int nb = rb->nargs, na = ra->nargs;
+    gv *init = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nb + 1));
+    for (int k = 0; k < nb; k++) init[k] = g_convert(g, op->opnd[k], g->vlay[rb->args[k]]);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->B);
+    LLVMBasicBlockRef bb = new_block(g, "while.before"), ab = new_block(g, "while.after"), ex = new_block(g, "while.end");
+    LLVMBuildBr(g->B, bb);
+    LLVMPositionBuilderAtEnd(g->B, bb);
+    gv *ph = make_phis(g, rb->args, nb);
+    for (int k = 0; k < nb; k++) g_set(g, rb->args[k], ph[k]);
+    add_incoming(ph, init, nb, pre);
+    lower_region(g, before);
+    if (g->failed) return;
+    ir_op *c = terminator(g, before);
+    if (!c || c->opc != IR_CONDITION || c->nopnd - 1 < na) { gfail(g, op->loc, "scf.while: bad scf.condition"); return; }
+    gv *cv = arena_alloc(&g->mem, sizeof(gv) * (size_t)(na + 1));
+    for (int k = 0; k < na; k++) cv[k] = g_convert(g, c->opnd[k + 1], g->vlay[ra->args[k]]);
+    LLVMValueRef cond = g_get(g, c->opnd[0]).r[0];
+    LLVMBuildCondBr(g->B, cond, ab, ex);
+    LLVMBasicBlockRef cend = LLVMGetInsertBlock(g->B);
+    (void)cend;
+    LLVMPositionBuilderAtEnd(g->B, ab);
+    for (int k = 0; k < na; k++) g_set(g, ra->args[k], cv[k]);
+    lower_region(g, after);
+    if (g->failed) return;
+    if (!block_done(g)) {
+        ir_op *y = terminator(g, after);
+        gv *yv = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nb + 1));
+        for (int k = 0; k < nb; k++) {
+            if (!y || k >= y->nopnd) { gfail(g, op->loc, "scf.while: yield has too few values"); return; }
+            yv[k] = g_convert(g, y->opnd[k], g->vlay[rb->args[k]]);
+        }
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->B);
+        LLVMBuildBr(g->B, bb);
+        add_incoming(ph, yv, nb, latch);
+    }
+    LLVMPositionBuilderAtEnd(g->B, ex);
+    for (int k = 0; k < op->nres && k < na; k++) {
+        g->val[op->res + k] = cv[k];
+        g->vblock[op->res + k] = ex;
+    }
+}
+
+static void lower_op(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    switch (op->opc) {
+    case IR_GET_PID: case IR_GET_NPROG: {
+        static const char *names[2][3] = {
+            { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
+            { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
+        int axis = (int)op->attr[0];
+        if (axis < 0 || axis > 2) { gfail(g, op->loc, "program axis %d out of range", axis); return; }
+        gv y = g_new(g, 1, 0);
+        y.r[0] = g_intrinsic(g, names[op->opc == IR_GET_NPROG][axis], NULL, 0, NULL, 0);
+        LLVMTypeRef rt = g_type(g, f->values.v[op->res].type);
+        if (rt != g->t_i32) y.r[0] = LLVMBuildZExt(g->B, y.r[0], rt, "");
+        g_set(g, op->res, y);
+        return;
+    }
+    case IR_LOAD: g_lower_load(g, op); return;
+    case IR_STORE: g_lower_store(g, op); return;
+    case IR_ATOMIC_RMW: case IR_ATOMIC_CAS: g_lower_atomic(g, op); return;
+    case IR_REDUCE: g_lower_reduce(g, op); return;
+    case IR_DOT: g_lower_dot(g, op); return;
+    case IR_TRANS: case IR_RESHAPE: lower_relabel(g, op); return;
+    case IR_FOR: lower_for(g, op); return;
+    case IR_IF: lower_if(g, op); return;
+    case IR_WHILE: lower_while(g, op); return;
+    case IR_ASSUME: return;
+    case IR_BARRIER: g_barrier(g); return;
+    case IR_RETURN:
+        LLVMBuildRetVoid(g->B);
+        return;
+    case IR_YIELD: case IR_CONDITION:
+        return;                       /* handled by the parent op */
+    default:
+        break;
+    }
+    if (op->opc == IR_CONSTANT || op->opc == IR_MAKE_RANGE || op->opc == IR_SPLAT || op->opc == IR_BROADCAST ||
+        op->opc == IR_EXPAND_DIMS || (ir_ops[op->opc].props & P_ELEMWISE)) {
+        g_set(g, op->res, lower_pure(g, op, g->vlay[op->res]));
+        return;
+    }
+    gfail(g, op->loc, "%s is not supported yet", ir_ops[op->opc].name);
+}
+
+static void lower_region(gctx *g, int r)
+{
+    ir_region *rg = &g->f->regions.v[r];
+    for (int i = 0; i < rg->nops && !g->failed; i++) {
+        if (block_done(g)) {                 /* code after tt.return: dead */
+            LLVMPositionBuilderAtEnd(g->B, new_block(g, "dead"));
+        }
+        lower_op(g, &rg->ops[i]);
+    }
+}
+
+/* Build the kernel: parameters, thread ids, body. */
+void gpu_lower(gctx *g, const char *name)
+{
+    ir_func *f = g->f;
+    ir_region *body = &f->regions.v[IR_BODY];
+    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(body->nargs + 1));
+    for (int k = 0; k < body->nargs; k++) {
+        ir_type t = f->values.v[body->args[k]].type;
+        if (ir_type_rank(t) != 0) { gfail(g, -1, "kernel parameter %d is a tensor", k); free(pt); return; }
+        LLVMTypeRef lt = g_type(g, t);
+        if (lt == g->t_i1 || lt == g->t_i8 || lt == g->t_i16) lt = g->t_i32;
+        else if (lt == g->t_f16 || lt == g->t_bf16) lt = g->t_i16;
+        pt[k] = lt;
+    }
+    LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, (unsigned)body->nargs, 0);
+    g->fn = LLVMAddFunction(g->M, name, fty);
+    LLVMSetFunctionCallConv(g->fn, LLVMPTXKernelCallConv);
+    free(pt);
+    g->entry = new_block(g, "entry");
+    LLVMPositionBuilderAtEnd(g->B, g->entry);
+    g->tid = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);
+    g->lane = LLVMBuildAnd(g->B, g->tid, g_const_i32(g, 31), "lane");
+    g->warp = LLVMBuildLShr(g->B, g->tid, g_const_i32(g, 5), "warp");
+    for (int k = 0; k < body->nargs; k++) {
+        ir_type t = f->values.v[body->args[k]].type;
+        LLVMTypeRef lt = g_type(g, t);
+        LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)k);
+        if (lt == g->t_i1) p = LLVMBuildICmp(g->B, LLVMIntNE, p, g_const_i32(g, 0), "");
+        else if (lt == g->t_i8 || lt == g->t_i16) p = LLVMBuildTrunc(g->B, p, lt, "");
+        else if (lt == g->t_f16 || lt == g->t_bf16) p = LLVMBuildBitCast(g->B, p, lt, "");
+        const char *nm = f->values.v[body->args[k]].name;
+        if (nm) LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)k), nm, strlen(nm));
+        gv x = g_new(g, 1, 0);
+        x.r[0] = p;
+        g->val[body->args[k]] = x;
+        g->vblock[body->args[k]] = g->entry;
+    }
+    LLVMBasicBlockRef first = new_block(g, "body");
+    LLVMBuildBr(g->B, first);
+    LLVMPositionBuilderAtEnd(g->B, first);
+    lower_region(g, IR_BODY);
+    if (g->failed) return;
+    if (!block_done(g)) LLVMBuildRetVoid(g->B);
+    /* blocks left empty after a return */
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->fn); b; b = LLVMGetNextBasicBlock(b))
+        if (!LLVMGetBasicBlockTerminator(b)) {
+            LLVMPositionBuilderAtEnd(g->B, b);
+            LLVMBuildUnreachable(g->B);
+        }
+    /* launch bounds: exactly 32 * num_warps threads */
+    LLVMValueRef md[3] = { g->fn, LLVMMDStringInContext(g->C, "maxntidx", 8), g_const_i32(g, 32 * g->num_warps) };
+    LLVMAddNamedMetadataOperand(g->M, "nvvm.annotations", LLVMMDNodeInContext(g->C, md, 3));
+}

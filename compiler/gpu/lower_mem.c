@@ -1,0 +1,402 @@
+/* lower_mem.c — tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas.
+ *
+ * A thread accesses its registers in groups of `vec` elements that are
+ * consecutive along the pointer's most contiguous dim, when the axis analysis
+ * proves contiguity, alignment (vec * element size bytes, at most 16) and a
+ * mask that is constant over the group (Triton's LoadStoreOpToLLVM.cpp:
+ * getVectorSize, getMaskAlignment). Unmasked groups are plain LLVM vector
+ * loads/stores; masked ones are predicated inline PTX (`@p ld.global.v4.b32`)
+ * whose destination registers start as `other` (0 when absent), as Triton
+ * emits them. Stores and atomics are done by one owner per element when a
+ * layout replicates elements over lanes or warps. */
+#include "gpu_int.h"
+
+#include <string.h>
+
+static ir_type vtype(gctx *g, ir_value v) { return g->f->values.v[v].type; }
+
+/* Constant-true masks are no masks. */
+static bool mask_is_true(gctx *g, ir_value m)
+{
+    ir_op *d = ir_def(g->f, m);
+    while (d && (d->opc == IR_SPLAT || d->opc == IR_BROADCAST)) d = ir_def(g->f, d->opnd[0]);
+    return d && d->opc == IR_CONSTANT && d->ival != 0;
+}
+
+typedef struct vplan {
+    int vec;
+    int nbits;
+    int bitreg[8];                 /* register bit of coordinate bit i along the dim */
+} vplan;
+
+static vplan plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
+{
+    vplan p = { 1, 0, { 0 } };
+    const glayout *L = gl_get(g, lay);
+    if (L->rank == 0) return p;
+    const gaxis *ax = &g->ax[ptr];
+    int best = -1;
+    for (int d = 0; d < L->rank; d++)
+        if (ax->contig[d] > 1 && (best < 0 || ax->contig[d] > ax->contig[best])) best = d;
+    if (best < 0) return p;
+    int64_t lim = ax->contig[best];
+    if (16 / esize < lim) lim = 16 / esize;
+    if (ax->div[best] / esize < lim) lim = ax->div[best] / esize;
+    if (mask >= 0 && g->ax[mask].cnst[best] < lim) lim = g->ax[mask].cnst[best];
+    for (int i = 0; i < 8; i++) {
+        if (((int64_t)2 << i) > lim) break;
+        int found = -1;
+        for (int r = 0; r < L->nreg; r++)
+            if (L->reg[r].dim == best && L->reg[r].bit == i) found = r;
+        if (found < 0) break;
+        p.bitreg[i] = found;
+        p.nbits = i + 1;
+    }
+    p.vec = 1 << p.nbits;
+    return p;
+}
+
+static int member(const vplan *p, int r0, int e)
+{
+    int r = r0;
+    for (int i = 0; i < p->nbits; i++)
+        if (e >> i & 1) r |= 1 << p->bitreg[i];
+    return r;
+}
+
+static bool is_group_base(const vplan *p, int r)
+{
+    for (int i = 0; i < p->nbits; i++)
+        if (r >> p->bitreg[i] & 1) return false;
+    return true;
+}
+
+/* How a group of `bytes` moves through inline asm: n words of wbits bits. */
+typedef struct words { int n, wbits; LLVMTypeRef wt; char cons; } words;
+
+static words words_for(gctx *g, int bytes)
+{
+    words w;
+    if (bytes >= 4) { w.n = bytes / 4; w.wbits = 32; w.wt = g->t_i32; w.cons = 'r'; }
+    else { w.n = 1; w.wbits = bytes * 8; w.wt = g->t_i16; w.cons = 'h'; }
+    return w;
+}
+
+/* Pack vec memory values into words (vector bitcast). */
+static void pack(gctx *g, LLVMValueRef *elems, int vec, LLVMTypeRef mt, words w, LLVMValueRef *out)
+{
+    LLVMValueRef v = LLVMGetUndef(LLVMVectorType(mt, (unsigned)vec));
+    for (int e = 0; e < vec; e++) v = LLVMBuildInsertElement(g->B, v, elems[e], g_const_i32(g, e), "");
+    if (w.wbits < 16) {                  /* one byte */
+        LLVMValueRef b = LLVMBuildBitCast(g->B, v, g->t_i8, "");
+        out[0] = LLVMBuildZExt(g->B, b, g->t_i16, "");
+        return;
+    }
+    if (w.n == 1) {
+        out[0] = LLVMBuildBitCast(g->B, v, w.wt, "");
+        return;
+    }
+    LLVMValueRef wv = LLVMBuildBitCast(g->B, v, LLVMVectorType(w.wt, (unsigned)w.n), "");
+    for (int i = 0; i < w.n; i++) out[i] = LLVMBuildExtractElement(g->B, wv, g_const_i32(g, i), "");
+}
+
+static void unpack(gctx *g, LLVMValueRef *wordsv, int vec, LLVMTypeRef mt, words w, LLVMValueRef *elems)
+{
+    LLVMValueRef v;
+    if (w.wbits < 16) {
+        v = LLVMBuildTrunc(g->B, wordsv[0], g->t_i8, "");
+    } else if (w.n == 1) {
+        v = wordsv[0];
+    } else {
+        v = LLVMGetUndef(LLVMVectorType(w.wt, (unsigned)w.n));
+        for (int i = 0; i < w.n; i++) v = LLVMBuildInsertElement(g->B, v, wordsv[i], g_const_i32(g, i), "");
+    }
+    LLVMValueRef ev = LLVMBuildBitCast(g->B, v, LLVMVectorType(mt, (unsigned)vec), "");
+    for (int e = 0; e < vec; e++) elems[e] = LLVMBuildExtractElement(g->B, ev, g_const_i32(g, e), "");
+}
+
+static const char *ptx_width(int bits)
+{
+    return bits == 8 ? "u8" : bits == 16 ? "b16" : "b32";
+}
+
+static LLVMValueRef to_int_ptr(gctx *g, LLVMValueRef p) { return LLVMBuildPtrToInt(g->B, p, g->t_i64, ""); }
+
+static LLVMValueRef and_pred(gctx *g, LLVMValueRef a, LLVMValueRef b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    return LLVMBuildAnd(g->B, a, b, "");
+}
+
+void g_lower_load(gctx *g, ir_op *op)
+{
+    ir_value res = op->res;
+    int lay = g->vlay[res];
+    ir_type et = ir_type_elem(vtype(g, res));
+    LLVMTypeRef rt = g_type(g, et), mt = g_mem_type(g, et);
+    int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
+    ir_value mask = op->nopnd > 1 && !mask_is_true(g, op->opnd[1]) ? op->opnd[1] : -1;
+    gv ptr = g_convert(g, op->opnd[0], lay);
+    gv m = { 0 }, oth = { 0 };
+    if (mask >= 0) m = g_convert(g, mask, lay);
+    if (mask >= 0 && op->nopnd > 2) oth = g_convert(g, op->opnd[2], lay);
+    vplan p = plan_vec(g, lay, op->opnd[0], mask, esize);
+    gv y = g_new(g, ptr.n, lay);
+    LLVMValueRef elems[16];
+    for (int r0 = 0; r0 < ptr.n; r0++) {
+        if (!is_group_base(&p, r0)) continue;
+        LLVMValueRef pp = ptr.r[r0];
+        if (mask < 0) {
+            if (p.vec == 1) {
+                LLVMValueRef ld = LLVMBuildLoad2(g->B, mt, pp, "");
+                LLVMSetAlignment(ld, (unsigned)esize);
+                elems[0] = ld;
+            } else {
+                LLVMTypeRef vt = LLVMVectorType(mt, (unsigned)p.vec);
+                LLVMValueRef ld = LLVMBuildLoad2(g->B, vt, pp, "");
+                LLVMSetAlignment(ld, (unsigned)(esize * p.vec));
+                for (int e = 0; e < p.vec; e++) elems[e] = LLVMBuildExtractElement(g->B, ld, g_const_i32(g, e), "");
+            }
+        } else {
+            words w = words_for(g, esize * p.vec);
+            LLVMValueRef init[16], args[24];
+            for (int e = 0; e < p.vec; e++)
+                elems[e] = oth.r ? oth.r[member(&p, r0, e)] : LLVMConstNull(rt);
+            for (int e = 0; e < p.vec; e++)
+                if (rt == g->t_i1) elems[e] = LLVMBuildZExt(g->B, elems[e], g->t_i8, "");
+            pack(g, elems, p.vec, mt, w, init);
+            char text[256], cons[128];
+            int n = 0, c = 0;
+            n += snprintf(text + n, sizeof text - (size_t)n, "@$%d ld.global%s.%s ", w.n + 1,
+                          w.n == 2 ? ".v2" : w.n == 4 ? ".v4" : "", ptx_width(w.wbits));
+            if (w.n > 1) n += snprintf(text + n, sizeof text - (size_t)n, "{");
+            for (int i = 0; i < w.n; i++) n += snprintf(text + n, sizeof text - (size_t)n, "%s$%d", i ? ", " : "", i);
+            if (w.n > 1) n += snprintf(text + n, sizeof text - (size_t)n, "}");
+            snprintf(text + n, sizeof text - (size_t)n, ", [$%d];", w.n);
+            for (int i = 0; i < w.n; i++) c += snprintf(cons + c, sizeof cons - (size_t)c, "=%c,", w.cons);
+            c += snprintf(cons + c, sizeof cons - (size_t)c, "l,b");
+            for (int i = 0; i < w.n; i++) c += snprintf(cons + c, sizeof cons - (size_t)c, ",%d", i);
+            args[0] = to_int_ptr(g, pp);
+            args[1] = m.r[r0];
+            for (int i = 0; i < w.n; i++) args[2 + i] = init[i];
+            LLVMTypeRef st;
+            if (w.n == 1) {
+                st = w.wt;
+            } else {
+                LLVMTypeRef fields[4] = { w.wt, w.wt, w.wt, w.wt };
+                st = LLVMStructTypeInContext(g->C, fields, (unsigned)w.n, 0);
+            }
+            LLVMValueRef call = g_asm(g, st, text, cons, args, 2 + w.n, false);
+            LLVMValueRef outw[4];
+            if (w.n == 1) outw[0] = call;
+            else
+                for (int i = 0; i < w.n; i++) outw[i] = LLVMBuildExtractValue(g->B, call, (unsigned)i, "");
+            unpack(g, outw, p.vec, mt, w, elems);
+        }
+        for (int e = 0; e < p.vec; e++) {
+            LLVMValueRef v = elems[e];
+            if (rt == g->t_i1) v = LLVMBuildICmp(g->B, LLVMIntNE, v, LLVMConstInt(g->t_i8, 0, 0), "");
+            y.r[member(&p, r0, e)] = v;
+        }
+    }
+    g_set(g, res, y);
+}
+
+void g_lower_store(gctx *g, ir_op *op)
+{
+    ir_value pv = op->opnd[0];
+    int lay = g->vlay[pv];
+    /* a cheap pointer tensor follows the value's layout (e.g. a reduction result) */
+    ir_value val = op->opnd[1];
+    if (gpu_is_remat(g, pv, 0) && !gpu_is_remat(g, val, 0) && ir_type_rank(vtype(g, val)) > 0)
+        lay = g->vlay[val];
+    ir_type et = ir_type_get(ir_type_elem(vtype(g, pv)))->pointee;
+    LLVMTypeRef mt = g_mem_type(g, et);
+    int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
+    ir_value mask = op->nopnd > 2 && !mask_is_true(g, op->opnd[2]) ? op->opnd[2] : -1;
+    gv ptr = g_convert(g, pv, lay), v = g_convert(g, val, lay), m = { 0 };
+    if (mask >= 0) m = g_convert(g, mask, lay);
+    LLVMValueRef own = g_owner(g, lay);
+    vplan p = plan_vec(g, lay, pv, mask, esize);
+    LLVMValueRef elems[16];
+    for (int r0 = 0; r0 < ptr.n; r0++) {
+        if (!is_group_base(&p, r0)) continue;
+        for (int e = 0; e < p.vec; e++) {
+            LLVMValueRef x = v.r[member(&p, r0, e)];
+            if (LLVMTypeOf(x) == g->t_i1) x = LLVMBuildZExt(g->B, x, g->t_i8, "");
+            elems[e] = x;
+        }
+        LLVMValueRef pred = and_pred(g, mask >= 0 ? m.r[r0] : NULL, own);
+        if (!pred) {
+            if (p.vec == 1) {
+                LLVMValueRef st = LLVMBuildStore(g->B, elems[0], ptr.r[r0]);
+                LLVMSetAlignment(st, (unsigned)esize);
+            } else {
+                LLVMValueRef vv = LLVMGetUndef(LLVMVectorType(mt, (unsigned)p.vec));
+                for (int e = 0; e < p.vec; e++) vv = LLVMBuildInsertElement(g->B, vv, elems[e], g_const_i32(g, e), "");
+                LLVMValueRef st = LLVMBuildStore(g->B, vv, ptr.r[r0]);
+                LLVMSetAlignment(st, (unsigned)(esize * p.vec));
+            }
+            continue;
+        }
+        words w = words_for(g, esize * p.vec);
+        LLVMValueRef wd[4], args[8];
+        pack(g, elems, p.vec, mt, w, wd);
+        char text[256], cons[128];
+        int n = snprintf(text, sizeof text, "@$%d st.global%s.%s [$0], ", w.n + 1,
+                         w.n == 2 ? ".v2" : w.n == 4 ? ".v4" : "", ptx_width(w.wbits));
+        if (w.n > 1) n += snprintf(text + n, sizeof text - (size_t)n, "{");
+        for (int i = 0; i < w.n; i++) n += snprintf(text + n, sizeof text - (size_t)n, "%s$%d", i ? ", " : "", i + 1);
+        if (w.n > 1) n += snprintf(text + n, sizeof text - (size_t)n, "}");
+        snprintf(text + n, sizeof text - (size_t)n, ";");
+        int c = snprintf(cons, sizeof cons, "l");
+        for (int i = 0; i < w.n; i++) c += snprintf(cons + c, sizeof cons - (size_t)c, ",%c", w.cons);
+        snprintf(cons + c, sizeof cons - (size_t)c, ",b");
+        args[0] = to_int_ptr(g, ptr.r[r0]);
+        for (int i = 0; i < w.n; i++) args[1 + i] = wd[i];
+        args[1 + w.n] = pred;
+        g_asm(g, g->t_void, text, cons, args, 2 + w.n, true);
+    }
+}
+
+/* ---- atomics ---- */
+
+static const char *sem_str(int s)
+{
+    switch (s) {
+    case SEM_ACQUIRE: return "acquire";
+    case SEM_RELEASE: return "release";
+    case SEM_RELAXED: return "relaxed";
+    default: return "acq_rel";
+    }
+}
+
+static const char *scope_str(int s) { return s == SCOPE_CTA ? "cta" : s == SCOPE_SYS ? "sys" : "gpu"; }
+
+/* op and type suffix for one atom instruction */
+static bool atom_spec(int rmw, ir_type et, char *buf, size_t n, char *cons)
+{
+    const ir_type_info *ti = ir_type_get(et);
+    int bits = ir_type_bits(et);
+    bool fl = tt_dtype_is_float(ti->elem);
+    const char *o = NULL, *t = NULL;
+    *cons = bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
+    if (bits != 16 && bits != 32 && bits != 64) return false;
+    switch (rmw) {
+    case RMW_ADD: o = "add"; t = bits == 64 ? "u64" : bits == 32 ? "u32" : NULL; break;
+    case RMW_FADD:
+        o = "add";
+        t = ti->elem == TT_F32 ? "f32" : ti->elem == TT_F64 ? "f64" : ti->elem == TT_F16 ? "noftz.f16" :
+            ti->elem == TT_BF16 ? "noftz.bf16" : NULL;
+        if (ti->elem == TT_F32) *cons = 'f';
+        if (ti->elem == TT_F64) *cons = 'd';
+        break;
+    case RMW_MAX: o = "max"; t = bits == 64 ? "s64" : bits == 32 ? "s32" : NULL; break;
+    case RMW_UMAX: o = "max"; t = bits == 64 ? "u64" : bits == 32 ? "u32" : NULL; break;
+    case RMW_MIN: o = "min"; t = bits == 64 ? "s64" : bits == 32 ? "s32" : NULL; break;
+    case RMW_UMIN: o = "min"; t = bits == 64 ? "u64" : bits == 32 ? "u32" : NULL; break;
+    case RMW_AND: o = "and"; t = bits == 64 ? "b64" : bits == 32 ? "b32" : NULL; break;
+    case RMW_OR: o = "or"; t = bits == 64 ? "b64" : bits == 32 ? "b32" : NULL; break;
+    case RMW_XOR: o = "xor"; t = bits == 64 ? "b64" : bits == 32 ? "b32" : NULL; break;
+    case RMW_XCHG: o = "exch"; t = bits == 64 ? "b64" : bits == 32 ? "b32" : NULL; break;
+    default: return false;
+    }
+    if (!t || (fl && rmw != RMW_FADD && rmw != RMW_XCHG)) return false;
+    snprintf(buf, n, "%s.%s", o, t);
+    return true;
+}
+
+void g_lower_atomic(gctx *g, ir_op *op)
+{
+    ir_value res = op->res;
+    int lay = g->vlay[res];
+    bool cas = op->opc == IR_ATOMIC_CAS;
+    ir_type et = ir_type_elem(vtype(g, res));
+    LLVMTypeRef lt = g_type(g, et);
+    int rmw = cas ? -1 : (int)op->attr[0];
+    int sem = (int)op->attr[cas ? 0 : 1], scope = (int)op->attr[cas ? 1 : 2];
+    char spec[32], cons = 'r';
+    if (cas) {
+        int bits = ir_type_bits(et);
+        if (bits != 16 && bits != 32 && bits != 64) { gfail(g, op->loc, "tt.atomic_cas on %d-bit values", bits); return; }
+        snprintf(spec, sizeof spec, "cas.b%d", bits);
+        cons = bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
+    } else if (!atom_spec(rmw, et, spec, sizeof spec, &cons)) {
+        char b[96];
+        gfail(g, op->loc, "tt.atomic_rmw %s on %s is not supported on the GPU", ir_enum_names("rmw", 3)[rmw],
+              ir_type_str(et, b, sizeof b));
+        return;
+    }
+    LLVMTypeRef wt = cons == 'l' ? g->t_i64 : cons == 'h' ? g->t_i16 : cons == 'f' ? g->t_f32 : cons == 'd' ? g->t_f64 : g->t_i32;
+    gv ptr = g_convert(g, op->opnd[0], lay);
+    gv a = g_convert(g, op->opnd[1], lay);
+    gv b = { 0 }, m = { 0 };
+    if (cas) b = g_convert(g, op->opnd[2], lay);
+    bool has_mask = !cas && op->nopnd > 2 && !mask_is_true(g, op->opnd[2]);
+    if (has_mask) m = g_convert(g, op->opnd[2], lay);
+    LLVMValueRef own = g_owner(g, lay);
+    gv y = g_new(g, ptr.n, lay);
+    for (int r = 0; r < ptr.n; r++) {
+        LLVMValueRef pred = and_pred(g, has_mask ? m.r[r] : NULL, own);
+        if (!pred) pred = LLVMConstInt(g->t_i1, 1, 0);
+        char text[160];
+        LLVMValueRef args[4];
+        int na = 0;
+        args[na++] = to_int_ptr(g, ptr.r[r]);
+        LLVMValueRef x = a.r[r];
+        if (LLVMTypeOf(x) != wt) x = LLVMBuildBitCast(g->B, x, wt, "");
+        args[na++] = x;
+        if (cas) {
+            LLVMValueRef z = b.r[r];
+            if (LLVMTypeOf(z) != wt) z = LLVMBuildBitCast(g->B, z, wt, "");
+            args[na++] = z;
+            snprintf(text, sizeof text, "mov.b%d $0, 0;\n\t@$4 atom.%s.%s.global.%s $0, [$1], $2, $3;",
+                     ir_type_bits(et), sem_str(sem), scope_str(scope), spec);
+        } else {
+            snprintf(text, sizeof text, "mov.b%d $0, 0;\n\t@$3 atom.%s.%s.global.%s $0, [$1], $2;",
+                     cons == 'f' ? 32 : cons == 'd' ? 64 : ir_type_bits(et), sem_str(sem), scope_str(scope), spec);
+        }
+        args[na++] = pred;
+        char cs[32];
+        snprintf(cs, sizeof cs, cas ? "=&%c,l,%c,%c,b" : "=&%c,l,%c,b", cons, cons, cons);
+        LLVMValueRef out = g_asm(g, wt, text, cs, args, na, true);
+        if (wt != lt) out = LLVMBuildBitCast(g->B, out, lt, "");
+        y.r[r] = out;
+    }
+    /* every thread sees the owner's result */
+    if (own) {
+        const glayout *L = gl_get(g, lay);
+        int64_t numel = 1;
+        for (int d = 0; d < L->rank; d++) numel *= L->shape[d];
+        int64_t esz = ir_type_bits(et) / 8;
+        LLVMValueRef base = g_scratch(g, numel * esz);
+        LLVMValueRef lin = g_const_i32(g, 0);
+        int64_t stride = 1;
+        for (int d = L->rank - 1; d >= 0; d--) {
+            lin = LLVMBuildAdd(g->B, lin, LLVMBuildMul(g->B, g_lw_coord(g, lay, d), g_const_i32(g, stride), ""), "");
+            stride *= L->shape[d];
+        }
+        LLVMBasicBlockRef wb = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.bcast"),
+                          cont = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.cont");
+        LLVMValueRef *ptrs = arena_alloc(&g->mem, sizeof(LLVMValueRef) * (size_t)y.n);
+        for (int r = 0; r < y.n; r++) {
+            int64_t off = 0, st = 1;
+            for (int d = L->rank - 1; d >= 0; d--) {
+                off += gl_regcoord(L, r, d) * st;
+                st *= L->shape[d];
+            }
+            LLVMValueRef idx = LLVMBuildAdd(g->B, lin, g_const_i32(g, off), "");
+            ptrs[r] = LLVMBuildGEP2(g->B, lt, base, &idx, 1, "");
+        }
+        LLVMBuildCondBr(g->B, own, wb, cont);
+        LLVMPositionBuilderAtEnd(g->B, wb);
+        for (int r = 0; r < y.n; r++) LLVMBuildStore(g->B, y.r[r], ptrs[r]);
+        LLVMBuildBr(g->B, cont);
+        LLVMPositionBuilderAtEnd(g->B, cont);
+        g_barrier(g);
+        for (int r = 0; r < y.n; r++) y.r[r] = LLVMBuildLoad2(g->B, lt, ptrs[r], "");
+        g_barrier(g);
+    }
+    g_set(g, res, y);
+}

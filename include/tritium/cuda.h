@@ -1,0 +1,98 @@
+/* cuda.h — tritium's thin layer over the CUDA Driver API (DESIGN.md, "The GPU
+ * path"; reference/gpu-path.md §3).
+ *
+ * libcuda.so.1 is opened with dlopen on first use (or $TRITIUM_LIBCUDA), so a
+ * binary linked with this library runs on machines without a driver and says
+ * so plainly. Versioned entry points are resolved by their _v2 names as cuda.h
+ * (CUDA 13) maps them: cuMemAlloc_v2, cuMemFree_v2, cuMemcpyHtoD_v2, ...
+ *
+ * Every function returns 0 on success and -1 on failure; the failure's
+ * message (one line, no trailing newline) is then available from
+ * cuda_error(). Callers turn "no driver" (cuda_no_driver() true) into exit
+ * status 2. One device (device 0, or $TRITIUM_DEVICE) and its primary context
+ * are used for the whole process. Not thread-safe beyond "one thread at a time". */
+#ifndef TRITIUM_CUDA_H
+#define TRITIUM_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef uint64_t cuda_devptr;          /* CUdeviceptr */
+
+/* Load libcuda.so.1, cuInit(0), take the device and make its primary context
+ * current. Idempotent; later calls return the first call's result.
+ * Errors: "no CUDA driver: libcuda.so.1 not found" (cuda_no_driver() is then
+ * true), "no CUDA device", or a driver error. */
+int cuda_init(void);
+/* True after cuda_init failed because libcuda.so.1 could not be loaded. */
+bool cuda_no_driver(void);
+/* The last error message of this thread ("" when none). */
+const char *cuda_error(void);
+
+typedef struct cuda_device_info {
+    char name[256];
+    int cc_major, cc_minor;            /* compute capability, e.g. 9.0 */
+    int sm_count;
+    int smem_per_block_optin;          /* bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+    int driver_version;                /* cuDriverGetVersion, e.g. 13000 */
+    size_t total_mem;                  /* bytes */
+} cuda_device_info;
+
+/* Properties of the device (calls cuda_init). */
+int cuda_device_info_get(cuda_device_info *out);
+
+/* Device memory. cuda_malloc of 0 bytes allocates 1 byte (a valid, unique
+ * pointer). Addresses are 256-byte aligned (cuMemAlloc). */
+int cuda_malloc(cuda_devptr *p, size_t nbytes);
+int cuda_free(cuda_devptr p);
+int cuda_memcpy_htod(cuda_devptr dst, const void *src, size_t nbytes);
+int cuda_memcpy_dtoh(void *dst, cuda_devptr src, size_t nbytes);
+int cuda_memset8(cuda_devptr dst, uint8_t value, size_t nbytes);
+
+typedef struct cuda_module cuda_module;  /* opaque: a loaded CUmodule */
+
+/* JIT-compile NUL-terminated PTX with the driver into a cubin (cuLink*), for
+ * caching. *cubin is malloc'd (caller frees). On failure the JIT error log is
+ * part of the message. */
+int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *cubin_len);
+/* Load a module from NUL-terminated PTX (driver JIT) or from a cubin image.
+ * A PTX failure shows the JIT error log in the message. */
+int cuda_module_load_ptx(const char *ptx, cuda_module **out);
+int cuda_module_load_cubin(const void *image, cuda_module **out);
+void cuda_module_unload(cuda_module *m);
+
+typedef struct cuda_kernel {
+    void *fn;                          /* CUfunction */
+    char name[128];
+    int num_regs, local_bytes, static_smem, max_threads;
+} cuda_kernel;
+
+/* Look up kernel `name`; when dyn_smem > 48 KiB, raise its dynamic shared
+ * memory limit (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES), failing
+ * with a message when the device's opt-in maximum is smaller. */
+int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel *k);
+
+/* Launch on the default stream: grid (x,y,z) CTAs of block_x threads with
+ * dyn_smem bytes of dynamic shared memory; params as for cuLaunchKernel (one
+ * pointer per kernel parameter). Asynchronous: errors inside the kernel show
+ * up at the next cuda_sync, whose message then names this launch. */
+int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params);
+/* cuCtxSynchronize. An error names the last launch, e.g.
+ * "kernel add (grid 4x1x1, block 128, smem 0) failed: an illegal memory access
+ * was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)". After such an error the
+ * context is unusable; cuda_reset() makes a fresh one. */
+int cuda_sync(void);
+/* Reset the primary context (after a sticky error); invalidates modules and memory. */
+int cuda_reset(void);
+
+/* Timing with CUDA events on the default stream. */
+typedef struct cuda_timer { void *start, *stop; } cuda_timer;
+int cuda_timer_create(cuda_timer *t);
+int cuda_timer_start(cuda_timer *t);
+int cuda_timer_stop(cuda_timer *t);
+/* Synchronizes on the stop event; milliseconds between start and stop. */
+int cuda_timer_elapsed(cuda_timer *t, float *ms);
+void cuda_timer_destroy(cuda_timer *t);
+
+#endif

@@ -1,0 +1,101 @@
+/* gpu.h — the GPU compiler: IR -> LLVM IR (LLVM-C 19) -> PTX, the on-disk
+ * compile cache, and gpu_launch, which runs a resolved launch on the device
+ * (DESIGN.md, "The GPU path"; reference/gpu-path.md).
+ *
+ * Execution model (Triton's): one CTA per program instance, 32 x num_warps
+ * threads; every tile value is spread over the threads by a layout (blocked
+ * layouts with 16-byte vectors along the contiguous dimension where the axis
+ * analysis proves contiguity and alignment). The kernel entry takes the
+ * runtime parameters of the IR function, in order: pointers as 64-bit
+ * global addresses, integers at their width (i1 as a 32-bit int), floats as
+ * f32/f64 (f16/bf16 scalars as 16-bit patterns). It uses dynamic shared
+ * memory (gpu_kernel.smem_bytes) and must be launched with exactly
+ * 32 x num_warps threads (.reqntid). */
+#ifndef TRITIUM_GPU_H
+#define TRITIUM_GPU_H
+
+#include <stdio.h>
+#include "tritium/ir.h"
+#include "tritium/launch.h"
+
+/* Numerics. IEEE: IEEE division and square root, no contraction, libdevice
+ * without flush-to-zero — agrees bit for bit with the interpreter's ieee mode
+ * except for transcendental functions and the order of float reductions.
+ * FAST: Triton 3.6's choices (fma contraction, div.full.f32, exp through
+ * ex2.approx, libdevice with ftz; reference/triton-semantics.md §2.8-2.9). */
+typedef enum { GPU_NUMERICS_IEEE, GPU_NUMERICS_FAST } gpu_numerics;
+
+typedef struct gpu_options {
+    const char *arch;              /* "sm_90", "sm_80", ...; NULL: the device's, else sm_90 */
+    int num_warps;                 /* power of two 1..32; 0: 4 */
+    gpu_numerics numerics;         /* default IEEE */
+    const char *libdevice;         /* path to libdevice.10.bc; NULL: $TRITIUM_LIBDEVICE, then
+                                    * $CUDA_HOME/nvvm/libdevice, /usr/local/cuda*, ... */
+    bool no_cache;                 /* don't read or write the disk cache */
+    const char *cache_dir;         /* NULL: $TRITIUM_CACHE_DIR, $XDG_CACHE_HOME/tritium, ~/.cache/tritium */
+    FILE *dump_llvm;               /* when set, the optimized LLVM IR is printed here */
+    int bench_iters;               /* gpu_launch: 0 = run once; N > 0: also time N more runs
+                                    * (outputs are those of the first run) */
+} gpu_options;
+
+void gpu_options_default(gpu_options *o);
+
+/* Argument specialization as Triton's specialize.cc does it: bit i is set
+ * when runtime parameter i is "divisible by 16" — a pointer whose address is
+ * 16-byte aligned, an integer whose value % 16 == 0. Parameters beyond 64
+ * are never specialized. Part of the cache key; changing any other runtime
+ * value never recompiles. */
+typedef struct gpu_spec { uint64_t div16; } gpu_spec;
+
+/* The specialization of a launch's arguments as gpu_launch uses it (device
+ * pointers are always 16-byte aligned). */
+gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l);
+
+typedef struct gpu_kernel {
+    char *name;                    /* PTX entry name */
+    char *ptx;                     /* NUL-terminated */
+    size_t ptx_len;
+    char arch[16];                 /* "sm_90" */
+    int num_warps;
+    int smem_bytes;                /* dynamic shared memory per CTA */
+    char key[33];                  /* cache key (hex) */
+    bool from_cache;               /* PTX came from the disk cache */
+    double compile_ms;             /* wall time of gpu_compile */
+} gpu_kernel;
+
+/* Compile f (verified IR) for the options and specialization (spec may be
+ * NULL: nothing specialized). Uses the disk cache unless o->no_cache.
+ * Returns 0, or -1 with a one-line message in err for unsupported constructs
+ * ("gpu: tt.dot with i8 operands is not supported yet") or LLVM failures.
+ * Free the result with gpu_kernel_free. Thread-safe. */
+int gpu_compile(const ir_func *f, const gpu_options *o, const gpu_spec *spec,
+                gpu_kernel *out, char *err, size_t errlen);
+void gpu_kernel_free(gpu_kernel *k);
+
+/* The version string that is part of every cache key. */
+const char *gpu_compiler_version(void);
+
+typedef struct gpu_stats {
+    double compile_ms;             /* gpu_compile (0 when the process cache hit) */
+    double load_ms;                /* module load (driver JIT or cubin) */
+    double h2d_ms, d2h_ms;         /* host<->device copies */
+    double kernel_ms;              /* first run, CUDA events */
+    double bench_ms;               /* mean over bench_iters further runs (0 when none) */
+    bool ptx_cached, cubin_cached; /* hits in the disk cache */
+    int num_regs, spill_bytes, smem_bytes;
+    char arch[16];
+    char device[256];
+} gpu_stats;
+
+/* Run the launch on the GPU: compile (cache), copy every tensor argument to
+ * the device, launch l->grid with 32 x num_warps threads (o->num_warps, else
+ * l->num_warps, else 4), copy all tensors back into l's host tensors, time
+ * with CUDA events. st may be NULL.
+ * Returns 0 on success; 2 when there is no driver/device, the kernel does not
+ * compile or the launch does not match the kernel ("no CUDA driver:
+ * libcuda.so.1 not found"); 1 when the kernel failed on the device (illegal
+ * address, ...: the message names the kernel and the launch). The message
+ * goes to err. */
+int gpu_launch(const ir_func *f, launch *l, const gpu_options *o, gpu_stats *st, char *err, size_t errlen);
+
+#endif
