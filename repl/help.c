@@ -65,8 +65,9 @@ void repl_print_spec_help(FILE *f)
           "carry defaults in comment lines '# tritium: --grid ... --arg ...'; options on\n"
           "the command line replace them name by name.\n"
           "\n"
-          "exit status: 0 success, 1 the kernel misbehaved (fault, race, uninitialized\n"
-          "read, failed --expect), 2 bad input (usage, compile error, unreadable file)\n", f);
+          "exit status: 0 success, 1 the kernel misbehaved (an out-of-bounds or misaligned\n"
+          "access, a race between programs, a failed --expect), 2 bad input (usage, compile\n"
+          "error, unreadable file). Reads of never-written 'empty' elements are warnings.\n", f);
 }
 
 bool repl_wants_help(int argc, char *const *argv)

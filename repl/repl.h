@@ -87,6 +87,8 @@ typedef struct repl_spec {
 } repl_spec;
 
 void repl_spec_init(repl_spec *s);
+/* The --arg/--const entry for `name`, or NULL. */
+const repl_value *repl_spec_value(const repl_spec *s, const char *name);
 void repl_spec_free(repl_spec *s);
 
 /* Parse argv[0..argc) (options only; no program or sub-command name) into s.

@@ -65,6 +65,13 @@ void repl_spec_init(repl_spec *s)
     s->numerics = NUMERICS_IEEE;
 }
 
+const repl_value *repl_spec_value(const repl_spec *s, const char *name)
+{
+    for (int i = 0; i < s->nvals; i++)
+        if (!strcmp(s->vals[i].name, name)) return &s->vals[i];
+    return NULL;
+}
+
 static void value_free(repl_value *v)
 {
     free(v->name);
