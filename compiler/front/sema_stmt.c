@@ -356,6 +356,9 @@ static void exec_for(sema *S, node *s)
     int32_t parent = S->b.region, loc = S->b.loc;
     sema_setloc(S, s->pos);
     int32_t for_loc = S->b.loc;
+    /* names first bound inside the body are not visible after the loop */
+    scope *outer = S->sc, inner = scope_copy(S, S->sc);
+    S->sc = &inner;
     int32_t body = ir_new_region(S->fn, c.n + 1, types);
     ir_region *br = &S->fn->regions.v[body];
     sval ivv = sv_tensor(br->args[0], ivt, 0);
@@ -374,6 +377,7 @@ static void exec_for(sema *S, node *s)
     S->b.loc = for_loc;
     yield_carried(S, s->pos, &c, 0, NULL);
     S->runtime_cf--;
+    S->sc = outer;
     S->b.region = parent;
     S->b.loc = for_loc;
     int op = ir_emit(&S->b, IR_FOR, c.n, types + 1, c.n + 3, ops);
@@ -396,6 +400,8 @@ static void exec_while(sema *S, node *s)
     sema_setloc(S, s->pos);
     int32_t wloc = S->b.loc;
     S->runtime_cf++;
+    scope *outer = S->sc, inner = scope_copy(S, S->sc);
+    S->sc = &inner;
     /* before: evaluate the condition on the carried values */
     int32_t before = ir_new_region(S->fn, c.n, types);
     S->b.region = before;
@@ -422,6 +428,7 @@ static void exec_while(sema *S, node *s)
     S->b.loc = wloc;
     yield_carried(S, s->pos, &c, 0, NULL);
     S->runtime_cf--;
+    S->sc = outer;
     S->b.region = parent;
     S->b.loc = wloc;
     int op = ir_emit(&S->b, IR_WHILE, c.n, types, c.n, inits);
