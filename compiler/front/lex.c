@@ -162,7 +162,7 @@ static bool string_prefix(const char *p, int *len, bool *raw, bool *fstr)
 {
     int n = 0;
     *raw = *fstr = false;
-    while (n < 2 && strchr("rRbBfFuU", p[n])) {
+    while (n < 2 && p[n] && strchr("rRbBfFuU", p[n])) {
         if (p[n] == 'r' || p[n] == 'R') *raw = true;
         if (p[n] == 'f' || p[n] == 'F') *fstr = true;
         n++;
