@@ -111,7 +111,7 @@ static void describe_addr(const interp_session *s, int kind, int acc, int esize,
         const interp_buf *b = &s->bufs[best];
         describe_tensor(b, tb, sizeof tb);
         int64_t off = (int64_t)(f->addr - b->base);     /* two's complement difference */
-        if (bestd <= (1ull << 40) && off % b->esize == 0) {
+        if (bestd <= (1ull << 30) && off % b->esize == 0) {
             int64_t e = off / b->esize;
             describe_elem(b, e, eb, sizeof eb);
             if (e < 0)

@@ -1,0 +1,245 @@
+/* test_mem.c — loads, stores, masks, pointers, atomics and the memory
+ * queries (interp_resolve, interp_buffer_base, interp_last_writer). */
+#include <string.h>
+
+#include "internal.h"
+#include "tinterp.h"
+
+START_TEST(vector_add)
+{
+    kb k;
+    build_vadd(&k, 5000, 5000, 1024, true);
+    ck_assert_int_eq(ir_verify(k.f), 0);
+    interp_stats st;
+    ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+    ck_assert_int_eq(st.programs, 5);
+    ck_assert_int_eq(st.faults, 0);
+    ck_assert_int_eq(st.races, 0);
+    const float *x = kb_tensor(&k, 0)->data, *y = kb_tensor(&k, 1)->data, *o = kb_tensor(&k, 2)->data;
+    for (int i = 0; i < 5000; i++) ck_assert(o[i] == x[i] + y[i]);
+    kb_free(&k);
+}
+END_TEST
+
+START_TEST(masked_load_other)
+{
+    /* 10 elements, 16 lanes: lanes 10..15 are masked out (and would be out
+     * of bounds): they read `other` (-7) or 0 and are never reported */
+    for (int with_other = 0; with_other < 2; with_other++) {
+        kb k;
+        kb_init(&k, "masked");
+        int64_t n = 10, m = 16;
+        tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &n);
+        for (int i = 0; i < 10; i++) ((float *)tx->data)[i] = (float)i + 1.0f;
+        ir_value px = kb_tensor_arg(&k, "x", tx);
+        ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &m));
+        ir_value r = range(&k, 0, 16);
+        ir_value mask = opa(&k, IR_CMPI, TYT(TT_BOOL, 16), CMPI_SLT, 0, 2, r, cint(&k, TYT(TT_I32, 16), 10));
+        ir_value other = with_other ? cflt(&k, TYT(TT_F32, 16), -7.0) : -1;
+        ir_value v = load(&k, ptrs(&k, px, r), mask, other);
+        store(&k, ptrs(&k, po, r), v, -1);
+        ret(&k);
+        interp_stats st;
+        ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+        ck_assert_int_eq(st.faults, 0);
+        ck_assert_int_eq(st.fault_lanes, 0);
+        const float *o = kb_tensor(&k, 1)->data;
+        for (int i = 0; i < 16; i++) ck_assert(o[i] == (i < 10 ? (float)i + 1.0f : with_other ? -7.0f : 0.0f));
+        kb_free(&k);
+    }
+}
+END_TEST
+
+START_TEST(all_masked_garbage_pointer)
+{
+    /* a tile of garbage pointers with an all-false mask is never resolved */
+    kb k;
+    kb_init(&k, "garbage");
+    int64_t m = 8;
+    ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_I32, 1, &m));
+    ir_value r = range(&k, 0, 8);
+    ir_value addr = op(&k, IR_EXTSI, TYT(TT_I64, 8), 1, r);
+    ir_value p = op(&k, IR_INT_TO_PTR, TYPT(TT_I32, 8), 1, addr);
+    ir_value f = cint(&k, TYT(TT_BOOL, 8), 0);
+    ir_value v = load(&k, p, f, -1);
+    store(&k, p, v, f);
+    store(&k, ptrs(&k, po, r), v, -1);
+    ret(&k);
+    interp_stats st;
+    ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+    ck_assert_int_eq(st.faults, 0);
+    kb_free(&k);
+}
+END_TEST
+
+START_TEST(scalar_and_int_ptr)
+{
+    /* out[0] = *(x + 3) via ptr_to_int / int_to_ptr, out[1] = x[5] (scalar
+     * pointer arithmetic with an i64 offset), bool round trip */
+    kb k;
+    kb_init(&k, "scalar");
+    int64_t n = 8, two = 2, nb = 4;
+    tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &n);
+    for (int i = 0; i < 8; i++) ((float *)tx->data)[i] = (float)(i * i);
+    tt_tensor *tb = tt_tensor_new("b", TT_BOOL, 1, &nb);
+    ((uint8_t *)tb->data)[1] = 1;
+    ((uint8_t *)tb->data)[2] = 7;      /* any non-zero byte reads as true */
+    ir_value px = kb_tensor_arg(&k, "x", tx), po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &two));
+    ir_value pb = kb_tensor_arg(&k, "b", tb), pbo = kb_tensor_arg(&k, "bout", tt_tensor_new("bout", TT_BOOL, 1, &nb));
+    ir_value xi = op(&k, IR_PTR_TO_INT, ty(TT_I64), 1, px);
+    ir_value xi3 = op(&k, IR_ADDI, ty(TT_I64), 2, xi, cint(&k, ty(TT_I64), 12));
+    ir_value p3 = op(&k, IR_INT_TO_PTR, typ(TT_F32), 1, xi3);
+    ir_value v3 = load(&k, p3, -1, -1);
+    store(&k, po, v3, -1);
+    ir_value v5 = load(&k, op(&k, IR_ADDPTR, typ(TT_F32), 2, px, cint(&k, ty(TT_I64), 5)), -1, -1);
+    store(&k, op(&k, IR_ADDPTR, typ(TT_F32), 2, po, cint(&k, ty(TT_I32), 1)), v5, -1);
+    ir_value r = range(&k, 0, 4);
+    ir_value bv = load(&k, ptrs(&k, pb, r), -1, -1);
+    ir_value nb_ = op(&k, IR_XORI, TYT(TT_BOOL, 4), 2, bv, cint(&k, TYT(TT_BOOL, 4), 1));
+    store(&k, ptrs(&k, pbo, r), nb_, -1);
+    ret(&k);
+    ck_assert_int_eq(ir_verify(k.f), 0);
+    interp_stats st;
+    ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+    ck_assert_int_eq(st.faults, 0);
+    const float *o = kb_tensor(&k, 1)->data;
+    ck_assert(o[0] == 9.0f);
+    ck_assert(o[1] == 25.0f);
+    const uint8_t *bo = kb_tensor(&k, 3)->data;
+    ck_assert(bo[0] == 1 && bo[1] == 0 && bo[2] == 0 && bo[3] == 1);
+    kb_free(&k);
+}
+END_TEST
+
+START_TEST(queries)
+{
+    kb k;
+    build_vadd(&k, 5000, 5000, 1024, true);
+    interp_session *s = kb_session(&k, NULL);
+    ck_assert_int_eq(interp_run_launch(s), 0);
+    uint64_t bx = interp_buffer_base(s, 0), bo = interp_buffer_base(s, 2);
+    ck_assert(bx != 0 && bo != 0);
+    ck_assert_uint_eq(bx % 4096, 0);
+    ck_assert_uint_eq(bo % 4096, 0);
+    ck_assert_uint_eq(interp_buffer_base(s, 3), 0);          /* n is not a tensor */
+    /* guard gap: the byte after a buffer's end resolves to nothing */
+    ck_assert(!interp_resolve(s, bx + 5000 * 4, NULL, NULL));
+    ck_assert(!interp_resolve(s, bx - 1, NULL, NULL));
+    int arg;
+    int64_t e;
+    ck_assert(interp_resolve(s, bo + 17 * 4, &arg, &e));
+    ck_assert_int_eq(arg, 2);
+    ck_assert_int_eq(e, 17);
+    int64_t prog;
+    int32_t loc;
+    ck_assert(interp_last_writer(s, 2, 4100, &prog, &loc));
+    ck_assert_int_eq(prog, 4);
+    ck_assert(loc >= 0);
+    ck_assert_int_eq(k.f->locs.v[loc].line, 8);
+    ck_assert(interp_last_writer(s, 2, 0, &prog, NULL));
+    ck_assert_int_eq(prog, 0);
+    ck_assert(!interp_last_writer(s, 0, 0, &prog, NULL));    /* x is never written */
+    ck_assert(!interp_last_writer(s, 2, 5000, &prog, NULL));  /* out of range */
+    interp_session_free(s);
+    kb_free(&k);
+}
+END_TEST
+
+/* counter[0] += 1 per lane of a [256] tile of pointers to the same element
+ * and counter[1] += 1 once per program through a scalar pointer; fcount
+ * gets 0.5 per lane. */
+static void build_atomics(kb *k, int64_t programs)
+{
+    kb_init(k, "atomics");
+    int64_t two = 2;
+    ir_value pc = kb_tensor_arg(k, "counter", tt_tensor_new("counter", TT_I32, 1, &two));
+    ir_value pf = kb_tensor_arg(k, "fcount", tt_tensor_new("fcount", TT_F32, 1, &two));
+    ir_type t = TYT(TT_I32, 256);
+    ir_value zeros = cint(k, t, 0);
+    ir_value old = opa(k, IR_ATOMIC_RMW, t, RMW_ADD, SEM_ACQ_REL, 2, ptrs(k, pc, zeros), cint(k, t, 1));
+    (void)old;
+    opa(k, IR_ATOMIC_RMW, ty(TT_I32), RMW_ADD, SEM_ACQ_REL, 2,
+        op(k, IR_ADDPTR, typ(TT_I32), 2, pc, cint(k, ty(TT_I32), 1)), cint(k, ty(TT_I32), 1));
+    opa(k, IR_ATOMIC_RMW, TYT(TT_F32, 256), RMW_FADD, SEM_ACQ_REL, 2, ptrs(k, pf, zeros),
+        cflt(k, TYT(TT_F32, 256), 0.5));
+    /* max of pids in fcount[1] (as float) */
+    ir_value pf1 = op(k, IR_ADDPTR, typ(TT_F32), 2, pf, cint(k, ty(TT_I32), 1));
+    opa(k, IR_ATOMIC_RMW, ty(TT_F32), RMW_MAX, SEM_ACQ_REL, 2, pf1, op(k, IR_SITOFP, ty(TT_F32), 1, pid(k, 0)));
+    ret(k);
+    k->l.grid[0] = programs;
+}
+
+START_TEST(atomics_parallel)
+{
+    for (int sched = SCHED_IN_ORDER; sched <= SCHED_PARALLEL; sched++) {
+        kb k;
+        build_atomics(&k, 200);
+        interp_options o;
+        interp_options_default(&o);
+        o.sched = (interp_sched)sched;
+        o.threads = 4;
+        o.sched_seed = 7;
+        interp_stats st;
+        ck_assert_int_eq(kb_run(&k, &o, &st, NULL), 0);
+        ck_assert_int_eq(st.programs, 200);
+        ck_assert_int_eq(st.faults, 0);
+        ck_assert_int_eq(st.races, 0);                      /* atomics don't race */
+        const int32_t *c = kb_tensor(&k, 0)->data;
+        const float *f = kb_tensor(&k, 1)->data;
+        ck_assert_int_eq(c[0], 200 * 256);
+        ck_assert_int_eq(c[1], 200);                        /* scalar: once per program */
+        ck_assert(f[0] == 200 * 256 * 0.5f);                /* exact: multiples of 0.5 */
+        ck_assert(f[1] == 199.0f);
+        kb_free(&k);
+    }
+}
+END_TEST
+
+START_TEST(atomic_old_values_and_cas)
+{
+    /* one program: atomic_xchg returns the old values, atomic_cas swaps
+     * only where the comparison holds, masked lanes do nothing */
+    kb k;
+    kb_init(&k, "cas");
+    int64_t n = 4;
+    tt_tensor *tb = tt_tensor_new("buf", TT_I32, 1, &n);
+    int32_t init[4] = { 10, 20, 30, 40 };
+    memcpy(tb->data, init, 16);
+    ir_value pb = kb_tensor_arg(&k, "buf", tb);
+    ir_value po = kb_tensor_arg(&k, "old", tt_tensor_new("old", TT_I32, 1, &n));
+    ir_value po2 = kb_tensor_arg(&k, "old2", tt_tensor_new("old2", TT_I32, 1, &n));
+    ir_value r = range(&k, 0, 4);
+    ir_type t = TYT(TT_I32, 4);
+    ir_value mask = opa(&k, IR_CMPI, TYT(TT_BOOL, 4), CMPI_NE, 0, 2, r, cint(&k, t, 3));
+    ir_value old = opa(&k, IR_ATOMIC_RMW, t, RMW_XCHG, SEM_ACQ_REL, 3, ptrs(&k, pb, r), op(&k, IR_MULI, t, 2, r, cint(&k, t, 2)), mask);
+    store(&k, ptrs(&k, po, r), old, mask);
+    /* buf is now {0, 2, 4, 40}; cas(buf, cmp={0, 5, 4, 40}, val=100+i) */
+    ir_value cmpv = op(&k, IR_MULI, t, 2, r, cint(&k, t, 2));
+    cmpv = op(&k, IR_SELECT, t, 3, opa(&k, IR_CMPI, TYT(TT_BOOL, 4), CMPI_EQ, 0, 2, r, cint(&k, t, 1)), cint(&k, t, 5), cmpv);
+    cmpv = op(&k, IR_SELECT, t, 3, opa(&k, IR_CMPI, TYT(TT_BOOL, 4), CMPI_EQ, 0, 2, r, cint(&k, t, 3)), cint(&k, t, 40), cmpv);
+    ir_value old2 = opa(&k, IR_ATOMIC_CAS, t, SEM_ACQ_REL, SCOPE_GPU, 3, ptrs(&k, pb, r), cmpv,
+                        op(&k, IR_ADDI, t, 2, r, cint(&k, t, 100)));
+    store(&k, ptrs(&k, po2, r), old2, -1);
+    ret(&k);
+    ck_assert_int_eq(ir_verify(k.f), 0);
+    ck_assert_int_eq(kb_run(&k, NULL, NULL, NULL), 0);
+    const int32_t *b = kb_tensor(&k, 0)->data, *o = kb_tensor(&k, 1)->data, *o2 = kb_tensor(&k, 2)->data;
+    ck_assert(o[0] == 10 && o[1] == 20 && o[2] == 30);
+    ck_assert(o2[0] == 0 && o2[1] == 2 && o2[2] == 4 && o2[3] == 40);
+    ck_assert(b[0] == 100 && b[1] == 2 && b[2] == 102 && b[3] == 103);
+    kb_free(&k);
+}
+END_TEST
+
+TCase *mem_tcase(void)
+{
+    TCase *tc = tcase_create("mem");
+    tcase_add_test(tc, vector_add);
+    tcase_add_test(tc, masked_load_other);
+    tcase_add_test(tc, all_masked_garbage_pointer);
+    tcase_add_test(tc, scalar_and_int_ptr);
+    tcase_add_test(tc, queries);
+    tcase_add_test(tc, atomics_parallel);
+    tcase_add_test(tc, atomic_old_values_and_cas);
+    return tc;
+}
