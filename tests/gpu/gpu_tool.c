@@ -62,12 +62,16 @@ int main(int argc, char **argv)
     o.no_cache = getenv("TRITIUM_GPU_CACHE") == NULL;
     int mode = 0;                    /* 0 ptx, 1 llvm, 2 run */
     double rtol = 1e-5, atol = 1e-6;
+    bool noref = false;
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--ptx")) mode = 0;
         else if (!strcmp(a, "--llvm")) mode = 1;
         else if (!strcmp(a, "--run")) mode = 2;
+        else if (!strcmp(a, "--ptxas")) mode = 3;
+        else if (!strcmp(a, "--interp")) mode = 4;
+        else if (!strcmp(a, "--no-ref")) noref = true;
         else if (!strcmp(a, "--fast")) o.numerics = GPU_NUMERICS_FAST;
         else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
         else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
@@ -93,7 +97,21 @@ int main(int argc, char **argv)
     ir_func *f = front_compile(m, kernel, &l);
     if (!f) return 2;
     char err[4096];
-    if (mode < 2) {
+    if (mode == 4) {
+        interp_options io;
+        interp_options_default(&io);
+        interp_session *s = interp_session_new(f, &l, &io);
+        if (!s || interp_run_launch(s)) {
+            fprintf(stderr, "gpu_tool: interpreter failed\n");
+            return 1;
+        }
+        interp_stats ist;
+        interp_get_stats(s, &ist);
+        interp_session_free(s);
+        printf("%-28s interp ok (%lld faults)\n", kernel, (long long)ist.faults);
+        return ist.faults ? 1 : 0;
+    }
+    if (mode < 2 || mode == 3) {
         gpu_spec spec = gpu_spec_of_launch(f, &l);
         if (mode == 1) o.dump_llvm = stdout;
         gpu_kernel k;
@@ -102,8 +120,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
             return 2;
         }
+        double ms = (now_seconds() - t0) * 1e3;
         if (mode == 0) fputs(k.ptx, stdout);
-        fprintf(stderr, "compiled %s in %.2f ms (smem %d)\n", k.name, (now_seconds() - t0) * 1e3, k.smem_bytes);
+        if (mode == 3) {
+            int r = ptxas_check(k.ptx, k.arch);
+            printf("%-28s ptxas %s (compile %.1f ms, smem %d)\n", kernel, r > 0 ? "ok" : r < 0 ? "missing" : "FAILED",
+                   ms, k.smem_bytes);
+            gpu_kernel_free(&k);
+            return r > 0 ? 0 : r < 0 ? 77 : 1;
+        }
+        fprintf(stderr, "compiled %s in %.2f ms (smem %d)\n", k.name, ms, k.smem_bytes);
         gpu_kernel_free(&k);
         return 0;
     }
@@ -112,8 +138,14 @@ int main(int argc, char **argv)
     gpu_stats st;
     int rc = gpu_launch(f, &l, &o, &st, err, sizeof err);
     if (rc) {
-        fprintf(stderr, "gpu_tool: %s\n", err);
-        return rc;
+        fprintf(stderr, "gpu_tool: %s: %s\n", kernel, err);
+        return cuda_no_driver() ? 77 : rc;
+    }
+    if (noref) {
+        printf("%-28s %-10s compile %.1f ms%s load %.1f ms kernel %.4f ms bench %.4f ms regs %d spill %d smem %d  %s\n",
+               kernel, st.arch, st.compile_ms, st.ptx_cached ? " (cached)" : "", st.load_ms, st.kernel_ms, st.bench_ms,
+               st.num_regs, st.spill_bytes, st.smem_bytes, st.device);
+        return 0;
     }
     interp_options io;
     interp_options_default(&io);

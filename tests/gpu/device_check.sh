@@ -1,0 +1,26 @@
+#!/bin/sh
+# GPU check: run every launch of tests/gpu/launches.txt on the GPU and in the
+# interpreter and compare all tensors, then time the three reference kernels.
+# usage (repository root, on the GPU machine):
+#   sh tests/gpu/device_check.sh [GPU_TOOL]    default GPU_TOOL: build-gpu-dev/gpu_tool
+# GPU_TOOL must be a statically linked build (meson -Dstatic_llvm=true);
+# libdevice is found under the CUDA install ($CUDA_HOME, /usr/local/cuda*).
+tool=${1:-build-gpu-dev/gpu_tool}
+export TRITIUM_CACHE_DIR=${TRITIUM_CACHE_DIR:-/tmp/tritium-cache} TRITIUM_GPU_CACHE=1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+pass=0; fail=0
+while IFS= read -r line; do
+  case "$line" in ''|'#'*) continue ;; esac
+  tol=${line%%|*}; args=${line#*|}
+  # shellcheck disable=SC2086
+  if timeout 120 "$tool" --run $tol $args; then pass=$((pass+1)); else echo "FAILED: $args"; fail=$((fail+1)); fi
+done < tests/gpu/launches.txt
+echo "== correctness: $pass passed, $fail failed"
+echo "== timings (no reference; bench = mean of 20 runs)"
+t() { timeout 120 "$tool" --run --no-ref --iters 20 "$@" || echo "FAILED: $*"; }
+t examples/vector_add.py add_kernel 16384 x_ptr=f32[16777216] y_ptr=f32[16777216] output_ptr=f32[16777216] n_elements=i:16777216 BLOCK_SIZE=c:1024
+t --fast examples/softmax.py softmax_kernel 4096 output_ptr=f32[4096,1024] input_ptr=f32[4096,1024] input_row_stride=i:1024 output_row_stride=i:1024 n_rows=i:4096 n_cols=i:1024 BLOCK_SIZE=c:1024
+t --fast examples/matmul.py matmul_kernel 4096 a_ptr=f16[4096,4096] b_ptr=f16[4096,4096] c_ptr=f16[4096,4096] M=i:4096 N=i:4096 K=i:4096 stride_am=i:4096 stride_ak=i:1 stride_bk=i:4096 stride_bn=i:1 stride_cm=i:4096 stride_cn=i:1 BLOCK_SIZE_M=c:128 BLOCK_SIZE_N=c:128 BLOCK_SIZE_K=c:32 GROUP_SIZE_M=c:8
+echo "== second process: PTX and cubin from the disk cache"
+t examples/vector_add.py add_kernel 16384 x_ptr=f32[16777216] y_ptr=f32[16777216] output_ptr=f32[16777216] n_elements=i:16777216 BLOCK_SIZE=c:1024
+[ $fail -eq 0 ]

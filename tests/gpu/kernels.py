@@ -1,0 +1,143 @@
+"""Kernels for the gpu suite (tests/gpu): each one exercises a piece of the
+GPU lowering. device_check.sh and test_ptx.c launch them with gpu_tool; the
+launches are in device_check.sh."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_f16(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    y = tl.load(y_ptr + offs, mask=m, other=0.0)
+    tl.store(out_ptr + offs, (x.to(tl.float32) * 2.0 + y.to(tl.float32)).to(tl.float16), mask=m)
+
+
+@triton.jit
+def int_ops(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1)
+    y = tl.load(y_ptr + offs, mask=m, other=1)
+    y = tl.where(y == 0, 7, y)
+    r = x // y + x % y * 3 + (x << 2) - (x >> 1) + (x & y) - (x ^ y) + tl.maximum(x, y) * tl.minimum(x, y)
+    tl.store(out_ptr + offs, r, mask=m)
+
+
+@triton.jit
+def reduce_rows(x_ptr, sum_ptr, max_ptr, amax_ptr, M, N: tl.constexpr, BM: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = pid * BM + tl.arange(0, BM)
+    cols = tl.arange(0, N)
+    rm = rows < M
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=rm[:, None], other=0.0)
+    tl.store(sum_ptr + rows, tl.sum(x, axis=1), mask=rm)
+    tl.store(max_ptr + rows, tl.max(x, axis=1), mask=rm)
+    tl.store(amax_ptr + rows, tl.argmax(x, axis=1), mask=rm)
+
+
+@triton.jit
+def reduce_cols(x_ptr, sum_ptr, min_ptr, M: tl.constexpr, N, BN: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = pid * BN + tl.arange(0, BN)
+    rows = tl.arange(0, M)
+    cm = cols < N
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=cm[None, :], other=0)
+    tl.store(sum_ptr + cols, tl.sum(x, axis=0), mask=cm)
+    tl.store(min_ptr + cols, tl.min(x, axis=0), mask=cm)
+
+
+@triton.jit
+def transpose(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=mask)
+    tl.store(y_ptr + rn[None, :] * M + rm[:, None], x, mask=mask)
+
+
+@triton.jit
+def outer(a_ptr, b_ptr, c_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    a = tl.load(a_ptr + rm, mask=rm < M, other=0.0)
+    b = tl.load(b_ptr + rn, mask=rn < N, other=0.0)
+    c = a[:, None] * b[None, :] + tl.sum(b, axis=0)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], c, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def loops(x_ptr, out_ptr, n, K, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(0, K):
+        x = tl.load(x_ptr + k * n + offs, mask=m, other=0.0)
+        if k % 2 == 0:
+            acc += x
+        else:
+            acc -= x * 0.5
+    i = 0
+    while i < 3:
+        acc = acc * 2.0
+        i += 1
+    tl.store(out_ptr + offs, acc, mask=m)
+
+
+@triton.jit
+def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, IEEE: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k * BK) & (rn[None, :] < N), other=0.0)
+        if IEEE:
+            acc = tl.dot(a, b, acc, input_precision="ieee")
+        else:
+            acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def math_fns(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=1.0)
+    y = tl.exp(x) + tl.log(tl.abs(x) + 1.0) + tl.sqrt(tl.abs(x)) + tl.sin(x) * tl.cos(x) + tl.floor(x * 3.0)
+    tl.store(out_ptr + offs, y / (1.0 + tl.abs(x)), mask=m)
+
+
+@triton.jit
+def atomics(x_ptr, hist_ptr, total_ptr, mx_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0)
+    bucket = (x + 50) % 16
+    tl.atomic_add(hist_ptr + bucket, 1, mask=m)
+    tl.atomic_add(total_ptr, tl.sum(tl.where(m, x, 0), axis=0))
+    tl.atomic_max(mx_ptr + bucket, x, mask=m)
+
+
+@triton.jit
+def scalar_prog(x_ptr, out_ptr, n):
+    pid = tl.program_id(0)
+    v = tl.load(x_ptr + pid)
+    if v > 0:
+        v = v * 2
+    else:
+        v = -v
+    tl.store(out_ptr + pid, v + n)
