@@ -268,15 +268,27 @@ tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
     }
     tt_dtype d;
     if (!parse_descr(nh.descr, &d, err, errlen)) return NULL;
-    tt_tensor *t = tt_tensor_new(NULL, d, nh.rank, nh.shape);
-    if (!t) {
+    /* size checks before allocating: a short file must not make us
+     * allocate what its header claims */
+    uint64_t need = (uint64_t)tt_dtype_size(d);
+    bool huge = false;
+    for (int i = 0; i < nh.rank; i++) {
+        if (nh.shape[i] == 0) need = 0;
+        else if (need > ((uint64_t)1 << 40) / (uint64_t)nh.shape[i]) huge = true;
+        else need *= (uint64_t)nh.shape[i];
+    }
+    if (huge) {
         fail(err, errlen, "array too large (more than 2^40 bytes)");
         return NULL;
     }
     off += hlen;
-    if (t->nbytes > len - off) {
-        fail(err, errlen, "truncated .npy data: need %zu bytes, have %zu", t->nbytes, len - off);
-        tt_tensor_free(t);
+    if (need > len - off) {
+        fail(err, errlen, "truncated .npy data: need %llu bytes, have %zu", (unsigned long long)need, len - off);
+        return NULL;
+    }
+    tt_tensor *t = tt_tensor_new(NULL, d, nh.rank, nh.shape);
+    if (!t) {
+        fail(err, errlen, "array too large (more than 2^40 bytes)");
         return NULL;
     }
     memcpy(t->data, b + off, t->nbytes);

@@ -298,6 +298,8 @@ static const struct bad {
     { "{'descr':'<f4','fortran_order':False,'shape':(99999999999999999999,)}", 1, 8, "too large" },
     { "{'descr':'<f4','fortran_order':False,'shape':(1099511627776,)}", 1, 8, "too large" },
     { "{'descr':'<f4','fortran_order':False,'shape':(3,)}", 1, 8, "truncated .npy data" },
+    /* a tiny file claiming 1 GiB is rejected before anything is allocated */
+    { "{'descr':'<f4','fortran_order':False,'shape':(268435456,)}", 1, 8, "truncated .npy data: need 1073741824 bytes, have 8" },
     { "{'descr':'<f4','fortran_order':Maybe,'shape':(2,)}", 1, 8, "True or False" },
     { "{'descr':'<f4','fortran_order':False,'shape':(2,)", 1, 8, "expected ',' or '}'" },
     { "{'descr':'<f4','fortran_order':False,'shape':(2,)} x", 1, 8, "trailing" },
