@@ -1,0 +1,335 @@
+/* test_module.c — module scanning: only @triton.jit functions are parsed as
+ * kernel code (DESIGN.md "The kernel language"); module-level constexpr
+ * globals; "# tritium:" launch comments; front_params. */
+#include <stdlib.h>
+#include "tfront.h"
+
+/* A file full of host Python that a kernel parser would choke on. */
+static const char host_src[] =
+    "#!/usr/bin/env python3\n"
+    "# -*- coding: utf-8 -*-\n"
+    "\"\"\"Module docstring with a fake kernel:\n"
+    "@triton.jit\n"
+    "def fake(x):\n"
+    "    return x\n"
+    "# tritium: --grid 999\n"
+    "\"\"\"\n"
+    "# tritium: --grid 4\n"
+    "import os, sys\n"
+    "import triton\n"
+    "import triton.language as tl\n"
+    "from triton import jit, cdiv\n"
+    "from functools import (\n"
+    "    partial,\n"
+    "    lru_cache,\n"
+    ")\n"
+    "\n"
+    "π = 3.14159  # unicode identifier\n"
+    "GREETING = 'héllo wörld ✓'\n"
+    "X = 5\n"
+    "BLOCK: tl.constexpr = 128\n"
+    "G = tl.constexpr(3)\n"
+    "H = triton.language.constexpr(2)\n"
+    "table = {k: v for k, v in zip('ab', [1, 2])}\n"
+    "squares = [i * i for i in range(10) if (j := i) % 2]\n"
+    "f = lambda a, *rest, **kw: (a, rest, kw)\n"
+    "msg = f\"{GREETING!r:>{20}} {{braces}} {table['a']}\"\n"
+    "nested = f\"{'x' if π > 3 else 'y'}\" \\\n"
+    "    'continued'\n"
+    "raw = r'\\d+\\s*' + b'bytes'.decode()\n"
+    "\n"
+    "\n"
+    "class Runner:\n"
+    "    \"\"\"Host class.\"\"\"\n"
+    "    def __init__(self, n: int = 3) -> None:\n"
+    "        self.n = n\n"
+    "\n"
+    "    @property\n"
+    "    def twice(self):\n"
+    "        with open(os.devnull) as fh:\n"
+    "            return [x async for x in fh] if False else self.n * 2\n"
+    "\n"
+    "    @staticmethod\n"
+    "    def go(*args, **kwargs):\n"
+    "        try:\n"
+    "            yield from range(3)\n"
+    "        except Exception as e:\n"
+    "            raise RuntimeError('no') from e\n"
+    "        finally:\n"
+    "            del args\n"
+    "\n"
+    "\n"
+    "# tritium: --arg X=zeros:f32[128]\n"
+    "@lru_cache(maxsize=None)\n"
+    "def host_helper(n):\n"
+    "    global X\n"
+    "    return {i: i ** 2 for i in range(n)}\n"
+    "\n"
+    "\n"
+    "@triton.autotune(\n"
+    "    configs=[\n"
+    "        triton.Config({'BLOCK_SIZE': 64}, num_warps=4),\n"
+    "        triton.Config({'BLOCK_SIZE': 128}, num_warps=8),\n"
+    "    ],\n"
+    "    key=['n'],\n"
+    ")\n"
+    "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK_SIZE'] == 0})\n"
+    "@triton.jit\n"
+    "def tuned(X, n, BLOCK_SIZE: tl.constexpr, EVEN: tl.constexpr):\n"
+    "    offs = tl.arange(0, BLOCK_SIZE)\n"
+    "    tl.store(X + offs, G * 1.0, mask=offs < n)\n"
+    "\n"
+    "\n"
+    "@jit\n"
+    "def via_alias(X):\n"
+    "    tl.store(X + tl.arange(0, BLOCK), H * 1.0)\n"
+    "\n"
+    "\n"
+    "@triton.jit(do_not_specialize=['n'])\n"
+    "def third(X, n):\n"
+    "    tl.store(X, n * 1.0)\n"
+    "\n"
+    "\n"
+    "def launch(x):\n"
+    "    grid = lambda meta: (cdiv(x.numel(), meta['BLOCK_SIZE']),)\n"
+    "    tuned[grid](x, x.numel())\n"
+    "    match x:\n"
+    "        case [a, *_]:\n"
+    "            print(a)\n"
+    "    return f'{x=}'\n"
+    "\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    import torch\n"
+    "    x = torch.zeros(128)\n"
+    "    launch(x)\n"
+    "    print(f\"done {x.sum():.3f}\", file=sys.stderr)\n";
+
+START_TEST(only_jit_functions_are_parsed)
+{
+    cap_start();
+    front_module *m = front_load_text("host.py", host_src);
+    const char *d = cap_end();
+    ck_assert_msg(m != NULL, "host code must be skipped, got:\n%s", d);
+    ck_assert_msg(!strstr(d, "error"), "%s", d);
+    ck_assert_int_eq(front_function_count(m), 3);
+    ck_assert_str_eq(front_function_name(m, 0), "tuned");
+    ck_assert_str_eq(front_function_name(m, 1), "via_alias");
+    ck_assert_str_eq(front_function_name(m, 2), "third");
+    ck_assert_ptr_null(front_function_name(m, 3));
+
+    /* module-level constexprs are usable in kernels */
+    launch l;
+    mk_launch(&l, "X:*f32[128] n:i32=100 BLOCK_SIZE=64 EVEN=False");
+    cap_start();
+    ir_func *f = front_compile(m, "tuned", &l);
+    d = cap_end();
+    ck_assert_msg(f != NULL, "%s", d);
+    double c;
+    ck_assert(const_of(f, find_op(f, IR_STORE, 0)->opnd[1], &c) && c == 3.0);   /* G = tl.constexpr(3) */
+    ir_func_free(f);
+    launch_free(&l);
+
+    mk_launch(&l, "X:*f32[128]");
+    cap_start();
+    f = front_compile(m, "via_alias", &l);
+    d = cap_end();
+    ck_assert_msg(f != NULL, "%s", d);
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 0)->attr[1], 128);                 /* BLOCK: tl.constexpr = 128 */
+    ck_assert(const_of(f, find_op(f, IR_STORE, 0)->opnd[1], &c) && c == 2.0);
+    ir_func_free(f);
+    launch_free(&l);
+    front_module_free(m);
+}
+END_TEST
+
+START_TEST(launch_comment_lines)
+{
+    cap_start();
+    front_module *m = front_load_text("host.py", host_src);
+    cap_end();
+    ck_assert_ptr_nonnull(m);
+    /* the comment lines, in order; not the one inside the docstring */
+    const char *lc = front_launch_comment(m);
+    char norm[256];
+    int n = 0;
+    for (const char *p = lc; *p && n < 255; p++) {
+        if (*p == ' ' && (n == 0 || norm[n - 1] == ' ')) continue;
+        norm[n++] = *p;
+    }
+    while (n && norm[n - 1] == ' ') n--;
+    norm[n] = 0;
+    ck_assert_str_eq(norm, "--grid 4 --arg X=zeros:f32[128]");
+    front_module_free(m);
+
+    cap_start();
+    m = front_load_text("none.py", "import triton\n@triton.jit\ndef k(X):\n    pass\n");
+    cap_end();
+    ck_assert_str_eq(front_launch_comment(m), "");
+    front_module_free(m);
+}
+END_TEST
+
+/* A plain global in a kernel is an error that names it. */
+START_TEST(plain_global_is_an_error)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "SCALE = 5\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    tl.store(X, SCALE * 1.0)\n";
+    const char *d = compile_err(src, "k", "X:*f32[16]");
+    ck_assert_msg(strstr(d, "k.py:6:17:") && strstr(d, "SCALE"), "%s", d);
+}
+END_TEST
+
+START_TEST(params_report)
+{
+    static const char src[] = PRELUDE
+        "def k(x_ptr, n, stride: tl.int64, B: tl.constexpr, C: tl.constexpr = 32,\n"
+        "      ACT: tl.constexpr = \"relu\", F: tl.constexpr = -1.5, G: \"tl.constexpr\" = True,\n"
+        "      D=None, E: tl.constexpr = BLOCK):\n"
+        "    pass\n"
+        "BLOCK: tl.constexpr = 16\n";
+    cap_start();
+    front_module *m = front_load_text("k.py", src);
+    const char *d = cap_end();
+    ck_assert_msg(m != NULL, "%s", d);
+    const front_param *p;
+    ck_assert_int_eq(front_params(m, "nope", &p), -1);
+    int n = front_params(m, "k", &p);
+    ck_assert_int_eq(n, 10);
+    static const char *const names[] = { "x_ptr", "n", "stride", "B", "C", "ACT", "F", "G", "D", "E" };
+    static const bool cx[] = { false, false, false, true, true, true, true, true, false, true };
+    for (int i = 0; i < n; i++) {
+        ck_assert_str_eq(p[i].name, names[i]);
+        ck_assert_msg(p[i].is_constexpr == cx[i], "%s constexpr flag", names[i]);
+    }
+    ck_assert(!p[0].has_default && !p[3].has_default);
+    ck_assert(p[2].annotated_dtype && p[2].annot == TT_I64);
+    ck_assert(!p[1].annotated_dtype);
+    ck_assert(p[4].has_default && p[4].def.kind == CONST_INT && p[4].def.i == 32);
+    ck_assert(p[5].has_default && p[5].def.kind == CONST_STR && !strcmp(p[5].def.s, "relu"));
+    ck_assert(p[6].has_default && p[6].def.kind == CONST_FLOAT && p[6].def.f == -1.5);
+    ck_assert(p[7].has_default && p[7].def.kind == CONST_BOOL && p[7].def.i == 1);
+    ck_assert(p[8].has_default && p[8].def.kind == CONST_NONE);
+    ck_assert(!p[9].has_default);                        /* not a literal */
+    front_module_free(m);
+}
+END_TEST
+
+/* Constexpr values: from the launch, else the default; runtime parameters
+ * take their types from the launch; `n: tl.int64` forces int64. */
+START_TEST(parameter_binding)
+{
+    static const char src[] = PRELUDE
+        "def k(X, n, m: tl.int64, s, B: tl.constexpr, C: tl.constexpr = 32):\n"
+        "    tl.store(X + tl.arange(0, B), 1.0)\n"
+        "    tl.store(X + tl.arange(0, C), n + m + s)\n";
+    ir_func *f = compile_ok(src, "k", "X:*f16[64] n:i32=3 m:i32=4 s:f32=0.5 B=16");
+    ck_assert_int_eq(f->nargs, 4);                       /* runtime parameters only */
+    ir_value *args = f->regions.v[IR_BODY].args;
+    ck_assert_str_eq(vtype(f, args[0]), "!tt.ptr<f16>");
+    ck_assert(f->arg_is_ptr[0] && f->arg_dtype[0] == TT_F16);
+    ck_assert_str_eq(vtype(f, args[1]), "i32");
+    ck_assert_str_eq(vtype(f, args[2]), "i64");
+    ck_assert_str_eq(vtype(f, args[3]), "f32");
+    ck_assert(!f->arg_is_ptr[3] && f->arg_dtype[3] == TT_F32);
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 0)->attr[1], 16);
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 1)->attr[1], 32);
+    ir_func_free(f);
+    f = compile_ok(src, "k", "X:*f16[64] n:u32=3 m:i32=4 s:f32=0.5 B=16 C=64");
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 1)->attr[1], 64);
+    ck_assert(f->arg_dtype[1] == TT_U32);
+    ir_func_free(f);
+    const char *d = compile_err(src, "k", "X:*f16[64] n:i32=3 m:i32=4 s:f32=0.5");
+    ck_assert_msg(strstr(d, "'B'"), "missing constexpr must be named:\n%s", d);
+    d = compile_err(src, "k", "X:*f16[64] m:i32=4 s:f32=0.5 B=16");
+    ck_assert_msg(strstr(d, "'n'"), "missing argument must be named:\n%s", d);
+    d = compile_err(src, "nope", "X:*f16[64]");
+    ck_assert_msg(strstr(d, "nope"), "%s", d);
+}
+END_TEST
+
+START_TEST(load_from_file)
+{
+    cap_start();
+    front_module *m = front_load("/nonexistent/dir/kernel.py");
+    const char *d = cap_end();
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(d, "/nonexistent/dir/kernel.py") && strstr(d, "error"), "%s", d);
+
+    const char *root = getenv("TRITIUM_SRCDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/vector_add.py", root ? root : TRITIUM_SRCDIR_DEFAULT);
+    cap_start();
+    m = front_load(path);
+    d = cap_end();
+    ck_assert_msg(m != NULL, "%s", d);
+    ck_assert_int_eq(front_function_count(m), 1);
+    ck_assert_str_eq(front_function_name(m, 0), "add_kernel");
+    ck_assert_msg(strstr(front_launch_comment(m), "--const BLOCK_SIZE=1024"), "%s", front_launch_comment(m));
+    ck_assert_str_eq(diag_file_name(front_file(m)), path);
+    front_module_free(m);
+}
+END_TEST
+
+TCase *tc_module(void)
+{
+    TCase *tc = tcase_create("module");
+    tcase_add_test(tc, only_jit_functions_are_parsed);
+    tcase_add_test(tc, launch_comment_lines);
+    tcase_add_test(tc, plain_global_is_an_error);
+    tcase_add_test(tc, params_report);
+    tcase_add_test(tc, parameter_binding);
+    tcase_add_test(tc, load_from_file);
+    return tc;
+}
+
+/* ---- known bugs ---- */
+
+/* code_generator.visit_FunctionDef evaluates defaults with
+ * visiting_arg_default_value set: any global is allowed there, constexpr or
+ * not (`def fn(x: tl.constexpr = GLOBAL)`). */
+START_TEST(known_bug_plain_global_in_default)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "WIDTH = 64\n"
+        "@triton.jit\n"
+        "def k(X, B: tl.constexpr = WIDTH):\n"
+        "    tl.store(X + tl.arange(0, B), 1.0)\n";
+    ir_func *f = compile_ok(src, "k", "X:*f32[64]");
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 0)->attr[1], 64);
+    ir_func_free(f);
+}
+END_TEST
+
+/* `from triton import jit as tjit` then `@tjit`: the decorator is
+ * triton.jit through an import alias (the module scanner records aliases). */
+START_TEST(known_bug_jit_decorator_alias)
+{
+    static const char src[] =
+        "import triton.language as tl\n"
+        "from triton import jit as tjit\n"
+        "@tjit\n"
+        "def k(X):\n"
+        "    tl.store(X, 1.0)\n";
+    cap_start();
+    front_module *m = front_load_text("k.py", src);
+    cap_end();
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(front_function_count(m), 1);
+    front_module_free(m);
+}
+END_TEST
+
+void add_module_known_bugs(TCase *tc);
+void add_module_known_bugs(TCase *tc)
+{
+    tcase_add_test(tc, known_bug_plain_global_in_default);
+    tcase_add_test(tc, known_bug_jit_decorator_alias);
+}
