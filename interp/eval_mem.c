@@ -142,6 +142,155 @@ static int fast_buffer(interp_session *s, uint64_t lo, uint64_t hi, uint64_t orr
     return bi;
 }
 
+
+/* ---- the contiguous fast path ----
+ * Most tiles of pointers are rows of consecutive elements (a block of a
+ * vector, a row of a matrix tile): ptr[r*cols + c] == ptr[r*cols] + c*esz.
+ * When every lane is active and each row lies in one buffer, loads and
+ * stores are row copies and the shadow bookkeeping is a few vectorizable
+ * passes; anything else (a partial mask, a gather, a fault) takes the
+ * per-lane path. */
+
+static int64_t row_len(const ival_info *vp) { return vp->rank ? vp->shape[vp->rank - 1] : 1; }
+
+static bool rows_contiguous(const uint64_t *restrict ptr, int64_t n, int64_t cols, int eshift)
+{
+    uint64_t diff = 0;
+    for (int64_t r = 0; r < n; r += cols) {
+        uint64_t b = ptr[r];
+        for (int64_t c = 0; c < cols; c++) diff |= ptr[r + c] ^ (b + ((uint64_t)c << eshift));
+    }
+    return diff == 0;
+}
+
+static bool all_set(const uint8_t *mask, int64_t n) { return !mask || !memchr(mask, 0, (size_t)n); }
+
+/* The buffer holding row [a, a + bytes), aligned and of element size esz;
+ * -1 when the row is not entirely valid. *cache: the last buffer found. */
+static int row_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, int *cache)
+{
+    int bi = *cache;
+    if (bi < 0 || a < s->bufs[bi].base || a >= s->bufs[bi].end) bi = interp_find_buf(s, a);
+    if (bi < 0) return -1;
+    const interp_buf *b = &s->bufs[bi];
+    if (b->esize != esz || (a & (uint64_t)(esz - 1)) || b->end - a < bytes) return -1;
+    *cache = bi;
+    return bi;
+}
+
+/* Do all rows resolve? Fills rb[] (one buffer index per row). */
+static bool rows_resolve(interp_session *s, const uint64_t *ptr, int64_t n, int64_t cols, int esz, int *rb)
+{
+    int cache = -1;
+    for (int64_t r = 0, i = 0; r < n; r += cols, i++) {
+        rb[i] = row_buffer(s, ptr[r], (uint64_t)cols * (uint64_t)esz, esz, &cache);
+        if (rb[i] < 0) return false;
+    }
+    return true;
+}
+
+static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int64_t n, int esz, void *out)
+{
+    interp_session *s = p->s;
+    int64_t cols = row_len(&s->vi[op->opnd[0]]);
+    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
+    int64_t nrows = n / cols;
+    int *rb = ts_alloc(&p->mem, sizeof(int) * (size_t)nrows);
+    if (!rows_resolve(s, ptr, n, cols, esz, rb)) return false;
+    faults fs;
+    fs.any = false;
+    for (int64_t r = 0; r < nrows; r++) {
+        interp_buf *b = &s->bufs[rb[r]];
+        uint64_t a = ptr[r * cols];
+        int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
+        memcpy((uint8_t *)out + r * cols * esz, b->host + (a - b->base), (size_t)(cols * esz));
+        uint32_t *reader = reader_of(s, b);
+        bool check_init = b->init && s->o.check_uninit;
+        if (!reader && !check_init) continue;
+        bool suspect = false;
+        if (reader) {
+            uint32_t *restrict rd = reader + e0, me = p->me;
+            for (int64_t c = 0; c < cols; c++) rd[c] = me;
+            const uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+            if (wr && !p->synced) {
+                uint32_t bad = 0;
+                const uint32_t *restrict w = wr + e0;
+                for (int64_t c = 0; c < cols; c++) {
+                    uint32_t x = w[c];
+                    bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !(x & (SH_ATOMIC | SH_SYNC)));
+                }
+                suspect = bad != 0;
+            }
+        }
+        if (check_init && memchr(b->init + e0, 0, (size_t)cols)) suspect = true;
+        if (!suspect) continue;
+        if (!fs.any) memset(fs.f, 0, sizeof fs.f);
+        fs.any = true;
+        for (int64_t c = 0; c < cols; c++)
+            shadow_read(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, reader, check_init);
+    }
+    if (fs.any) {
+        const ival_info *vr = &s->vi[op->res];
+        fs.any = false;
+        for (int k = 0; k < FK_COUNT; k++) fs.any |= fs.f[k].count != 0;
+        flush(p, &fs, ACC_LOAD, "load", vr->dt, esz, s->f->values.v[op->opnd[0]].type);
+    }
+    return true;
+}
+
+static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int64_t n, int esz, const void *val)
+{
+    interp_session *s = p->s;
+    int64_t cols = row_len(&s->vi[op->opnd[0]]);
+    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
+    int64_t nrows = n / cols;
+    int *rb = ts_alloc(&p->mem, sizeof(int) * (size_t)nrows);
+    if (!rows_resolve(s, ptr, n, cols, esz, rb)) return false;
+    faults fs;
+    fs.any = false;
+    uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
+    int32_t loc = op->loc;
+    for (int64_t r = 0; r < nrows; r++) {
+        interp_buf *b = &s->bufs[rb[r]];
+        uint64_t a = ptr[r * cols];
+        int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
+        uint32_t *wr = writer_of(s, b), *reader = reader_of(s, b);
+        bool suspect = false;
+        if (reader) {
+            uint32_t bad = 0;
+            const uint32_t *restrict w = wr + e0, *restrict rd = reader + e0;
+            for (int64_t c = 0; c < cols; c++) {
+                uint32_t x = w[c], y = rd[c];
+                bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC)));
+                bad |= (uint32_t)(y != 0 && y != me && !flags);
+            }
+            suspect = bad != 0;
+        }
+        if (suspect) {
+            if (!fs.any) memset(fs.f, 0, sizeof fs.f);
+            fs.any = true;
+            for (int64_t c = 0; c < cols; c++)
+                shadow_write(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, wr, reader, loc,
+                             flags);
+        } else {
+            uint32_t *restrict w = wr + e0;
+            int32_t *restrict wl = b->wloc + e0;
+            for (int64_t c = 0; c < cols; c++) {
+                w[c] = mine;
+                wl[c] = loc;
+            }
+            if (b->init) memset(b->init + e0, 1, (size_t)cols);
+        }
+        memcpy(b->host + (a - b->base), (const uint8_t *)val + r * cols * esz, (size_t)(cols * esz));
+    }
+    if (fs.any) {
+        fs.any = false;
+        for (int k = 0; k < FK_COUNT; k++) fs.any |= fs.f[k].count != 0;
+        flush(p, &fs, ACC_STORE, "store", s->vi[op->opnd[1]].dt, esz, s->f->values.v[op->opnd[0]].type);
+    }
+    return true;
+}
+
 #define GATHER(T)                                                                                 \
     {                                                                                             \
         T *restrict o = out;                                                                      \
@@ -174,6 +323,13 @@ static void eval_load(interp_prog *p, const ir_op *op)
     const uint8_t *mask = op->nopnd > 1 ? interp_operand(p, op, 1, n) : NULL;
     const void *other = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
     void *out = interp_result(p, op, 0);
+    if (all_set(mask, n) && load_rows(p, op, ptr, n, esz, out)) {
+        if (vr->dt == TT_BOOL) {
+            uint8_t *o = out;
+            for (int64_t i = 0; i < n; i++) o[i] = o[i] != 0;
+        }
+        return;
+    }
     uint64_t lo, hi, orr;
     int64_t active = lane_range(ptr, mask, n, &lo, &hi, &orr);
     if (active == 0) {
@@ -266,6 +422,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
     const uint64_t *ptr = p->vals[op->opnd[0]];
     const void *val = interp_operand(p, op, 1, n);
     const uint8_t *mask = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
+    if (all_set(mask, n) && store_rows(p, op, ptr, n, esz, val)) return;
     uint64_t lo, hi, orr;
     if (lane_range(ptr, mask, n, &lo, &hi, &orr) == 0) return;
     faults fs;
@@ -493,7 +650,12 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
 #define ADDPTR(T, EXT)                                                                            \
     {                                                                                             \
         const T *restrict off = off_;                                                             \
-        for (int64_t i = 0; i < n; i++) o[i] = ptr[i] + (uint64_t)(EXT)off[i] * psize;            \
+        if (scalar_base) {                                                                        \
+            uint64_t b0 = ptr[0];                                                                 \
+            for (int64_t i = 0; i < n; i++) o[i] = b0 + ((uint64_t)(EXT)off[i] << pshift);        \
+        } else {                                                                                  \
+            for (int64_t i = 0; i < n; i++) o[i] = ptr[i] + ((uint64_t)(EXT)off[i] << pshift);    \
+        }                                                                                         \
     }
 
 static void eval_addptr(interp_prog *p, const ir_op *op)
@@ -501,10 +663,21 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     interp_session *s = p->s;
     const ival_info *vr = &s->vi[op->res], *vo = &s->vi[op->opnd[1]];
     int64_t n = vr->numel;
-    const uint64_t *restrict ptr = interp_operand(p, op, 0, n);
+    /* addptr(splat(p), offs), the usual form, reads the scalar p directly */
+    ir_value pv = op->opnd[0];
+    const ir_value_info *pi = &s->f->values.v[pv];
+    bool scalar_base = s->vi[pv].numel == 1;
+    if (!scalar_base && pi->def_kind == IR_DEF_OP) {
+        const ir_op *def = &s->f->regions.v[pi->region].ops[pi->index];
+        if (def->opc == IR_SPLAT) {
+            pv = def->opnd[0];
+            scalar_base = true;
+        }
+    }
+    const uint64_t *restrict ptr = scalar_base ? p->vals[pv] : interp_operand(p, op, 0, n);
     const void *off_ = interp_operand(p, op, 1, n);
     uint64_t *restrict o = interp_result(p, op, 0);
-    uint64_t psize = vr->psize;
+    int pshift = __builtin_ctz((unsigned)vr->psize);
     /* offsets are sign-extended (LLVM GEP), i1 is 0/1 */
     switch (vo->dt) {
     case TT_BOOL: ADDPTR(uint8_t, uint64_t) break;

@@ -63,7 +63,11 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
             store_scalar_int(interp_result(p, op, 0), s->vi[op->res].esize, v);
             break;
         }
-        case IR_SPLAT: case IR_BROADCAST: case IR_EXPAND_DIMS: case IR_RESHAPE: case IR_TRANS: case IR_BITCAST:
+        case IR_SPLAT:
+            if (s->addr_splat[op->res] && !s->trap) break;
+            interp_eval_shape(p, op);
+            break;
+        case IR_BROADCAST: case IR_EXPAND_DIMS: case IR_RESHAPE: case IR_TRANS: case IR_BITCAST:
             interp_eval_shape(p, op);
             break;
         case IR_ADDPTR: case IR_INT_TO_PTR: case IR_PTR_TO_INT:

@@ -55,7 +55,10 @@ typedef struct tmark { tchunk *head; size_t used, live; } tmark;
 void *ts_alloc_slow(tstack *t, size_t n);
 static inline void *ts_alloc(tstack *t, size_t n)
 {
-    n = (n + 63) & ~(size_t)63;
+    /* Tiles are often a multiple of 4 KiB; a skew of 5 cache lines keeps
+     * consecutive tiles from sharing their low 12 address bits, which would
+     * make the loads of one alias the stores of the next (4K aliasing). */
+    n = ((n + 63) & ~(size_t)63) + (n >= 1024 ? 320 : 0);
     if (t->head && t->used + n <= t->head->size) {
         void *p = t->head->data + t->used;
         t->used += n;
@@ -170,6 +173,8 @@ struct interp_session {
     int *opbase;                   /* per region: global number of its op 0 */
     int nops_total;
     uint8_t *fuse;                 /* NUMERICS_GPU: per global op, 1/2: lhs/rhs is a fusable mulf */
+    uint8_t *addr_splat;           /* per value: a splat used only as tt.addptr's base, which
+                                    * reads the scalar instead: not materialized unless trapping */
     arena perm;                    /* session-lifetime memory (constants, args) */
 
     interp_buf *bufs;              /* ascending virtual addresses */

@@ -122,6 +122,27 @@ static void find_fusions(interp_session *s)
     }
 }
 
+/* Splats whose only uses are as the base of tt.addptr (eval_mem.c reads
+ * the scalar directly), e.g. `x_ptr + offsets`. */
+static void find_addr_splats(interp_session *s)
+{
+    const ir_func *f = s->f;
+    s->addr_splat = xcalloc((size_t)(s->nvals ? s->nvals : 1), 1);
+    for (int r = 0; r < f->regions.n; r++) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = 0; i < reg->nops; i++)
+            if (reg->ops[i].opc == IR_SPLAT) s->addr_splat[reg->ops[i].res] = 1;
+    }
+    for (int r = 0; r < f->regions.n; r++) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = 0; i < reg->nops; i++) {
+            const ir_op *op = &reg->ops[i];
+            for (int k = 0; k < op->nopnd; k++)
+                if (!(op->opc == IR_ADDPTR && k == 0)) s->addr_splat[op->opnd[k]] = 0;
+        }
+    }
+}
+
 interp_session *interp_session_new(const ir_func *f, launch *l, const interp_options *o)
 {
     const ir_region *body = &f->regions.v[IR_BODY];
@@ -169,6 +190,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
         }
     }
     if (s->o.numerics == NUMERICS_GPU) find_fusions(s);
+    find_addr_splats(s);
     if (!ok) {
         interp_session_free(s);
         return NULL;
@@ -189,6 +211,7 @@ void interp_session_free(interp_session *s)
     free(s->opbase);
     free(s->sites);
     free(s->fuse);
+    free(s->addr_splat);
     pthread_mutex_destroy(&s->shadow_lock);
     pthread_mutex_destroy(&s->hook_lock);
     pthread_mutex_destroy(&s->rep_lock);
