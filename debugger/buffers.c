@@ -1,0 +1,429 @@
+/* buffers.c — the launch's tensors as the debugger shows them: buffer
+ * references (`out[17]`, `out[3:9]`, `a[2, 4:8]`, numpy indexing with
+ * negative indices; index expressions may name scalar arguments and
+ * constexprs), `print BUFFER[...]`, `x`, and `info buffers`.
+ *
+ * Buffers are read from the live launch (the host tensors the interpreter
+ * updates in place), so they show the memory as the programs left it. */
+#include "dbg_int.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+
+int dbg_buf_arg(dbg_session *d, const char *name, size_t len)
+{
+    const launch *l = d->have_live ? &d->live : &d->pristine;
+    if (!d->loaded) return -1;
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].kind == ARG_TENSOR && strlen(l->args[i].name) == len && !strncmp(l->args[i].name, name, len))
+            return i;
+    return -1;
+}
+
+tt_tensor *dbg_buf_tensor(dbg_session *d, int arg)
+{
+    const launch *l = d->have_live ? &d->live : &d->pristine;
+    return l->args[arg].tensor;
+}
+
+void dbg_buf_elem(dbg_session *d, int arg, int64_t e, dbg_value *out)
+{
+    const tt_tensor *t = dbg_buf_tensor(d, arg);
+    memset(out, 0, sizeof *out);
+    out->dt = t->dtype;
+    out->numel = 1;
+    size_t es = (size_t)tt_dtype_size(t->dtype);
+    out->data = xmalloc(es);
+    memcpy(out->data, (const char *)t->data + (size_t)e * es, es);
+}
+
+char *dbg_elem_str(dbg_session *d, int arg, int64_t e)
+{
+    dbg_value v;
+    dbg_buf_elem(d, arg, e, &v);
+    char *s = dbg_elem_format(&v, 0, 0);
+    dbg_value_free(&v);
+    return s;
+}
+
+char *dbg_elem_name(dbg_session *d, int arg, int64_t e)
+{
+    const tt_tensor *t = dbg_buf_tensor(d, arg);
+    strbuf b = { 0 };
+    sb_printf(&b, "%s[", t->name ? t->name : "?");
+    if (t->rank <= 1) {
+        sb_printf(&b, "%" PRId64, e);
+    } else {
+        int64_t idx[TT_MAX_RANK];
+        int64_t r = e;
+        for (int k = t->rank - 1; k >= 0; k--) {
+            idx[k] = t->shape[k] ? r % t->shape[k] : 0;
+            r = t->shape[k] ? r / t->shape[k] : 0;
+        }
+        for (int k = 0; k < t->rank; k++) sb_printf(&b, "%s%" PRId64, k ? ", " : "", idx[k]);
+    }
+    sb_putc(&b, ']');
+    return sb_take(&b);
+}
+
+/* ---- selections ------------------------------------------------------------- */
+
+typedef struct bufsel {
+    int arg;
+    int rank;                          /* of the result */
+    int64_t shape[TT_MAX_RANK];
+    int64_t start[TT_MAX_RANK];        /* per buffer dimension */
+    int64_t count[TT_MAX_RANK];
+    bool kept[TT_MAX_RANK];
+} bufsel;
+
+typedef struct lookup_ctx { dbg_session *d; } lookup_ctx;
+
+static bool host_lookup(void *user, const char *name, hostval *out)
+{
+    lookup_ctx *c = user;
+    const launch *l = &c->d->pristine;
+    for (int i = 0; i < l->nargs; i++) {
+        if (strcmp(l->args[i].name, name)) continue;
+        if (l->args[i].kind == ARG_INT) { *out = (hostval){ .kind = HV_INT, .i = l->args[i].i }; return true; }
+        if (l->args[i].kind == ARG_FLOAT) { *out = (hostval){ .kind = HV_FLOAT, .f = l->args[i].f }; return true; }
+        *out = (hostval){ .kind = HV_TENSOR, .t = l->args[i].tensor };
+        return true;
+    }
+    for (int i = 0; i < l->nconsts; i++) {
+        if (strcmp(l->consts[i].name, name)) continue;
+        const launch_const *k = &l->consts[i];
+        if (k->kind == CONST_INT) { *out = (hostval){ .kind = HV_INT, .i = k->i }; return true; }
+        if (k->kind == CONST_BOOL) { *out = (hostval){ .kind = HV_BOOL, .i = k->i }; return true; }
+        if (k->kind == CONST_FLOAT) { *out = (hostval){ .kind = HV_FLOAT, .f = k->f }; return true; }
+    }
+    return false;
+}
+
+static bool eval_index(dbg_session *d, const char *text, size_t len, bool *empty, int64_t *v)
+{
+    char *t = xstrndup(text, len);
+    const char *s = dbg_skip(t);
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) n--;
+    *empty = n == 0;
+    if (*empty) { free(t); return true; }
+    char *e = xstrndup(s, n);
+    free(t);
+    const char *p = e;
+    if (dbg_parse_int(&p, v) && dbg_blank(p)) { free(e); return true; }
+    lookup_ctx c = { d };
+    hostval h;
+    FILE *saved = diag_set_stream(d->err);
+    bool ok = front_eval_host("index", e, host_lookup, &c, &h);
+    diag_set_stream(saved);
+    free(e);
+    if (!ok) return false;
+    if (h.kind != HV_INT && h.kind != HV_BOOL) {
+        dbg_error(d, "an index must be an integer");
+        return false;
+    }
+    *v = h.i;
+    return true;
+}
+
+/* NAME '[' comp (',' comp)* ']' where comp := EXPR | [EXPR] ':' [EXPR].
+ * Returns 1 when text is such a reference to a tensor argument (sel filled),
+ * 0 when it is not one, -1 after an error. */
+static int parse_sel(dbg_session *d, const char *text, bufsel *sel, const char **end)
+{
+    const char *s = dbg_skip(text);
+    const char *name = s;
+    while (isalnum((unsigned char)*s) || *s == '_') s++;
+    size_t nlen = (size_t)(s - name);
+    if (!nlen || isdigit((unsigned char)*name)) return 0;
+    const char *b = dbg_skip(s);
+    if (*b != '[') return 0;
+    int arg = dbg_buf_arg(d, name, nlen);
+    if (arg < 0) return 0;
+    const tt_tensor *t = dbg_buf_tensor(d, arg);
+    /* find the matching ']' */
+    int depth = 0;
+    const char *q = b;
+    for (; *q; q++) {
+        if (*q == '[' || *q == '(') depth++;
+        else if (*q == ']' || *q == ')') { if (--depth == 0) break; }
+    }
+    if (*q != ']') return 0;
+    if (end) *end = q + 1;
+    else if (!dbg_blank(q + 1)) return 0;
+    memset(sel, 0, sizeof *sel);
+    sel->arg = arg;
+    int dim = 0;
+    const char *p = b + 1;
+    while (p < q) {
+        /* one component up to a top-level ',' */
+        const char *c = p;
+        int dd = 0;
+        while (c < q && !(dd == 0 && *c == ',')) {
+            if (*c == '(' || *c == '[') dd++;
+            else if (*c == ')' || *c == ']') dd--;
+            c++;
+        }
+        if (dim >= t->rank) {
+            dbg_error(d, "too many indices for %s, which has %d dimension%s", t->name, t->rank, t->rank == 1 ? "" : "s");
+            return -1;
+        }
+        const char *colon = NULL;
+        dd = 0;
+        for (const char *x = p; x < c; x++) {
+            if (*x == '(' || *x == '[') dd++;
+            else if (*x == ')' || *x == ']') dd--;
+            else if (*x == ':' && dd == 0) { colon = x; break; }
+        }
+        int64_t n = t->shape[dim];
+        if (!colon) {
+            bool empty;
+            int64_t v;
+            if (!eval_index(d, p, (size_t)(c - p), &empty, &v)) return -1;
+            if (empty) { dbg_error(d, "empty index"); return -1; }
+            if (v < 0) v += n;
+            if (v < 0 || v >= n) {
+                dbg_error(d, "index %" PRId64 " is out of bounds for dimension %d of %s, which has size %" PRId64,
+                          v < 0 ? v - n : v, dim, t->name, n);
+                return -1;
+            }
+            sel->start[dim] = v;
+            sel->count[dim] = 1;
+            sel->kept[dim] = false;
+        } else {
+            bool e1, e2;
+            int64_t a = 0, z = n;
+            if (!eval_index(d, p, (size_t)(colon - p), &e1, &a)) return -1;
+            if (!eval_index(d, colon + 1, (size_t)(c - colon - 1), &e2, &z)) return -1;
+            if (e1) a = 0;
+            if (e2) z = n;
+            if (a < 0) a += n;
+            if (z < 0) z += n;
+            if (a < 0) a = 0;
+            if (z > n) z = n;
+            if (z < a) z = a;
+            sel->start[dim] = a;
+            sel->count[dim] = z - a;
+            sel->kept[dim] = true;
+        }
+        dim++;
+        p = c < q ? c + 1 : c;
+    }
+    for (; dim < t->rank; dim++) {
+        sel->start[dim] = 0;
+        sel->count[dim] = t->shape[dim];
+        sel->kept[dim] = true;
+    }
+    sel->rank = 0;
+    for (int k = 0; k < t->rank; k++)
+        if (sel->kept[k]) sel->shape[sel->rank++] = sel->count[k];
+    return 1;
+}
+
+static int64_t sel_numel(const bufsel *sel, int rank)
+{
+    int64_t n = 1;
+    for (int k = 0; k < rank; k++) n *= sel->count[k];
+    return n;
+}
+
+/* Flat element index of the i-th selected element. */
+static int64_t sel_elem(const tt_tensor *t, const bufsel *sel, int64_t i)
+{
+    int64_t idx[TT_MAX_RANK];
+    for (int k = t->rank - 1; k >= 0; k--) {
+        int64_t c = sel->count[k] ? sel->count[k] : 1;
+        idx[k] = sel->start[k] + i % c;
+        i /= c;
+    }
+    int64_t e = 0;
+    for (int k = 0; k < t->rank; k++) e = e * t->shape[k] + idx[k];
+    return e;
+}
+
+bool dbg_parse_bufref(dbg_session *d, const char *text, int *arg, int rank_max, int64_t *lo, int64_t *hi,
+                      bool *is_slice, const char **end)
+{
+    (void)rank_max;
+    bufsel sel;
+    int r = parse_sel(d, text, &sel, end);
+    if (r == 0) {
+        dbg_error(d, "expected BUFFER[INDEX] or BUFFER[LO:HI] where BUFFER is a tensor argument of the launch");
+        return false;
+    }
+    if (r < 0) return false;
+    const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
+    int64_t n = sel_numel(&sel, t->rank);
+    if (n == 0) {
+        dbg_error(d, "the selection is empty");
+        return false;
+    }
+    int64_t a = sel_elem(t, &sel, 0), z = sel_elem(t, &sel, n - 1) + 1;
+    if (z - a != n) {
+        dbg_error(d, "the selection is not contiguous in memory; watch a range of consecutive elements");
+        return false;
+    }
+    *arg = sel.arg;
+    *lo = a;
+    *hi = z;
+    *is_slice = sel.rank > 0;
+    return true;
+}
+
+bool dbg_buf_read_expr(dbg_session *d, const char *text, dbg_value *out, bool *failed)
+{
+    *failed = false;
+    if (!d->loaded) return false;
+    bufsel sel;
+    int r = parse_sel(d, text, &sel, NULL);
+    if (r == 0) return false;
+    if (r < 0) { *failed = true; return true; }
+    const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
+    int64_t n = sel_numel(&sel, t->rank);
+    memset(out, 0, sizeof *out);
+    out->dt = t->dtype;
+    out->rank = sel.rank;
+    memcpy(out->shape, sel.shape, sizeof sel.shape);
+    out->numel = n;
+    size_t es = (size_t)tt_dtype_size(t->dtype);
+    out->data = xmalloc(n ? (size_t)n * es : 1);
+    for (int64_t i = 0; i < n; i++)
+        memcpy((char *)out->data + (size_t)i * es, (const char *)t->data + (size_t)sel_elem(t, &sel, i) * es, es);
+    return true;
+}
+
+/* ---- info buffers ------------------------------------------------------------ */
+
+int dbg_cmd_info_buffers(dbg_session *d, const char *args)
+{
+    (void)args;
+    if (!d->loaded) return dbg_error(d, "No kernel loaded.");
+    const launch *l = d->have_live ? &d->live : &d->pristine;
+    int w = 4;
+    for (int i = 0; i < l->nargs; i++)
+        if (l->args[i].kind == ARG_TENSOR && (int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
+    int shown = 0;
+    for (int i = 0; i < l->nargs; i++) {
+        const launch_arg *a = &l->args[i];
+        if (a->kind != ARG_TENSOR) continue;
+        if (!shown++) dbg_printf(d, "%-3s %-*s %-6s %-16s %-10s %s\n", "Arg", w, "Name", "Dtype", "Shape", "Elements",
+                                 "Address range");
+        const tt_tensor *t = a->tensor;
+        char sh[96];
+        int o = snprintf(sh, sizeof sh, "[");
+        for (int k = 0; k < t->rank && o < (int)sizeof sh - 24; k++)
+            o += snprintf(sh + o, sizeof sh - (size_t)o, "%s%" PRId64, k ? ", " : "", t->shape[k]);
+        snprintf(sh + o, sizeof sh - (size_t)o, "]");
+        char range[64] = "(no session)";
+        if (d->s) {
+            uint64_t base = interp_buffer_base(d->s, i);
+            snprintf(range, sizeof range, "0x%012" PRIx64 "-0x%012" PRIx64, base, base + (uint64_t)t->nbytes);
+        }
+        dbg_printf(d, "%-3d %-*s %-6s %-16s %-10" PRId64 " %s\n", i, w, a->name, tt_dtype_triton_name(t->dtype), sh,
+                   tt_tensor_numel(t), range);
+    }
+    if (!shown) dbg_printf(d, "The launch has no tensor arguments.\n");
+    return 0;
+}
+
+/* ---- x ---------------------------------------------------------------------- */
+
+/* x[/NF] BUFFER[INDEX] | x[/NF] EXPR (pointers: the elements they point at) */
+int dbg_cmd_x(dbg_session *d, const char *args)
+{
+    if (!d->loaded) return dbg_error(d, "No kernel loaded.");
+    const char *s = dbg_skip(args);
+    int64_t count = 1;
+    int fmt = 0;
+    if (*s == '/') {
+        s++;
+        if (isdigit((unsigned char)*s)) {
+            count = 0;
+            while (isdigit((unsigned char)*s)) count = count * 10 + (*s++ - '0');
+        }
+        while (isalpha((unsigned char)*s)) {
+            if (strchr("xduotcf", *s)) fmt = *s;
+            else if (!strchr("bhwg", *s)) return dbg_error(d, "Invalid format letter '%c' (x d u o t c f).", *s);
+            s++;
+        }
+        if (count <= 0) return dbg_error(d, "the count must be positive");
+    }
+    s = dbg_skip(s);
+    if (!*s) return dbg_error(d, "Argument required (starting display address).");
+    bufsel sel;
+    int r = parse_sel(d, s, &sel, NULL);
+    if (r < 0) return -1;
+    if (r > 0) {
+        const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
+        int64_t first = sel_elem(t, &sel, 0), numel = tt_tensor_numel(t);
+        if (count == 1 && sel.rank > 0) count = sel_numel(&sel, t->rank);
+        if (first + count > numel) {
+            dbg_error(d, "warning: only %" PRId64 " element%s left in %s", numel - first, numel - first == 1 ? "" : "s",
+                      t->name);
+            count = numel - first;
+        }
+        int per = tt_dtype_size(t->dtype) <= 2 ? 8 : 4;
+        size_t es = (size_t)tt_dtype_size(t->dtype);
+        for (int64_t i = 0; i < count; i++) {
+            int64_t e = first + i;
+            if (i % per == 0) {
+                if (i) dbg_printf(d, "\n");
+                char *nm = dbg_elem_name(d, sel.arg, e);
+                if (d->s) dbg_printf(d, "0x%012" PRIx64 " <%s>:", interp_buffer_base(d->s, sel.arg) + (uint64_t)e * es, nm);
+                else dbg_printf(d, "<%s>:", nm);
+                free(nm);
+            }
+            dbg_value v;
+            dbg_buf_elem(d, sel.arg, e, &v);
+            char *str = dbg_elem_format(&v, 0, fmt);
+            dbg_printf(d, "\t%s", str);
+            free(str);
+            dbg_value_free(&v);
+        }
+        dbg_printf(d, "\n");
+        return 0;
+    }
+    /* an expression: pointers (scalars or tiles) */
+    dbg_value v;
+    if (!dbg_eval_in(d, s, d->sel_frame, &v)) return -1;
+    if (!v.is_ptr && v.dt != TT_U64 && v.dt != TT_I64) {
+        dbg_value_free(&v);
+        return dbg_error(d, "x needs BUFFER[INDEX] or an expression giving pointers");
+    }
+    if (!d->s) {
+        dbg_value_free(&v);
+        return dbg_error(d, "no interpreter session");
+    }
+    int64_t lanes = v.numel;
+    int64_t shown = 0;
+    for (int64_t i = 0; i < lanes && shown < 64; i++) {
+        uint64_t addr = ((const uint64_t *)v.data)[i];
+        int arg;
+        int64_t elem;
+        for (int64_t c = 0; c < count; c++) {
+            uint64_t a = addr;
+            if (c) {
+                if (!interp_resolve(d->s, addr, &arg, &elem)) break;
+                a = addr + (uint64_t)c * (uint64_t)tt_dtype_size(dbg_buf_tensor(d, arg)->dtype);
+            }
+            if (lanes > 1 && c == 0) dbg_printf(d, "[%" PRId64 "] ", i);
+            if (!interp_resolve(d->s, a, &arg, &elem)) {
+                dbg_printf(d, "0x%012" PRIx64 ":\t<not in any buffer>\n", a);
+                break;
+            }
+            char *nm = dbg_elem_name(d, arg, elem);
+            dbg_value ev;
+            dbg_buf_elem(d, arg, elem, &ev);
+            char *str = dbg_elem_format(&ev, 0, fmt);
+            dbg_printf(d, "0x%012" PRIx64 " <%s>:\t%s\n", a, nm, str);
+            free(str);
+            free(nm);
+            dbg_value_free(&ev);
+        }
+        shown++;
+    }
+    if (lanes > shown) dbg_printf(d, "... (%" PRId64 " more lanes)\n", lanes - shown);
+    dbg_value_free(&v);
+    return 0;
+}
