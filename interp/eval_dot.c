@@ -13,66 +13,66 @@
  * double, i8 accumulates in i32 (wrapping). An f16 result (out_dtype) is
  * rounded once at the end.
  *
- * The kernels are compiled twice (target_clones): with FMA/AVX2 where the
- * CPU has them, and a generic fallback. */
+ * The kernels are compiled twice: for AVX2+FMA, chosen at run time when the
+ * CPU has both (__builtin_cpu_supports), and for the baseline x86-64 (where
+ * fmaf is a libm call: correct, slower). Same results either way: the
+ * compiler does not contract (-ffp-contract=off) and fmaf is exact. */
 #include "internal.h"
 
 #include <math.h>
 
-#define CLONES __attribute__((target_clones("arch=haswell", "default")))
-
-CLONES static void mm_fma_f32(float *restrict c, const float *restrict a, const float *restrict b, int64_t M,
-                              int64_t N, int64_t K)
+/* DEF_MM(name, ...) defines name_avx2 and name_base (the same loop nest
+ * compiled for two targets) and name(), which dispatches between them. */
+#if defined(__x86_64__) || defined(__i386__)
+#define FAST_TARGET __attribute__((target("avx2,fma")))
+static bool have_avx2_fma(void)
 {
-    for (int64_t i = 0; i < M; i++) {
-        float *restrict ci = c + i * N;
-        for (int64_t k = 0; k < K; k++) {
-            float aik = a[i * K + k];
-            const float *restrict bk = b + k * N;
-            for (int64_t j = 0; j < N; j++) ci[j] = fmaf(aik, bk[j], ci[j]);
-        }
+    static int v = -1;
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     }
+    return v;
 }
+#else
+#define FAST_TARGET
+static bool have_avx2_fma(void) { return false; }
+#endif
 
+/* i-k-j: the inner loop runs over a row of c and vectorizes, while each
+ * c[i][j] still accumulates k = 0..K-1 in order */
+#define MM_LOOP(TC, TA, TB, STEP)                                                                 \
+    for (int64_t i = 0; i < M; i++) {                                                             \
+        TC *restrict ci = c + i * N;                                                              \
+        for (int64_t k = 0; k < K; k++) {                                                         \
+            TA aik = a[i * K + k];                                                                \
+            const TB *restrict bk = b + k * N;                                                    \
+            for (int64_t j = 0; j < N; j++) ci[j] = STEP;                                         \
+        }                                                                                         \
+    }
+
+#define DEF_MM(NAME, TC, TA, TB, STEP)                                                            \
+    FAST_TARGET static void NAME##_avx2(TC *restrict c, const TA *restrict a, const TB *restrict b, int64_t M, \
+                                        int64_t N, int64_t K)                                     \
+    {                                                                                             \
+        MM_LOOP(TC, TA, TB, STEP)                                                                 \
+    }                                                                                             \
+    static void NAME##_base(TC *restrict c, const TA *restrict a, const TB *restrict b, int64_t M, int64_t N, \
+                            int64_t K)                                                            \
+    {                                                                                             \
+        MM_LOOP(TC, TA, TB, STEP)                                                                 \
+    }                                                                                             \
+    static void NAME(TC *restrict c, const TA *restrict a, const TB *restrict b, int64_t M, int64_t N, int64_t K) \
+    {                                                                                             \
+        if (have_avx2_fma()) NAME##_avx2(c, a, b, M, N, K);                                       \
+        else NAME##_base(c, a, b, M, N, K);                                                       \
+    }
+
+DEF_MM(mm_fma_f32, float, float, float, fmaf(aik, bk[j], ci[j]))
 /* exact products (f16 inputs): mul + add == fmaf */
-CLONES static void mm_mad_f32(float *restrict c, const float *restrict a, const float *restrict b, int64_t M,
-                              int64_t N, int64_t K)
-{
-    for (int64_t i = 0; i < M; i++) {
-        float *restrict ci = c + i * N;
-        for (int64_t k = 0; k < K; k++) {
-            float aik = a[i * K + k];
-            const float *restrict bk = b + k * N;
-            for (int64_t j = 0; j < N; j++) ci[j] = ci[j] + aik * bk[j];
-        }
-    }
-}
-
-CLONES static void mm_fma_f64(double *restrict c, const double *restrict a, const double *restrict b, int64_t M,
-                              int64_t N, int64_t K)
-{
-    for (int64_t i = 0; i < M; i++) {
-        double *restrict ci = c + i * N;
-        for (int64_t k = 0; k < K; k++) {
-            double aik = a[i * K + k];
-            const double *restrict bk = b + k * N;
-            for (int64_t j = 0; j < N; j++) ci[j] = fma(aik, bk[j], ci[j]);
-        }
-    }
-}
-
-CLONES static void mm_i32(uint32_t *restrict c, const int32_t *restrict a, const int32_t *restrict b, int64_t M,
-                          int64_t N, int64_t K)
-{
-    for (int64_t i = 0; i < M; i++) {
-        uint32_t *restrict ci = c + i * N;
-        for (int64_t k = 0; k < K; k++) {
-            uint32_t aik = (uint32_t)a[i * K + k];
-            const int32_t *restrict bk = b + k * N;
-            for (int64_t j = 0; j < N; j++) ci[j] += aik * (uint32_t)bk[j];
-        }
-    }
-}
+DEF_MM(mm_mad_f32, float, float, float, ci[j] + aik * bk[j])
+DEF_MM(mm_fma_f64, double, double, double, fma(aik, bk[j], ci[j]))
+DEF_MM(mm_i32, uint32_t, int32_t, int32_t, ci[j] + (uint32_t)aik * (uint32_t)bk[j])
 
 static float tf32(float x)
 {

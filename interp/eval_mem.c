@@ -56,6 +56,12 @@ static inline uint32_t *writer_of(interp_session *s, interp_buf *b)
     return w;
 }
 
+/* The reader shadow if some load allocated it (stores only consult it). */
+static inline uint32_t *reader_if(interp_session *s, interp_buf *b)
+{
+    return s->o.check_races ? __atomic_load_n(&b->reader, __ATOMIC_ACQUIRE) : NULL;
+}
+
 static inline uint32_t *reader_of(interp_session *s, interp_buf *b)
 {
     if (!s->o.check_races) return NULL;
@@ -85,14 +91,14 @@ static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e,
 
 /* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC). */
 static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
-                                faults *fs, uint32_t *wr, uint32_t *reader, int32_t loc, uint32_t flags)
+                                faults *fs, uint32_t *wr, bool races, uint32_t *reader, int32_t loc, uint32_t flags)
 {
     uint32_t me = p->me | flags;
-    if (reader) {
+    if (races) {
         uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
         if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
             note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
-        uint32_t r = __atomic_load_n(&reader[e], __ATOMIC_RELAXED);
+        uint32_t r = reader ? __atomic_load_n(&reader[e], __ATOMIC_RELAXED) : 0;
         if (r && r != p->me && !(me & (SH_ATOMIC | SH_SYNC)))
             note(fs, FK_RACE_WR, lane, addr, bi, (int64_t)r - 1, -1);
     }
@@ -250,19 +256,23 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int
     fs.any = false;
     uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
     int32_t loc = op->loc;
+    bool races = s->o.check_races;
     for (int64_t r = 0; r < nrows; r++) {
         interp_buf *b = &s->bufs[rb[r]];
         uint64_t a = ptr[r * cols];
         int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
-        uint32_t *wr = writer_of(s, b), *reader = reader_of(s, b);
+        uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
         bool suspect = false;
-        if (reader) {
+        if (races) {
             uint32_t bad = 0;
-            const uint32_t *restrict w = wr + e0, *restrict rd = reader + e0;
+            const uint32_t *restrict w = wr + e0;
             for (int64_t c = 0; c < cols; c++) {
-                uint32_t x = w[c], y = rd[c];
+                uint32_t x = w[c];
                 bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC)));
-                bad |= (uint32_t)(y != 0 && y != me && !flags);
+            }
+            if (reader) {
+                const uint32_t *restrict rd = reader + e0;
+                for (int64_t c = 0; c < cols; c++) bad |= (uint32_t)(rd[c] != 0 && rd[c] != me && !flags);
             }
             suspect = bad != 0;
         }
@@ -270,8 +280,8 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int
             if (!fs.any) memset(fs.f, 0, sizeof fs.f);
             fs.any = true;
             for (int64_t c = 0; c < cols; c++)
-                shadow_write(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, wr, reader, loc,
-                             flags);
+                shadow_write(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, wr, races, reader,
+                             loc, flags);
         } else {
             uint32_t *restrict w = wr + e0;
             int32_t *restrict wl = b->wloc + e0;
@@ -434,12 +444,12 @@ static void eval_store(interp_prog *p, const ir_op *op)
         interp_buf *b = &s->bufs[bi];
         uint8_t *h = b->host;
         uint64_t base = b->base;
-        uint32_t *wr = writer_of(s, b), *reader = reader_of(s, b);
+        uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
         /* shadow first: race checks need the previous writer */
         for (int64_t i = 0; i < n; i++) {
             if (mask && !mask[i]) continue;
             int64_t e = (int64_t)((ptr[i] - base) >> b->eshift);
-            shadow_write(p, b, bi, e, i, ptr[i], &fs, wr, reader, op->loc, flags);
+            shadow_write(p, b, bi, e, i, ptr[i], &fs, wr, s->o.check_races, reader, op->loc, flags);
         }
         switch (esz) {
         case 1: SCATTER(uint8_t) break;
@@ -458,7 +468,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
                 b = bi >= 0 ? &s->bufs[bi] : NULL;
                 if (b) {
                     wr = writer_of(s, b);
-                    reader = reader_of(s, b);
+                    reader = reader_if(s, b);
                 }
             }
             if (!b) {
@@ -473,7 +483,8 @@ static void eval_store(interp_prog *p, const ir_op *op)
                 note(&fs, FK_TYPE, i, a, bi, 0, -1);
                 continue;
             }
-            shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, reader, op->loc, flags);
+            shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, s->o.check_races, reader,
+                         op->loc, flags);
             memcpy(b->host + (a - b->base), (const uint8_t *)val + i * esz, (size_t)esz);
         }
     }
@@ -638,7 +649,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
             old = do_rmw(h, kind, vr->dt, esz, v);
         }
         memcpy(o, &old, (size_t)esz);
-        shadow_write(p, b, bi, e, i, a, &fs, wr, NULL, op->loc, SH_ATOMIC);
+        shadow_write(p, b, bi, e, i, a, &fs, wr, false, NULL, op->loc, SH_ATOMIC);
     }
     /* a program that takes a lock orders its plain accesses itself */
     if (cas || kind == RMW_XCHG) p->synced = true;
@@ -666,15 +677,17 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     /* addptr(splat(p), offs), the usual form, reads the scalar p directly */
     ir_value pv = op->opnd[0];
     const ir_value_info *pi = &s->f->values.v[pv];
-    bool scalar_base = s->vi[pv].numel == 1;
-    if (!scalar_base && pi->def_kind == IR_DEF_OP) {
+    bool scalar_base = false;
+    if (pi->def_kind == IR_DEF_OP) {
         const ir_op *def = &s->f->regions.v[pi->region].ops[pi->index];
         if (def->opc == IR_SPLAT) {
             pv = def->opnd[0];
             scalar_base = true;
         }
     }
+    /* a one-element base (tensor<1x!tt.ptr>, itself maybe a splat) is read as a scalar */
     const uint64_t *restrict ptr = scalar_base ? p->vals[pv] : interp_operand(p, op, 0, n);
+    if (!scalar_base && s->vi[op->opnd[0]].numel == 1) scalar_base = true;
     const void *off_ = interp_operand(p, op, 1, n);
     uint64_t *restrict o = interp_result(p, op, 0);
     int pshift = __builtin_ctz((unsigned)vr->psize);

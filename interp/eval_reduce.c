@@ -136,6 +136,60 @@ DEF_IARG(16, uint16_t, int16_t)
 DEF_IARG(32, uint32_t, int32_t)
 DEF_IARG(64, uint64_t, int64_t)
 
+/* f32 max/min in an order-free form that vectorizes: floats map to signed
+ * integer keys ordered like the floats (-0 below +0); NaN lanes take the
+ * identity key and are counted, so a result is NaN only when all its inputs
+ * are. The result does not depend on the order, so it equals the
+ * sequential FMAX/FMIN above. */
+static inline int32_t fkey(uint32_t b) { return (int32_t)(b ^ ((uint32_t)((int32_t)b >> 31) & 0x7fffffffu)); }
+static inline uint32_t funkey(int32_t k) { return k >= 0 ? (uint32_t)k : (uint32_t)k ^ 0x7fffffffu; }
+
+static void maxmin_f32(const uint32_t *restrict x, uint32_t *restrict out, red_shape sh, int32_t *restrict acc,
+                       int32_t *restrict cnt, bool is_max)
+{
+    const int32_t ident = is_max ? INT32_MIN : INT32_MAX;
+    for (int64_t o = 0; o < sh.outer; o++) {
+        const uint32_t *xo = x + o * sh.R * sh.inner;
+        if (sh.inner == 1) {
+            int32_t a = ident, c = 0;
+            if (is_max) {
+                for (int64_t r = 0; r < sh.R; r++) {
+                    uint32_t b = xo[r];
+                    bool nan = (b & 0x7fffffffu) > 0x7f800000u;
+                    int32_t k = nan ? ident : fkey(b);
+                    a = k > a ? k : a;
+                    c += !nan;
+                }
+            } else {
+                for (int64_t r = 0; r < sh.R; r++) {
+                    uint32_t b = xo[r];
+                    bool nan = (b & 0x7fffffffu) > 0x7f800000u;
+                    int32_t k = nan ? ident : fkey(b);
+                    a = k < a ? k : a;
+                    c += !nan;
+                }
+            }
+            out[o] = c ? funkey(a) : xo[0];
+            continue;
+        }
+        for (int64_t j = 0; j < sh.inner; j++) {
+            acc[j] = ident;
+            cnt[j] = 0;
+        }
+        for (int64_t r = 0; r < sh.R; r++) {
+            const uint32_t *xr = xo + r * sh.inner;
+            for (int64_t j = 0; j < sh.inner; j++) {
+                uint32_t b = xr[j];
+                bool nan = (b & 0x7fffffffu) > 0x7f800000u;
+                int32_t k = nan ? ident : fkey(b);
+                acc[j] = is_max ? (k > acc[j] ? k : acc[j]) : (k < acc[j] ? k : acc[j]);
+                cnt[j] += !nan;
+            }
+        }
+        for (int64_t j = 0; j < sh.inner; j++) out[o * sh.inner + j] = cnt[j] ? funkey(acc[j]) : xo[j];
+    }
+}
+
 static bool is_arg(int kind)
 {
     return kind == RED_ARGMAX || kind == RED_UARGMAX || kind == RED_ARGMIN || kind == RED_UARGMIN;
@@ -146,6 +200,11 @@ static void reduce_values(interp_prog *p, int kind, tt_dtype dt, const void *x, 
 {
     void *acc = ts_alloc(&p->mem, (size_t)sh.inner * 8);
     bool fl = tt_dtype_is_float(dt);
+    if (dt == TT_F32 && kind != RED_ADD) {
+        int32_t *cnt = ts_alloc(&p->mem, (size_t)sh.inner * 4);
+        maxmin_f32(x, out, sh, acc, cnt, kind == RED_MAX || kind == RED_UMAX);
+        return;
+    }
     if (fl) {
         int k = kind == RED_UMAX ? RED_MAX : kind == RED_UMIN ? RED_MIN : kind;
 #define FCASE(K, N)                                                                               \
