@@ -246,8 +246,26 @@ START_TEST(known_bug_constexpr_annotation_over_tensor)
 }
 END_TEST
 
+/* visit_AnnAssign: an annotation other than tl.constexpr is ignored (the
+ * statement is visited as a plain Assign): `y: tl.float16 = x` keeps x's
+ * fp32, it does not cast. */
+START_TEST(known_bug_dtype_annotation_does_not_cast)
+{
+    static const char src[] = PRELUDE
+        "def k(X):\n"
+        "    x = tl.load(X)\n"
+        "    y: tl.float16 = x\n"
+        "    tl.store(X, y * 3.0)\n";
+    ir_func *f = compile_ok(src, "k", "X:*f32[4]");
+    ck_assert_int_eq(count_ops(f, IR_TRUNCF), 0);
+    ck_assert_str_eq(rtype(f, find_op(f, IR_MULF, 0)), "f32");
+    ir_func_free(f);
+}
+END_TEST
+
 void add_assign_known_bugs(TCase *tc);
 void add_assign_known_bugs(TCase *tc)
 {
     tcase_add_test(tc, known_bug_constexpr_annotation_over_tensor);
+    tcase_add_test(tc, known_bug_dtype_annotation_does_not_cast);
 }

@@ -348,6 +348,14 @@ START_TEST(casts)
     bzok("X.to(tl.int64)", F32, "i64", IR_PTR_TO_INT);
     bzok("X.to(tl.pointer_type(tl.int8))", F32, "!tt.ptr<i8>", IR_BITCAST);
     bzerr("tl.float32(x)", F32, NULL);                    /* a dtype is not callable */
+    /* a dtype passed as a constexpr */
+    static const char dt[] = PRELUDE
+        "def k(X, Y, DT: tl.constexpr):\n"
+        "    z = tl.load(X + tl.arange(0, 16)).to(DT)\n"
+        "    tl.store(Y + tl.arange(0, 16), z)\n";
+    ir_func *g = compile_ok(dt, "k", "X:*f32[16] Y:*f32[16] DT=tl.bfloat16");
+    ck_assert_str_eq(vtype(g, find_named(g, "z")), "tensor<16xbf16>");
+    ir_func_free(g);
 }
 END_TEST
 
@@ -571,10 +579,13 @@ START_TEST(known_bug_dot_fold_with_other_use)
 }
 END_TEST
 
-/* semantic.where promotes x and y with binary_op_type_checking_impl, so its
- * scalar checks (negative with unsigned, range) apply (§2.3 tl.where). */
-START_TEST(known_bug_where_scalar_checks)
+/* semantic.where / minimum / maximum promote their operands with
+ * binary_op_type_checking_impl, so its scalar checks (negative scalar with
+ * an unsigned tensor, scalar out of range) apply (§2.2, §2.3). */
+START_TEST(known_bug_where_minmax_scalar_checks)
 {
+    bzerr("tl.minimum(x, -1)", spec3("u32", "f32", "f32"), "negative");
+    bzerr("tl.maximum(x, 300)", spec3("u8", "f32", "f32"), "range");
     bzerr("tl.where(m, x, -1)", spec3("u32", "f32", "f32"), "negative");
     bzerr("tl.where(m, x, 1000)", spec3("i8", "f32", "f32"), "range");
 }
@@ -598,13 +609,25 @@ START_TEST(known_bug_mask_cannot_grow_pointer)
 }
 END_TEST
 
+/* d + d with d = tl.dot(a, b): folding d into its own accumulator makes the
+ * dot use its result ("used before its definition", an internal error). */
+START_TEST(known_bug_dot_plus_itself)
+{
+    ir_func *f = compile_ok(dkernel("    d = tl.dot(a, b)\n    z = d + d\n", 16, 16, 16), "k", dspec("f16", "f32"));
+    ir_op *d = find_op(f, IR_DOT, 0);
+    ck_assert_int_ne(d->opnd[2], d->res);
+    ir_func_free(f);
+}
+END_TEST
+
 void add_builtins_known_bugs(TCase *tc);
 void add_builtins_known_bugs(TCase *tc)
 {
     tcase_add_test(tc, known_bug_max_uint8_is_int32);
     tcase_add_test(tc, known_bug_max_indices_keeps_fp16);
     tcase_add_test(tc, known_bug_dot_fold_with_other_use);
-    tcase_add_test(tc, known_bug_where_scalar_checks);
+    tcase_add_test(tc, known_bug_where_minmax_scalar_checks);
     tcase_add_test(tc, known_bug_dot_int8_min_k);
     tcase_add_test(tc, known_bug_mask_cannot_grow_pointer);
+    tcase_add_test(tc, known_bug_dot_plus_itself);
 }

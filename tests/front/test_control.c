@@ -495,6 +495,29 @@ START_TEST(known_bug_early_return_in_runtime_if)
 }
 END_TEST
 
+/* Tuples are triton values: a tuple reassigned in a runtime if is an scf.if
+ * result (visit_then_else_blocks flattens it). The update must not be
+ * dropped silently (an error would at least be honest). */
+START_TEST(known_bug_tuple_updated_in_runtime_if)
+{
+    static const char src[] = PRELUDE
+        "def k(X, s):\n"
+        "    x = tl.load(X)\n"
+        "    y = tl.load(X + 1)\n"
+        "    t = (x, y)\n"
+        "    if s > 0:\n"
+        "        t = (y, x)\n"
+        "    tl.store(X, t[0])\n";
+    const char *d;
+    ir_func *f = compile_src(src, "k", "X:*f32[16] s:i32=1", &d);
+    if (f) {
+        ir_op *st = find_op(f, IR_STORE, 0);
+        ck_assert_msg(def_opc(f, st->opnd[1]) == IR_IF, "t[0] after the if must be the if's result, not x");
+        ir_func_free(f);
+    }
+}
+END_TEST
+
 void add_control_known_bugs(TCase *tc);
 void add_control_known_bugs(TCase *tc)
 {
@@ -502,4 +525,5 @@ void add_control_known_bugs(TCase *tc)
     tcase_add_test(tc, known_bug_if_branch_types_differ_unused);
     tcase_add_test(tc, known_bug_runtime_ternary_is_scf_if);
     tcase_add_test(tc, known_bug_early_return_in_runtime_if);
+    tcase_add_test(tc, known_bug_tuple_updated_in_runtime_if);
 }
