@@ -507,6 +507,68 @@ START_TEST(program_ids)
 }
 END_TEST
 
+/* §2.13 atomics: return the old value; defaults acq_rel / gpu; val cast to
+ * the pointee type and broadcast. */
+static const char *akernel(const char *expr)
+{
+    static char src[1024];
+    snprintf(src, sizeof src, PRELUDE
+             "def k(F, I, U, n):\n"
+             "    offs = tl.arange(0, 16)\n"
+             "    m = offs < n\n"
+             "    z = %s\n", expr);
+    return src;
+}
+#define ASPEC "F:*f32[16] I:*i32[16] U:*u32[16] n:i32=4"
+
+static ir_op *aop(ir_func *f, int opc)
+{
+    ir_op *op = ir_def(f, find_named(f, "z"));
+    ck_assert_int_eq(op->opc, opc);
+    return op;
+}
+
+START_TEST(atomics)
+{
+    ir_func *f = compile_ok(akernel("tl.atomic_add(F + offs, 1, mask=m)"), "k", ASPEC);
+    ir_op *op = aop(f, IR_ATOMIC_RMW);
+    ck_assert_str_eq(rtype(f, op), "tensor<16xf32>");              /* the old values */
+    ck_assert_int_eq(op->nopnd, 3);
+    ck_assert_str_eq(vtype(f, op->opnd[1]), "tensor<16xf32>");     /* val cast to the pointee */
+    ck_assert_int_eq(op->attr[0], RMW_FADD);
+    ck_assert_int_eq(op->attr[1], SEM_ACQ_REL);
+    ck_assert_int_eq(op->attr[2], SCOPE_GPU);
+    ir_func_free(f);
+    f = compile_ok(akernel("tl.atomic_max(I + offs, 3, sem='relaxed', scope='cta')"), "k", ASPEC);
+    op = aop(f, IR_ATOMIC_RMW);
+    ck_assert_int_eq(op->nopnd, 2);
+    ck_assert_int_eq(op->attr[0], RMW_MAX);
+    ck_assert_int_eq(op->attr[1], SEM_RELAXED);
+    ck_assert_int_eq(op->attr[2], SCOPE_CTA);
+    ir_func_free(f);
+    f = compile_ok(akernel("tl.atomic_min(U + offs, 3, sem='release', scope='sys')"), "k", ASPEC);
+    op = aop(f, IR_ATOMIC_RMW);
+    ck_assert_int_eq(op->attr[0], RMW_UMIN);
+    ck_assert_int_eq(op->attr[1], SEM_RELEASE);
+    ck_assert_int_eq(op->attr[2], SCOPE_SYS);
+    ir_func_free(f);
+    f = compile_ok(akernel("tl.atomic_xchg(I, 5)"), "k", ASPEC);   /* scalar pointer: once per program */
+    op = aop(f, IR_ATOMIC_RMW);
+    ck_assert_str_eq(rtype(f, op), "i32");
+    ck_assert_int_eq(op->attr[0], RMW_XCHG);
+    ir_func_free(f);
+    f = compile_ok(akernel("tl.atomic_cas(I + offs, 0, 1)"), "k", ASPEC);
+    op = aop(f, IR_ATOMIC_CAS);
+    ck_assert_int_eq(op->nopnd, 3);
+    ck_assert_str_eq(rtype(f, op), "tensor<16xi32>");
+    ir_func_free(f);
+    compile_err(akernel("tl.atomic_add(F + offs, 1, sem='weird')"), "k", ASPEC);
+    compile_err(akernel("tl.atomic_add(F + offs, 1, scope='planet')"), "k", ASPEC);
+    compile_err(akernel("tl.atomic_and(F + offs, 1)"), "k", ASPEC);   /* bitwise on floats */
+    compile_err(akernel("tl.atomic_add(offs, 1)"), "k", ASPEC);       /* not a pointer */
+}
+END_TEST
+
 TCase *tc_builtins(void)
 {
     TCase *tc = tcase_create("builtins");
@@ -529,6 +591,7 @@ TCase *tc_builtins(void)
     tcase_add_test(tc, unknown_names);
     tcase_add_test(tc, math_dtypes);
     tcase_add_test(tc, program_ids);
+    tcase_add_test(tc, atomics);
     return tc;
 }
 
@@ -620,6 +683,45 @@ START_TEST(known_bug_dot_plus_itself)
 }
 END_TEST
 
+/* §2.13: float atomic_max/min work on fp32/fp64 (sign trick); today they
+ * reach the verifier ("internal error"). fp16 max and 8/16-bit
+ * max/min/and/or/xor/xchg must be rejected with a clear error. */
+START_TEST(known_bug_atomic_dtypes)
+{
+    ir_func *f = compile_ok(akernel("tl.atomic_max(F + offs, 1.0)"), "k", ASPEC);
+    ir_func_free(f);
+    f = compile_ok(akernel("tl.atomic_min(F + offs, 1.0, mask=m)"), "k", ASPEC);
+    ir_func_free(f);
+    static const char src[] = PRELUDE
+        "def k(H, B, S):\n"
+        "    offs = tl.arange(0, 16)\n"
+        "    z = tl.atomic_%s(%s + offs, 1)\n";
+    static const char *const bad[][2] = { { "max", "H" }, { "xchg", "B" }, { "or", "S" }, { "max", "B" } };
+    for (size_t i = 0; i < TT_COUNTOF(bad); i++) {
+        char s[512];
+        snprintf(s, sizeof s, src, bad[i][0], bad[i][1]);
+        const char *d = compile_err(s, "k", "H:*f16[16] B:*i8[16] S:*i16[16]");
+        ck_assert_msg(!strstr(d, "internal error"), "atomic_%s on %s: %s", bad[i][0], bad[i][1], d);
+    }
+}
+END_TEST
+
+/* §2.4/§2.6: *i1 pointers are stored as int8 (semantic._store_legacy casts
+ * the value to int8), so 0.5 stored into a bool buffer is 0 (False), not
+ * 0.5 != 0. */
+START_TEST(known_bug_store_to_bool_goes_through_int8)
+{
+    static const char src[] = PRELUDE
+        "def k(X, B):\n"
+        "    offs = tl.arange(0, 16)\n"
+        "    tl.store(B + offs, tl.load(X + offs))\n";
+    ir_func *f = compile_ok(src, "k", "X:*f32[16] B:*bool[16]");
+    ck_assert_int_eq(count_ops(f, IR_CMPF), 0);
+    ck_assert_int_eq(count_ops(f, IR_FPTOSI), 1);
+    ir_func_free(f);
+}
+END_TEST
+
 void add_builtins_known_bugs(TCase *tc);
 void add_builtins_known_bugs(TCase *tc)
 {
@@ -630,4 +732,6 @@ void add_builtins_known_bugs(TCase *tc)
     tcase_add_test(tc, known_bug_dot_int8_min_k);
     tcase_add_test(tc, known_bug_mask_cannot_grow_pointer);
     tcase_add_test(tc, known_bug_dot_plus_itself);
+    tcase_add_test(tc, known_bug_atomic_dtypes);
+    tcase_add_test(tc, known_bug_store_to_bool_goes_through_int8);
 }
