@@ -475,7 +475,9 @@ END_TEST
 START_TEST(comment_paths_are_relative_to_the_file)
 {
     /* a copy of affine.py whose comment expects ref.npy next to it */
-    char *src = slurp(kernel("affine.py"));
+    char *kpath = kernel("affine.py");
+    char *src = slurp(kpath);
+    free(kpath);
     char *copy = tmp("k.py");
     FILE *f = fopen(copy, "w");
     ck_assert(f != NULL);
