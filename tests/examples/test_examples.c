@@ -46,6 +46,7 @@ extern char **environ;
 static const char *g_tritium;          /* path of the tritium executable */
 static const char *g_srcdir;           /* repository root */
 static char g_tmp[PATH_MAX];           /* per-test scratch directory */
+static const char *g_schedule;         /* --schedule for the run, NULL: default */
 
 /* ------------------------------------------------------------------------ */
 /* Deterministic inputs: splitmix64, uniform [0,1) and Box-Muller normals.   */
@@ -336,6 +337,10 @@ static void cmd_start(cmd *c, const char *file, const char *kernel)
         cmd_add(c, "--kernel");
         cmd_add(c, "%s", kernel);
     }
+    if (g_schedule) {
+        cmd_add(c, "--schedule");
+        cmd_add(c, "%s", g_schedule);
+    }
 }
 
 /* `--FLAG VALUE` with VALUE formatted. */
@@ -517,10 +522,10 @@ static const struct {
     {3000, 256, true},
 };
 
-START_TEST(test_vector_add)
+static void run_vector_add(int ci)
 {
-    int64_t n = add_cases[_i].n, block = add_cases[_i].block;
-    rng_seed(100 + (uint64_t)_i);
+    int64_t n = add_cases[ci].n, block = add_cases[ci].block;
+    rng_seed(100 + (uint64_t)ci);
     float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4), *o = nan_f32(n);
     for (int64_t i = 0; i < n; i++) {
         x[i] = (float)(rng_normal() * 10);
@@ -532,14 +537,14 @@ START_TEST(test_vector_add)
 
     cmd c;
     cmd_start(&c, "vector_add.py", "add_kernel");
-    if (add_cases[_i].exprs)
+    if (add_cases[ci].exprs)
         cmd_opt(&c, "--grid", "cdiv(n_elements, BLOCK_SIZE)");
     else
         cmd_opt(&c, "--grid", "%lld", (long long)((n + block - 1) / block));
     cmd_npy_arg(&c, "--arg", "x_ptr", "x.npy");
     cmd_npy_arg(&c, "--arg", "y_ptr", "y.npy");
     cmd_npy_arg(&c, "--arg", "output_ptr", "out.npy");
-    if (add_cases[_i].exprs)
+    if (add_cases[ci].exprs)
         cmd_opt(&c, "--arg", "n_elements=numel(x_ptr)");
     else
         cmd_opt(&c, "--arg", "n_elements=%lld", (long long)n);
@@ -562,6 +567,11 @@ START_TEST(test_vector_add)
     free(y);
     free(o);
 }
+
+START_TEST(test_vector_add)
+{
+    run_vector_add(_i);
+}
 END_TEST
 
 /* ------------------------------------------------------------------------ */
@@ -579,11 +589,11 @@ static const struct {
     {3, 100, 256, 2, 0},     /* block larger than needed */
 };
 
-START_TEST(test_softmax)
+static void run_softmax(int ci)
 {
-    int64_t R = sm_cases[_i].rows, C = sm_cases[_i].cols, pad = sm_cases[_i].pad;
+    int64_t R = sm_cases[ci].rows, C = sm_cases[ci].cols, pad = sm_cases[ci].pad;
     int64_t istride = C + pad;
-    rng_seed(200 + (uint64_t)_i);
+    rng_seed(200 + (uint64_t)ci);
     float *x = malloc((size_t)(R * istride) * 4), *o = nan_f32(R * C);
     for (int64_t i = 0; i < R * istride; i++)
         x[i] = (float)(rng_normal() * 3);
@@ -593,14 +603,14 @@ START_TEST(test_softmax)
 
     cmd c;
     cmd_start(&c, "softmax.py", "softmax_kernel");
-    cmd_opt(&c, "--grid", "%lld", (long long)sm_cases[_i].grid);
+    cmd_opt(&c, "--grid", "%lld", (long long)sm_cases[ci].grid);
     cmd_npy_arg(&c, "--arg", "output_ptr", "out.npy");
     cmd_npy_arg(&c, "--arg", "input_ptr", "x.npy");
     cmd_opt(&c, "--arg", "input_row_stride=%lld", (long long)istride);
     cmd_opt(&c, "--arg", "output_row_stride=%lld", (long long)C);
     cmd_opt(&c, "--arg", "n_rows=%lld", (long long)R);
     cmd_opt(&c, "--arg", "n_cols=%lld", (long long)C);
-    cmd_opt(&c, "--const", "BLOCK_SIZE=%lld", (long long)sm_cases[_i].block);
+    cmd_opt(&c, "--const", "BLOCK_SIZE=%lld", (long long)sm_cases[ci].block);
     cmd_npy_arg(&c, "--save", "output_ptr", "res.npy");
     cmd_expect(&c, 0);
 
@@ -621,12 +631,17 @@ START_TEST(test_softmax)
         }
     }
     MISM_ASSERT(m, "softmax output", R * C, "%lldx%lld BLOCK_SIZE=%lld grid=%lld pad=%lld",
-                (long long)R, (long long)C, (long long)sm_cases[_i].block,
-                (long long)sm_cases[_i].grid, (long long)pad);
+                (long long)R, (long long)C, (long long)sm_cases[ci].block,
+                (long long)sm_cases[ci].grid, (long long)pad);
     free(e);
     free(r.buf);
     free(x);
     free(o);
+}
+
+START_TEST(test_softmax)
+{
+    run_softmax(_i);
 }
 END_TEST
 
@@ -644,11 +659,11 @@ static const struct {
     {20, 500, 128, 13},      /* rows 513 floats apart */
 };
 
-START_TEST(test_layer_norm)
+static void run_layer_norm(int ci)
 {
-    int64_t M = ln_cases[_i].M, N = ln_cases[_i].N, stride = N + ln_cases[_i].pad;
+    int64_t M = ln_cases[ci].M, N = ln_cases[ci].N, stride = N + ln_cases[ci].pad;
     const double eps = 1e-5;
-    rng_seed(300 + (uint64_t)_i);
+    rng_seed(300 + (uint64_t)ci);
     float *x = malloc((size_t)(M * stride) * 4), *yinit = nan_f32(M * stride);
     float *w = malloc((size_t)N * 4), *b = malloc((size_t)N * 4), *minit = nan_f32(M);
     for (int64_t i = 0; i < M; i++) {
@@ -680,7 +695,7 @@ START_TEST(test_layer_norm)
     cmd_opt(&c, "--arg", "stride=%lld", (long long)stride);
     cmd_opt(&c, "--arg", "N=%lld", (long long)N);
     cmd_opt(&c, "--arg", "eps=%.9g", eps);
-    cmd_opt(&c, "--const", "BLOCK_SIZE=%lld", (long long)ln_cases[_i].block);
+    cmd_opt(&c, "--const", "BLOCK_SIZE=%lld", (long long)ln_cases[ci].block);
     cmd_npy_arg(&c, "--save", "Y", "yres.npy");
     cmd_npy_arg(&c, "--save", "Mean", "mres.npy");
     cmd_npy_arg(&c, "--save", "Rstd", "rres.npy");
@@ -722,7 +737,7 @@ START_TEST(test_layer_norm)
     MISM_ASSERT(mm, "layer_norm Mean", M, "M=%lld N=%lld", (long long)M, (long long)N);
     MISM_ASSERT(mr, "layer_norm Rstd", M, "M=%lld N=%lld", (long long)M, (long long)N);
     MISM_ASSERT(my, "layer_norm Y", M * N, "M=%lld N=%lld BLOCK_SIZE=%lld stride=%lld",
-                (long long)M, (long long)N, (long long)ln_cases[_i].block, (long long)stride);
+                (long long)M, (long long)N, (long long)ln_cases[ci].block, (long long)stride);
     ck_assert_msg(mpad.bad == 0, "layer_norm wrote %lld padding elements of Y (first %lld)",
                   (long long)mpad.bad, (long long)mpad.first);
     free(ry.buf);
@@ -733,6 +748,11 @@ START_TEST(test_layer_norm)
     free(w);
     free(b);
     free(minit);
+}
+
+START_TEST(test_layer_norm)
+{
+    run_layer_norm(_i);
 }
 END_TEST
 
@@ -753,12 +773,12 @@ static const struct {
     {256, 256, 256, 64, 64, 32, 8, "", false},
 };
 
-START_TEST(test_matmul)
+static void run_matmul(int ci)
 {
-    int64_t M = mm_cases[_i].M, N = mm_cases[_i].N, K = mm_cases[_i].K;
-    bool tb = mm_cases[_i].trans_b;
-    const char *act = mm_cases[_i].act;
-    rng_seed(400 + (uint64_t)_i);
+    int64_t M = mm_cases[ci].M, N = mm_cases[ci].N, K = mm_cases[ci].K;
+    bool tb = mm_cases[ci].trans_b;
+    const char *act = mm_cases[ci].act;
+    rng_seed(400 + (uint64_t)ci);
     uint16_t *a = malloc((size_t)(M * K) * 2), *b = malloc((size_t)(K * N) * 2);
     uint16_t *cinit = malloc((size_t)(M * N) * 2);
     for (int64_t i = 0; i < M * K; i++)
@@ -774,7 +794,7 @@ START_TEST(test_matmul)
     npy_save("b.npy", "<f2", 2, 2, bshape, b);
     npy_save("c.npy", "<f2", 2, 2, cshape, cinit);
 
-    int64_t bm = mm_cases[_i].bm, bn = mm_cases[_i].bn;
+    int64_t bm = mm_cases[ci].bm, bn = mm_cases[ci].bn;
     cmd c;
     cmd_start(&c, "matmul.py", "matmul_kernel");
     cmd_opt(&c, "--grid", "%lld", (long long)(((M + bm - 1) / bm) * ((N + bn - 1) / bn)));
@@ -792,8 +812,8 @@ START_TEST(test_matmul)
     cmd_opt(&c, "--arg", "stride_cn=1");
     cmd_opt(&c, "--const", "BLOCK_SIZE_M=%lld", (long long)bm);
     cmd_opt(&c, "--const", "BLOCK_SIZE_N=%lld", (long long)bn);
-    cmd_opt(&c, "--const", "BLOCK_SIZE_K=%lld", (long long)mm_cases[_i].bk);
-    cmd_opt(&c, "--const", "GROUP_SIZE_M=%lld", (long long)mm_cases[_i].group);
+    cmd_opt(&c, "--const", "BLOCK_SIZE_K=%lld", (long long)mm_cases[ci].bk);
+    cmd_opt(&c, "--const", "GROUP_SIZE_M=%lld", (long long)mm_cases[ci].group);
     if (act)
         cmd_opt(&c, "--const", "ACTIVATION=\"%s\"", act);
     cmd_npy_arg(&c, "--save", "c_ptr", "res.npy");
@@ -823,12 +843,17 @@ START_TEST(test_matmul)
         }
     MISM_ASSERT(m, "matmul C", M * N, "M=%lld N=%lld K=%lld tiles %lldx%lldx%lld group %lld act '%s'%s",
                 (long long)M, (long long)N, (long long)K, (long long)bm, (long long)bn,
-                (long long)mm_cases[_i].bk, (long long)mm_cases[_i].group, act ? act : "",
+                (long long)mm_cases[ci].bk, (long long)mm_cases[ci].group, act ? act : "",
                 tb ? " transposed B" : "");
     free(r.buf);
     free(a);
     free(b);
     free(cinit);
+}
+
+START_TEST(test_matmul)
+{
+    run_matmul(_i);
 }
 END_TEST
 
@@ -1054,13 +1079,32 @@ END_TEST
 
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* A correct kernel's result does not depend on the order of its programs:   */
+/* rerun cases with more programs than one under the other schedules (the    */
+/* interpreter also checks for races between programs).                      */
+
+static const char *const schedules[] = {"reverse", "random:7", "parallel"};
+
+START_TEST(test_schedules)
+{
+    g_schedule = schedules[_i];
+    run_vector_add(4);             /* 98432 elements, 97 programs */
+    run_softmax(3);                /* 100 rows on 16 programs (strided loop) */
+    run_layer_norm(2);             /* 33 rows */
+    run_matmul(1);                 /* 200x300x100, grouped order */
+    run_matmul(3);                 /* 130x70x50, GROUP_SIZE_M 2 */
+    g_schedule = NULL;
+}
+END_TEST
+
 static Suite *examples_suite(void)
 {
     Suite *s = suite_create("examples");
     struct {
         const char *name;
         TCase *tc;
-    } t[8];
+    } t[10];
     int n = 0;
 #define TC(nm) (t[n].name = (nm), t[n].tc = tcase_create(nm), t[n++].tc)
     tcase_add_loop_test(TC("vector_add"), test_vector_add, 0, (int)(sizeof add_cases / sizeof add_cases[0]));
@@ -1070,6 +1114,7 @@ static Suite *examples_suite(void)
     TCase *oob = TC("oob_bug");
     tcase_add_test(oob, test_oob_default);
     tcase_add_loop_test(oob, test_oob_sizes, 0, (int)(sizeof oob_cases / sizeof oob_cases[0]));
+    tcase_add_loop_test(TC("schedules"), test_schedules, 0, (int)(sizeof schedules / sizeof schedules[0]));
     TCase *def = TC("defaults");
     tcase_add_loop_test(def, test_default_launch, 0, (int)(sizeof default_cases / sizeof default_cases[0]));
     tcase_add_test(def, test_default_vector_add_saved);
