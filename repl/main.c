@@ -1,6 +1,9 @@
 /* main.c — the `tritium` program: dispatch to a sub-command. */
 #include "repl.h"
 #include "tritium/diag.h"
+#ifdef TRITIUM_HAVE_DEBUG
+#include "debug_repl.h"
+#endif
 
 #include <string.h>
 
@@ -14,6 +17,9 @@ static const struct command {
 } commands[] = {
     { "run", repl_cmd_run },
     { "ir", repl_cmd_ir },
+#ifdef TRITIUM_HAVE_DEBUG
+    { "debug", repl_cmd_debug },
+#endif
 };
 
 int main(int argc, char **argv)
