@@ -152,10 +152,20 @@ static int fast_buffer(interp_session *s, uint64_t lo, uint64_t hi, uint64_t orr
 /* ---- the contiguous fast path ----
  * Most tiles of pointers are rows of consecutive elements (a block of a
  * vector, a row of a matrix tile): ptr[r*cols + c] == ptr[r*cols] + c*esz.
- * When every lane is active and each row lies in one buffer, loads and
- * stores are row copies and the shadow bookkeeping is a few vectorizable
- * passes; anything else (a partial mask, a gather, a fault) takes the
- * per-lane path. */
+ * When each run of active lanes of a row lies in one buffer, loads and
+ * stores are copies of the runs (masked-out lanes are not touched) and the
+ * shadow bookkeeping is a few vectorizable passes; anything else (a
+ * gather, a fault) takes the per-lane path. */
+
+static void fill_masked(void *out, const void *other, const uint8_t *mask, int esz, int64_t n)
+{
+    /* lanes that were not loaded: `other` or 0 */
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && mask[i]) continue;
+        if (other) memcpy((uint8_t *)out + i * esz, (const uint8_t *)other + i * esz, (size_t)esz);
+        else memset((uint8_t *)out + i * esz, 0, (size_t)esz);
+    }
+}
 
 static int64_t row_len(const ival_info *vp) { return vp->rank ? vp->shape[vp->rank - 1] : 1; }
 
@@ -169,11 +179,28 @@ static bool rows_contiguous(const uint64_t *restrict ptr, int64_t n, int64_t col
     return diff == 0;
 }
 
-static bool all_set(const uint8_t *mask, int64_t n) { return !mask || !memchr(mask, 0, (size_t)n); }
+/* The next run [*c0, *c1) of active lanes at or after *c1 in a row of
+ * `cols` mask bytes (the whole row when there is no mask); false at the end. */
+static inline bool next_run(const uint8_t *m, int64_t cols, int64_t *c0, int64_t *c1)
+{
+    int64_t c = *c1;
+    if (!m) {
+        if (c >= cols) return false;
+        *c0 = c;
+        *c1 = cols;
+        return true;
+    }
+    while (c < cols && !m[c]) c++;
+    if (c >= cols) return false;
+    *c0 = c;
+    while (c < cols && m[c]) c++;
+    *c1 = c;
+    return true;
+}
 
-/* The buffer holding row [a, a + bytes), aligned and of element size esz;
- * -1 when the row is not entirely valid. *cache: the last buffer found. */
-static int row_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, int *cache)
+/* The buffer holding [a, a + bytes), aligned and of element size esz; -1
+ * when that range is not entirely valid. *cache: the last buffer found. */
+static int run_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, int *cache)
 {
     int bi = *cache;
     if (bi < 0 || a < s->bufs[bi].base || a >= s->bufs[bi].end) bi = interp_find_buf(s, a);
@@ -184,114 +211,127 @@ static int row_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, in
     return bi;
 }
 
-/* Do all rows resolve? Fills rb[] (one buffer index per row). */
-static bool rows_resolve(interp_session *s, const uint64_t *ptr, int64_t n, int64_t cols, int esz, int *rb)
+/* Contiguous rows whose active runs all resolve? */
+static bool rows_ok(interp_session *s, const uint64_t *ptr, const uint8_t *mask, int64_t n, int64_t cols, int esz)
 {
+    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
     int cache = -1;
-    for (int64_t r = 0, i = 0; r < n; r += cols, i++) {
-        rb[i] = row_buffer(s, ptr[r], (uint64_t)cols * (uint64_t)esz, esz, &cache);
-        if (rb[i] < 0) return false;
+    for (int64_t r = 0; r < n; r += cols) {
+        const uint8_t *m = mask ? mask + r : NULL;
+        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);)
+            if (run_buffer(s, ptr[r] + ((uint64_t)c0 * (uint64_t)esz), (uint64_t)(c1 - c0) * (uint64_t)esz, esz,
+                           &cache) < 0)
+                return false;
     }
     return true;
 }
 
-static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int64_t n, int esz, void *out)
+static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, const uint8_t *mask, const void *other,
+                      int64_t n, int esz, void *out)
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
-    int64_t nrows = n / cols;
-    int *rb = ts_alloc(&p->mem, sizeof(int) * (size_t)nrows);
-    if (!rows_resolve(s, ptr, n, cols, esz, rb)) return false;
+    if (!rows_ok(s, ptr, mask, n, cols, esz)) return false;
+    if (mask) fill_masked(out, other, mask, esz, n);
     faults fs;
     fs.any = false;
-    for (int64_t r = 0; r < nrows; r++) {
-        interp_buf *b = &s->bufs[rb[r]];
-        uint64_t a = ptr[r * cols];
-        int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
-        memcpy((uint8_t *)out + r * cols * esz, b->host + (a - b->base), (size_t)(cols * esz));
-        uint32_t *reader = reader_of(s, b);
-        bool check_init = b->init && s->o.check_uninit;
-        if (!reader && !check_init) continue;
-        bool suspect = false;
-        if (reader) {
-            uint32_t *restrict rd = reader + e0, me = p->me;
-            for (int64_t c = 0; c < cols; c++) rd[c] = me;
-            const uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
-            if (wr && !p->synced) {
-                uint32_t bad = 0;
-                const uint32_t *restrict w = wr + e0;
-                for (int64_t c = 0; c < cols; c++) {
-                    uint32_t x = w[c];
-                    bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !(x & (SH_ATOMIC | SH_SYNC)));
+    int cache = -1;
+    uint32_t me = p->me;
+    for (int64_t r = 0; r < n; r += cols) {
+        const uint8_t *m = mask ? mask + r : NULL;
+        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);) {
+            int64_t len = c1 - c0;
+            uint64_t a = ptr[r] + (uint64_t)c0 * (uint64_t)esz;
+            int bi = run_buffer(s, a, (uint64_t)len * (uint64_t)esz, esz, &cache);
+            interp_buf *b = &s->bufs[bi];
+            int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
+            memcpy((uint8_t *)out + (r + c0) * esz, b->host + (a - b->base), (size_t)(len * esz));
+            uint32_t *reader = reader_of(s, b);
+            bool check_init = b->init && s->o.check_uninit;
+            if (!reader && !check_init) continue;
+            bool suspect = false;
+            if (reader) {
+                uint32_t *restrict rd = reader + e0;
+                for (int64_t c = 0; c < len; c++) rd[c] = me;
+                const uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+                if (wr && !p->synced) {
+                    uint32_t bad = 0;
+                    const uint32_t *restrict w = wr + e0;
+                    for (int64_t c = 0; c < len; c++) {
+                        uint32_t x = w[c];
+                        bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !(x & (SH_ATOMIC | SH_SYNC)));
+                    }
+                    suspect = bad != 0;
                 }
-                suspect = bad != 0;
             }
+            if (check_init && memchr(b->init + e0, 0, (size_t)len)) suspect = true;
+            if (!suspect) continue;
+            if (!fs.any) memset(fs.f, 0, sizeof fs.f);
+            fs.any = true;
+            for (int64_t c = 0; c < len; c++)
+                shadow_read(p, b, bi, e0 + c, r + c0 + c, a + ((uint64_t)c << b->eshift), &fs, reader, check_init);
         }
-        if (check_init && memchr(b->init + e0, 0, (size_t)cols)) suspect = true;
-        if (!suspect) continue;
-        if (!fs.any) memset(fs.f, 0, sizeof fs.f);
-        fs.any = true;
-        for (int64_t c = 0; c < cols; c++)
-            shadow_read(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, reader, check_init);
     }
     if (fs.any) {
-        const ival_info *vr = &s->vi[op->res];
         fs.any = false;
         for (int k = 0; k < FK_COUNT; k++) fs.any |= fs.f[k].count != 0;
-        flush(p, &fs, ACC_LOAD, "load", vr->dt, esz, s->f->values.v[op->opnd[0]].type);
+        flush(p, &fs, ACC_LOAD, "load", s->vi[op->res].dt, esz, s->f->values.v[op->opnd[0]].type);
     }
     return true;
 }
 
-static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int64_t n, int esz, const void *val)
+static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, const uint8_t *mask, int64_t n, int esz,
+                       const void *val)
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
-    int64_t nrows = n / cols;
-    int *rb = ts_alloc(&p->mem, sizeof(int) * (size_t)nrows);
-    if (!rows_resolve(s, ptr, n, cols, esz, rb)) return false;
+    if (!rows_ok(s, ptr, mask, n, cols, esz)) return false;
     faults fs;
     fs.any = false;
     uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
     int32_t loc = op->loc;
     bool races = s->o.check_races;
-    for (int64_t r = 0; r < nrows; r++) {
-        interp_buf *b = &s->bufs[rb[r]];
-        uint64_t a = ptr[r * cols];
-        int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
-        uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
-        bool suspect = false;
-        if (races) {
-            uint32_t bad = 0;
-            const uint32_t *restrict w = wr + e0;
-            for (int64_t c = 0; c < cols; c++) {
-                uint32_t x = w[c];
-                bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC)));
+    int cache = -1;
+    for (int64_t r = 0; r < n; r += cols) {
+        const uint8_t *m = mask ? mask + r : NULL;
+        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);) {
+            int64_t len = c1 - c0;
+            uint64_t a = ptr[r] + (uint64_t)c0 * (uint64_t)esz;
+            int bi = run_buffer(s, a, (uint64_t)len * (uint64_t)esz, esz, &cache);
+            interp_buf *b = &s->bufs[bi];
+            int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
+            uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
+            bool suspect = false;
+            if (races) {
+                uint32_t bad = 0;
+                const uint32_t *restrict w = wr + e0;
+                for (int64_t c = 0; c < len; c++) {
+                    uint32_t x = w[c];
+                    bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC)));
+                }
+                if (reader) {
+                    const uint32_t *restrict rd = reader + e0;
+                    for (int64_t c = 0; c < len; c++) bad |= (uint32_t)(rd[c] != 0 && rd[c] != me && !flags);
+                }
+                suspect = bad != 0;
             }
-            if (reader) {
-                const uint32_t *restrict rd = reader + e0;
-                for (int64_t c = 0; c < cols; c++) bad |= (uint32_t)(rd[c] != 0 && rd[c] != me && !flags);
+            if (suspect) {
+                if (!fs.any) memset(fs.f, 0, sizeof fs.f);
+                fs.any = true;
+                for (int64_t c = 0; c < len; c++)
+                    shadow_write(p, b, bi, e0 + c, r + c0 + c, a + ((uint64_t)c << b->eshift), &fs, wr, races, reader,
+                                 loc, flags);
+            } else {
+                uint32_t *restrict w = wr + e0;
+                int32_t *restrict wl = b->wloc + e0;
+                for (int64_t c = 0; c < len; c++) {
+                    w[c] = mine;
+                    wl[c] = loc;
+                }
+                if (b->init) memset(b->init + e0, 1, (size_t)len);
             }
-            suspect = bad != 0;
+            memcpy(b->host + (a - b->base), (const uint8_t *)val + (r + c0) * esz, (size_t)(len * esz));
         }
-        if (suspect) {
-            if (!fs.any) memset(fs.f, 0, sizeof fs.f);
-            fs.any = true;
-            for (int64_t c = 0; c < cols; c++)
-                shadow_write(p, b, rb[r], e0 + c, r * cols + c, a + ((uint64_t)c << b->eshift), &fs, wr, races, reader,
-                             loc, flags);
-        } else {
-            uint32_t *restrict w = wr + e0;
-            int32_t *restrict wl = b->wloc + e0;
-            for (int64_t c = 0; c < cols; c++) {
-                w[c] = mine;
-                wl[c] = loc;
-            }
-            if (b->init) memset(b->init + e0, 1, (size_t)cols);
-        }
-        memcpy(b->host + (a - b->base), (const uint8_t *)val + r * cols * esz, (size_t)(cols * esz));
     }
     if (fs.any) {
         fs.any = false;
@@ -313,16 +353,6 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, int
         }                                                                                         \
     }
 
-static void fill_masked(void *out, const void *other, const uint8_t *mask, int esz, int64_t n)
-{
-    /* lanes that were not loaded: `other` or 0 */
-    for (int64_t i = 0; i < n; i++) {
-        if (mask && mask[i]) continue;
-        if (other) memcpy((uint8_t *)out + i * esz, (const uint8_t *)other + i * esz, (size_t)esz);
-        else memset((uint8_t *)out + i * esz, 0, (size_t)esz);
-    }
-}
-
 static void eval_load(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
@@ -333,7 +363,7 @@ static void eval_load(interp_prog *p, const ir_op *op)
     const uint8_t *mask = op->nopnd > 1 ? interp_operand(p, op, 1, n) : NULL;
     const void *other = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
     void *out = interp_result(p, op, 0);
-    if (all_set(mask, n) && load_rows(p, op, ptr, n, esz, out)) {
+    if (load_rows(p, op, ptr, mask, other, n, esz, out)) {
         if (vr->dt == TT_BOOL) {
             uint8_t *o = out;
             for (int64_t i = 0; i < n; i++) o[i] = o[i] != 0;
@@ -432,7 +462,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
     const uint64_t *ptr = p->vals[op->opnd[0]];
     const void *val = interp_operand(p, op, 1, n);
     const uint8_t *mask = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
-    if (all_set(mask, n) && store_rows(p, op, ptr, n, esz, val)) return;
+    if (store_rows(p, op, ptr, mask, n, esz, val)) return;
     uint64_t lo, hi, orr;
     if (lane_range(ptr, mask, n, &lo, &hi, &orr) == 0) return;
     faults fs;
