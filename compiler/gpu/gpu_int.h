@@ -65,6 +65,8 @@ void gl_print(FILE *f, const glayout *L);
 /* mma.sync m16n8k16 (f16/bf16) and m16n8k8 (tf32) accumulator and operand
  * layouts for an [M,N] result with num_warps warps; op: 0 = C/D [M,N],
  * 1 = A [M,K], 2 = B [K,N]. kw: 16 (f16/bf16) or 8 (tf32). */
+/* Warp bits along M and N for an mma tile (Triton's MMAv2 warpsPerTile). */
+void gl_mma_warps(int64_t M, int64_t N, int nwarp, int *wm, int *wn);
 bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num_warps);
 
 /* ---- axis.c: Triton's AxisInfo (contiguity, divisibility, constancy) ---- */

@@ -269,13 +269,29 @@ static bool add_regs(glayout *L, int d, int lo, int hi)
     return true;
 }
 
+void gl_mma_warps(int64_t M, int64_t N, int nwarp, int *wm, int *wn)
+{
+    /* Triton's MMAv2 warpsPerTile: grow the dim with more 16x16 tiles left */
+    int a = 0, b = 0;
+    while (a + b < nwarp) {
+        if ((M >> 4 >> a) >= (N >> 4 >> b)) {
+            if (((int64_t)16 << a) < M) a++;
+            else b++;
+        } else {
+            if (((int64_t)8 << b) < N) b++;
+            else a++;
+        }
+    }
+    *wm = a;
+    *wn = b;
+}
+
 bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num_warps)
 {
     if (!pow2(M) || !pow2(N) || !pow2(K) || M < 16 || N < 8 || K < kw) return false;
     int nwarp = log2i(num_warps);
-    int wm = 0;                                  /* warp bits along M */
-    while (wm < nwarp && ((int64_t)16 << (wm + 1)) <= M) wm++;
-    int wn = nwarp - wm;                         /* along N (replicated past N) */
+    int wm, wn;                                  /* warp bits along M and N (replicated past the shape) */
+    gl_mma_warps(M, N, nwarp, &wm, &wn);
     int mb = log2i(M), nb = log2i(N), kb = log2i(K);
     int64_t shape[2];
     if (op == 0) {
@@ -285,9 +301,9 @@ bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num
         L->reg[L->nreg++] = (gbasis){ 0, 3 };
         L->lane[0] = (gbasis){ 1, 1 }; L->lane[1] = (gbasis){ 1, 2 };
         L->lane[2] = (gbasis){ 0, 0 }; L->lane[3] = (gbasis){ 0, 1 }; L->lane[4] = (gbasis){ 0, 2 };
-        for (int i = 0; i < wm; i++) L->warp[i] = (gbasis){ 0, (int8_t)(4 + i) };
+        for (int i = 0; i < wm; i++) L->warp[i] = 4 + i < mb ? (gbasis){ 0, (int8_t)(4 + i) } : (gbasis){ -1, 0 };
         for (int i = 0; i < wn; i++) L->warp[wm + i] = 3 + i < nb ? (gbasis){ 1, (int8_t)(3 + i) } : (gbasis){ -1, 0 };
-        return add_regs(L, 1, 3 + wn < nb ? 3 + wn : nb, nb) && add_regs(L, 0, 4 + wm, mb);
+        return add_regs(L, 1, 3 + wn < nb ? 3 + wn : nb, nb) && add_regs(L, 0, 4 + wm < mb ? 4 + wm : mb, mb);
     }
     if (op == 1) {                               /* A [M,K] */
         shape[0] = M; shape[1] = K;
@@ -303,8 +319,8 @@ bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num
             L->lane[0] = (gbasis){ 1, 0 }; L->lane[1] = (gbasis){ 1, 1 };
         }
         L->lane[2] = (gbasis){ 0, 0 }; L->lane[3] = (gbasis){ 0, 1 }; L->lane[4] = (gbasis){ 0, 2 };
-        for (int i = 0; i < wm; i++) L->warp[i] = (gbasis){ 0, (int8_t)(4 + i) };
-        return add_regs(L, 1, kw == 16 ? 4 : 3, kb) && add_regs(L, 0, 4 + wm, mb);
+        for (int i = 0; i < wm; i++) L->warp[i] = 4 + i < mb ? (gbasis){ 0, (int8_t)(4 + i) } : (gbasis){ -1, 0 };
+        return add_regs(L, 1, kw == 16 ? 4 : 3, kb) && add_regs(L, 0, 4 + wm < mb ? 4 + wm : mb, mb);
     }
     /* B [K,N] */
     shape[0] = K; shape[1] = N;

@@ -209,28 +209,80 @@ static LLVMValueRef from_mem(gctx *g, LLVMValueRef v, LLVMTypeRef t)
     return t == g->t_i1 ? LLVMBuildICmp(g->B, LLVMIntNE, v, LLVMConstInt(g->t_i8, 0, 0), "") : v;
 }
 
+/* Registers of L that hold consecutive elements along the last dim (a run
+ * of up to 16 bytes): bitreg[i] is the register bit of coordinate bit i. */
+static int smem_run(const glayout *L, int esz, int *bitreg)
+{
+    int last = L->rank - 1, n = 0;
+    if (last < 0) return 0;
+    while (((int64_t)esz << (n + 1)) <= 16) {
+        int found = -1;
+        for (int r = 0; r < L->nreg; r++)
+            if (L->reg[r].dim == last && L->reg[r].bit == n) found = r;
+        if (found < 0) break;
+        bitreg[n++] = found;
+    }
+    return n;
+}
+
+static int run_member(const int *bitreg, int nb, int r0, int e)
+{
+    for (int i = 0; i < nb; i++)
+        if (e >> i & 1) r0 |= 1 << bitreg[i];
+    return r0;
+}
+
+static bool run_base(const int *bitreg, int nb, int r)
+{
+    for (int i = 0; i < nb; i++)
+        if (r >> bitreg[i] & 1) return false;
+    return true;
+}
+
 static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
 {
     const glayout *A = gl_get(g, x.lay), *Bl = gl_get(g, lay);
     LLVMTypeRef et = g_type(g, t), mt = g_mem_type(g, ir_type_elem(t));
     int64_t numel = 1;
     for (int d = 0; d < A->rank; d++) numel *= A->shape[d];
-    LLVMTypeRef pt = et == g->t_i1 ? g->t_i8 : et;
-    int64_t esz = LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
+    int esz = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
     LLVMValueRef base = g_scratch(g, numel * esz);
+    int bitreg[8], nb = smem_run(A, esz, bitreg), v = 1 << nb;
+    LLVMTypeRef vt = v > 1 ? LLVMVectorType(mt, (unsigned)v) : mt;
     LLVMValueRef la = lw_linear(g, x.lay);
     for (int r = 0; r < x.n; r++) {
+        if (!run_base(bitreg, nb, r)) continue;
         LLVMValueRef idx = LLVMBuildAdd(g->B, la, g_const_i32(g, reg_linear(A, r)), "");
-        LLVMValueRef p = LLVMBuildGEP2(g->B, pt, base, &idx, 1, "");
-        LLVMBuildStore(g->B, to_mem(g, x.r[r]), p);
+        LLVMValueRef p = LLVMBuildGEP2(g->B, mt, base, &idx, 1, "");
+        LLVMValueRef val;
+        if (v == 1) {
+            val = to_mem(g, x.r[r]);
+        } else {
+            val = LLVMGetUndef(vt);
+            for (int e = 0; e < v; e++)
+                val = LLVMBuildInsertElement(g->B, val, to_mem(g, x.r[run_member(bitreg, nb, r, e)]), g_const_i32(g, e), "");
+        }
+        LLVMValueRef st = LLVMBuildStore(g->B, val, p);
+        LLVMSetAlignment(st, (unsigned)(esz * v));
     }
     g_barrier(g);
     gv y = g_new(g, nregs(g, lay), lay);
+    nb = smem_run(Bl, esz, bitreg);
+    v = 1 << nb;
+    vt = v > 1 ? LLVMVectorType(mt, (unsigned)v) : mt;
     LLVMValueRef lb = lw_linear(g, lay);
     for (int r = 0; r < y.n; r++) {
+        if (!run_base(bitreg, nb, r)) continue;
         LLVMValueRef idx = LLVMBuildAdd(g->B, lb, g_const_i32(g, reg_linear(Bl, r)), "");
-        LLVMValueRef p = LLVMBuildGEP2(g->B, pt, base, &idx, 1, "");
-        y.r[r] = from_mem(g, LLVMBuildLoad2(g->B, pt, p, ""), et);
+        LLVMValueRef p = LLVMBuildGEP2(g->B, mt, base, &idx, 1, "");
+        LLVMValueRef ld = LLVMBuildLoad2(g->B, vt, p, "");
+        LLVMSetAlignment(ld, (unsigned)(esz * v));
+        if (v == 1) {
+            y.r[r] = from_mem(g, ld, et);
+        } else {
+            for (int e = 0; e < v; e++)
+                y.r[run_member(bitreg, nb, r, e)] = from_mem(g, LLVMBuildExtractElement(g->B, ld, g_const_i32(g, e), ""), et);
+        }
     }
     g_barrier(g);
     return y;

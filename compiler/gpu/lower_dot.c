@@ -55,11 +55,10 @@ static void lower_mma(gctx *g, ir_op *op)
     gv a = g_convert(g, op->opnd[0], la);
     gv b = g_convert(g, op->opnd[1], lb);
     gv c = g_convert(g, op->opnd[2], lc);
-    int nwarp = g->nwarp, wm = 0;
-    while (wm < nwarp && ((int64_t)16 << (wm + 1)) <= M) wm++;
-    int wn = nwarp - wm;
+    int wm, wn;
+    gl_mma_warps(M, N, g->nwarp, &wm, &wn);
     int mb = log2i(M), nb = log2i(N), kb = log2i(K);
-    int mrep = mb - 4 - wm, nrep = nb - 3 - wn < 0 ? 0 : nb - 3 - wn;
+    int mrep = mb - 4 - wm < 0 ? 0 : mb - 4 - wm, nrep = nb - 3 - wn < 0 ? 0 : nb - 3 - wn;
     int kfrag = kw == 16 ? 4 : 3;
     int krep = kb - kfrag;
     int abits = kw == 16 ? 3 : 2, bbits = kw == 16 ? 2 : 1;

@@ -1,14 +1,30 @@
 #!/bin/sh
-# GPU check: run every launch of tests/gpu/launches.txt on the GPU and in the
-# interpreter and compare all tensors, then time the three reference kernels.
-# usage (repository root, on the GPU machine):
-#   sh tests/gpu/device_check.sh [GPU_TOOL]    default GPU_TOOL: build-gpu-dev/gpu_tool
-# GPU_TOOL must be a statically linked build (meson -Dstatic_llvm=true);
+# GPU check: the gpu_run Check suite (kernels vs C references, illegal-address
+# report), then every launch of tests/gpu/launches.txt on the GPU and in the
+# interpreter with all tensors compared, then timings of the reference kernels.
+#
+# Build here (Debian 12, llvm-19-dev), from a build with -Dstatic_llvm=true:
+#   meson setup build-gpu-static -Dstatic_llvm=true -Dbuildtype=release
+#   ninja -C build-gpu-static tests/gpu/gpu_tool tests/gpu/test_gpu_run
+#   mkdir -p build-gpu-dev
+#   strip -o build-gpu-dev/gpu_tool build-gpu-static/tests/gpu/gpu_tool
+#   strip -o build-gpu-dev/test_gpu_run build-gpu-static/tests/gpu/test_gpu_run
+#   cp /lib/x86_64-linux-gnu/libsubunit.so.0 build-gpu-dev/   # libcheck's dependency
+#   gzip build-gpu-dev/gpu_tool build-gpu-dev/test_gpu_run    # 2 x 37 MB -> 2 x 15 MB
+# then, in the repository root on the GPU machine (build-gpu-dev carried):
+#   sh tests/gpu/device_check.sh [DIR]            DIR default: build-gpu-dev
 # libdevice is found under the CUDA install ($CUDA_HOME, /usr/local/cuda*).
-tool=${1:-build-gpu-dev/gpu_tool}
+dir=${1:-build-gpu-dev}
+for f in "$dir"/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+chmod +x "$dir"/gpu_tool "$dir"/test_gpu_run 2>/dev/null
+tool=$dir/gpu_tool
 export TRITIUM_CACHE_DIR=${TRITIUM_CACHE_DIR:-/tmp/tritium-cache} TRITIUM_GPU_CACHE=1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
 pass=0; fail=0
+if [ -x "$dir/test_gpu_run" ]; then
+  echo "== gpu_run suite"
+  LD_LIBRARY_PATH=$PWD/$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} TRITIUM_SRCDIR=$PWD "$dir/test_gpu_run" || fail=$((fail+1))
+fi
 while IFS= read -r line; do
   case "$line" in ''|'#'*) continue ;; esac
   tol=${line%%|*}; args=${line#*|}

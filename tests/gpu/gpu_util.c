@@ -99,15 +99,29 @@ void lb_const_str(launch *l, const char *name, const char *s)
     c->s = xstrdup(s);
 }
 
+/* Modules and functions live until exit (IR locations point into module sources). */
+static VEC(front_module *) mods;
+static VEC(ir_func *) funcs;
+
+static void free_compiled(void)
+{
+    for (int i = 0; i < funcs.n; i++) ir_func_free(funcs.v[i]);
+    for (int i = 0; i < mods.n; i++) front_module_free(mods.v[i]);
+    vec_free(&funcs);
+    vec_free(&mods);
+}
+
 ir_func *compile_py(const char *src, const char *kernel, const launch *l)
 {
     static int count;
+    if (count == 0) atexit(free_compiled);
     char name[64];
     snprintf(name, sizeof name, "test%d.py", count++);
     front_module *m = front_load_text(name, src);
     if (!m) return NULL;
+    vec_push(&mods, m);
     ir_func *f = front_compile(m, kernel, l);
-    /* the module owns sources the IR's locations point into: keep it */
+    if (f) vec_push(&funcs, f);
     return f;
 }
 

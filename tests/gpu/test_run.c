@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gpu_util.h"
 #include "tritium/cuda.h"
@@ -133,8 +135,15 @@ int main(void)
         fprintf(stderr, "no CUDA driver: skipping\n");
         return 77;
     }
-    if (cuda_init()) {
-        fprintf(stderr, "%s: skipping\n", cuda_error());
+    /* CUDA does not survive fork(): probe the device in a child, so that each
+     * forked test initializes its own context (and an illegal address in one
+     * test leaves the others alone) */
+    pid_t pid = fork();
+    if (pid == 0) _exit(cuda_init() ? 1 : 0);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        fprintf(stderr, "no usable CUDA device: skipping\n");
         return 77;
     }
     Suite *s = suite_create("gpu_run");
