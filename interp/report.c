@@ -291,16 +291,25 @@ void interp_report_summary(interp_session *s)
         }
     }
     if (any) {
-        fprintf(out, "summary: %" PRId64 " fault%s (%" PRId64 " lane%s) in %" PRId64 " program%s", s->st.faults,
-                s->st.faults == 1 ? "" : "s", s->st.fault_lanes, s->st.fault_lanes == 1 ? "" : "s",
-                s->fault_programs, s->fault_programs == 1 ? "" : "s");
-        if (s->st.races)
-            fprintf(out, "; %" PRId64 " racing access%s in %" PRId64 " program%s", s->st.races,
+        const char *sep = "summary: ";
+        if (s->st.faults) {
+            fprintf(out, "%s%" PRId64 " fault%s (%" PRId64 " lane%s) in %" PRId64 " program%s", sep, s->st.faults,
+                    s->st.faults == 1 ? "" : "s", s->st.fault_lanes, s->st.fault_lanes == 1 ? "" : "s",
+                    s->fault_programs, s->fault_programs == 1 ? "" : "s");
+            sep = "; ";
+        }
+        if (s->st.races) {
+            fprintf(out, "%s%" PRId64 " racing access%s in %" PRId64 " program%s", sep, s->st.races,
                     s->st.races == 1 ? "" : "es", s->race_programs, s->race_programs == 1 ? "" : "s");
-        if (s->st.uninit_reads) fprintf(out, "; %" PRId64 " uninitialized read%s", s->st.uninit_reads,
-                                        s->st.uninit_reads == 1 ? "" : "s");
+            sep = "; ";
+        }
+        if (s->st.uninit_reads) {
+            fprintf(out, "%s%" PRId64 " uninitialized read%s", sep, s->st.uninit_reads,
+                    s->st.uninit_reads == 1 ? "" : "s");
+            sep = "; ";
+        }
         if (s->suppressed)
-            fprintf(out, "; %" PRId64 " more report%s suppressed", s->suppressed, s->suppressed == 1 ? "" : "s");
+            fprintf(out, "%s%" PRId64 " more report%s suppressed", sep, s->suppressed, s->suppressed == 1 ? "" : "s");
         fputc('\n', out);
         fflush(out);
     }
