@@ -6,6 +6,7 @@
  *   SCHED_REVERSE   the same, backwards
  *   SCHED_RANDOM    a Fisher-Yates shuffle of the linear ids driven by
  *                   splitmix64(sched_seed): reproducible from the seed
+ *                   (above 2^24 programs a table-free Feistel permutation)
  *   SCHED_PARALLEL  all cores (or options.threads): each thread has its own
  *                   value array and tile memory, buffers are shared, atomics
  *                   are real atomics and reports are serialised
@@ -30,6 +31,37 @@ static uint64_t splitmix64(uint64_t *x)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* A seeded permutation of [0, n) without a table, for grids too large to
+ * shuffle in memory: a 4-round Feistel network on the smallest even power of
+ * two >= n, cycle-walking out-of-range values back into [0, n). */
+typedef struct perm { int half; uint64_t mask, n, key[4]; } perm;
+
+static void perm_init(perm *pm, uint64_t n, uint64_t seed)
+{
+    int bits = 2;
+    while (bits < 64 && (1ull << bits) < n) bits += 2;
+    pm->half = bits / 2;
+    pm->mask = (1ull << pm->half) - 1;
+    pm->n = n;
+    for (int i = 0; i < 4; i++) pm->key[i] = splitmix64(&seed);
+}
+
+static uint64_t perm_at(const perm *pm, uint64_t x)
+{
+    do {
+        uint64_t l = x >> pm->half, r = x & pm->mask;
+        for (int i = 0; i < 4; i++) {
+            uint64_t k = pm->key[i] ^ r;
+            uint64_t f = splitmix64(&k) & pm->mask;
+            uint64_t t = r;
+            r = l ^ f;
+            l = t;
+        }
+        x = (l << pm->half) | r;
+    } while (x >= pm->n);
+    return x;
 }
 
 typedef struct worker {
@@ -117,6 +149,15 @@ int interp_run_launch(interp_session *s)
         }
         break;
     case SCHED_RANDOM: {
+        if (n > (1 << 24)) {
+            perm pm;
+            perm_init(&pm, (uint64_t)n, s->o.sched_seed);
+            for (int64_t i = 0; i < n && !rc; i++) {
+                pid_of(s, (int64_t)perm_at(&pm, (uint64_t)i), pid);
+                rc = interp_prog_run(&s->main, pid);
+            }
+            break;
+        }
         int64_t *order = xmalloc(sizeof *order * (size_t)(n ? n : 1));
         for (int64_t i = 0; i < n; i++) order[i] = i;
         uint64_t st = s->o.sched_seed;
