@@ -66,6 +66,9 @@ typedef struct sema {
     int runtime_cf;          /* > 0 inside runtime if/for/while */
     bool returned;
     sval ret;
+    node_list *tail;         /* the kernel block in tail position (early returns) */
+    int in_tail;             /* inside the continuation of an early return */
+    bool plain_globals;      /* evaluating a default: any global may be read */
     jmp_buf fail;
 } sema;
 
@@ -87,6 +90,8 @@ const char *sv_describe(sema *S, const sval *v);   /* "int32[64, 64]", "constexp
 
 /* conversions */
 tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v);
+/* A Python number as a 0-d tensor of dtype dt, range-checked. */
+sval sema_const_as(sema *S, src_pos p, sval v, tt_dtype dt);
 sval sema_to_tensor(sema *S, src_pos p, sval v);  /* Python numbers -> 0-d tensors; tensors unchanged */
 sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast);
 sval sema_broadcast_to(sema *S, src_pos p, sval v, int rank, const int64_t *shape);
@@ -103,6 +108,7 @@ sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b);
 
 /* expressions, statements, calls */
 sval sema_expr(sema *S, node *e);
+sval sema_ternary(sema *S, node *e, sval c);
 void sema_block(sema *S, node_list *stmts);
 sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const char **kwn, sval *kwv, int nkw);
 bool sema_lookup(sema *S, const char *name, sval *out);

@@ -46,13 +46,18 @@ static void lex_number(lexer *L)
     int n = 0;
     bool is_float = false;
     int base = 10;
+    bool bad = false;
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X' || s[1] == 'o' || s[1] == 'O' || s[1] == 'b' || s[1] == 'B')) {
         base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
         L->p += 2;
         while (isxdigit((unsigned char)*L->p) || *L->p == '_') {
-            if (*L->p != '_' && n < 120) buf[n++] = *L->p;
+            char c = *L->p;
+            int d = isdigit((unsigned char)c) ? c - '0' : c == '_' ? 0 : 10 + (tolower((unsigned char)c) - 'a');
+            if (d >= base) bad = true;
+            if (c != '_' && n < 120) buf[n++] = c;
             L->p++;
         }
+        if (!n || L->p[-1] == '_') bad = true;
     } else {
         while (isdigit((unsigned char)*L->p) || *L->p == '_') {
             if (*L->p != '_' && n < 120) buf[n++] = *L->p;
@@ -83,7 +88,14 @@ static void lex_number(lexer *L)
         }
     }
     buf[n] = 0;
+    if (L->p[-1] == '_') bad = true;
+    /* Python rejects leading zeros in decimal integers: 09, 007 */
+    if (base == 10 && !is_float && n > 1 && buf[0] == '0' && strspn(buf, "0") != (size_t)n) bad = true;
     token *t = push(L, is_float ? TK_FLOAT : TK_INT, s, (int)(L->p - s));
+    if (bad) {
+        t->kind = TK_ERROR;
+        return;
+    }
     if (is_float) {
         t->fval = strtod(buf, NULL);
     } else {
@@ -109,6 +121,7 @@ static void lex_string(lexer *L, const char *start, bool raw, bool fstr)
 {
     char q = *L->p;
     bool triple = L->p[1] == q && L->p[2] == q;
+    bool closed = false;
     L->p += triple ? 3 : 1;
     int line0 = L->line;
     const char *ls0 = L->line_start;
@@ -119,6 +132,7 @@ static void lex_string(lexer *L, const char *start, bool raw, bool fstr)
         if (!triple && c == '\n') break;
         if (c == q && (!triple || (L->p[1] == q && L->p[2] == q))) {
             L->p += triple ? 3 : 1;
+            closed = true;
             break;
         }
         if (c == '\\' && L->p[1]) {
@@ -155,6 +169,10 @@ static void lex_string(lexer *L, const char *start, bool raw, bool fstr)
     L->line_start = ls1;
     t->sval = arena_strdup(L->a, b.s ? b.s : "");
     t->fstring = fstr;
+    if (!closed) {
+        t->kind = TK_ERROR;   /* unterminated string literal */
+        t->len = 1;
+    }
     sb_free(&b);
 }
 

@@ -27,11 +27,14 @@ static const char *decorator(parser *P, bool *ok)
 
 static char *dotted(parser *P)
 {
+    /* dotted_name: NAME ('.' NAME)* */
     strbuf b = {0};
-    while (peek(P)->kind == TK_NAME || tok_is_op(peek(P), ".")) {
+    while (peek(P)->kind == TK_NAME) {
         token *t = &P->toks[P->i++];
-        if (t->kind == TK_NAME) sb_printf(&b, "%.*s", t->len, t->start);
-        else sb_putc(&b, '.');
+        sb_printf(&b, "%.*s", t->len, t->start);
+        if (!tok_is_op(peek(P), ".")) break;
+        P->i++;
+        sb_putc(&b, '.');
     }
     char *s = arena_strdup(P->a, b.s ? b.s : "");
     sb_free(&b);
@@ -134,6 +137,18 @@ static void global_stmt(parser *P, front_module *m)
     vec_push(&m->globals, g);
 }
 
+/* `from triton import jit as tjit` makes @tjit a jit decorator */
+static bool alias_is_jit(front_module *m, const char *name)
+{
+    for (int i = m->aliases.n - 1; i >= 0; i--) {
+        if (strcmp(m->aliases.v[i].name, name)) continue;
+        const char *t = m->aliases.v[i].target;
+        size_t n = strlen(t);
+        return n >= 4 && !strcmp(t + n - 4, ".jit");
+    }
+    return false;
+}
+
 static front_module *load(const char *name, const char *text)
 {
     front_module *m = xcalloc(1, sizeof *m);
@@ -155,7 +170,7 @@ static front_module *load(const char *name, const char *text)
             while (tok_is_op(peek(&P), "@")) {
                 const char *d = decorator(&P, &ok);
                 vec_push(&decos, d);
-                if (!strcmp(d, "jit")) jit = true;
+                if (!strcmp(d, "jit") || alias_is_jit(m, d)) jit = true;
             }
             vec_free(&decos);
             if (tok_is_name(peek(&P), "def") && jit) {

@@ -385,9 +385,9 @@ static sval reduce_minmax(sema *S, src_pos p, int id, bargs *B, bool is_max, boo
     bool want_idx = arg_only || const_bool(S, p, B, 2, false);
     if (x.dt == TT_PTR) sema_error(S, p, "cannot reduce pointers");
     /* sub-32-bit floats go to fp32, small ints to (u)int32 (standard.py max/min) */
-    if (tt_dtype_is_float(x.dt) && tt_dtype_bits(x.dt) < 32) x = sema_cast(S, p, x, TT_F32, 0, false);
-    else if (tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32)
-        x = sema_cast(S, p, x, tt_dtype_is_signed(x.dt) ? TT_I32 : TT_U32, 0, false);
+    /* with return_indices only bf16 is promoted; ints below 32 bits become int32 */
+    if (want_idx ? x.dt == TT_BF16 : (tt_dtype_is_float(x.dt) && tt_dtype_bits(x.dt) < 32)) x = sema_cast(S, p, x, TT_F32, 0, false);
+    else if (tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32) x = sema_cast(S, p, x, TT_I32, 0, false);
     bool u = tt_dtype_is_int(x.dt) && !tt_dtype_is_signed(x.dt);
     int vk = is_max ? (u ? RED_UMAX : RED_MAX) : (u ? RED_UMIN : RED_MIN);
     int ik = is_max ? (u ? RED_UARGMAX : RED_ARGMAX) : (u ? RED_UARGMIN : RED_ARGMIN);
@@ -450,8 +450,13 @@ static sval atomic(sema *S, src_pos p, int id, bargs *B)
     case B_ATOMIC_XOR: kind = RMW_XOR; break;
     default: kind = RMW_XCHG; break;
     }
-    if (fl && kind != RMW_FADD && kind != RMW_MAX && kind != RMW_MIN && kind != RMW_XCHG)
+    if (fl && (kind == RMW_MAX || kind == RMW_MIN))
+        sema_error(S, p, "%s on floating-point pointers is not supported yet", btab[id].name);
+    if (fl && kind != RMW_FADD && kind != RMW_XCHG)
         sema_error(S, p, "%s is not supported on floating-point pointers", btab[id].name);
+    /* only add takes 16-bit floats; everything else needs 32 or 64 bits (semantic.py atom_red_typechecking_impl) */
+    if (tt_dtype_bits(et) < 32 && !(kind == RMW_FADD && (et == TT_F16 || et == TT_BF16)))
+        sema_error(S, p, "%s does not support %s pointers (32- or 64-bit elements only)", btab[id].name, tt_dtype_triton_name(et));
     ir_value ops[3] = { ptr.v, val.v, -1 };
     int n = 2;
     if (B->has[2]) {
@@ -543,8 +548,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
                     sema_error(S, p, "where: incompatible pointer operands %s and %s", sv_describe(S, &x), sv_describe(S, &y));
             } else {
                 tt_dtype ct = sema_promote(S, p, x, y);
-                x = x.k == V_TENSOR ? sema_cast(S, p, x, ct, 0, false) : sema_cast(S, p, sema_to_tensor(S, p, x), ct, 0, false);
-                y = y.k == V_TENSOR ? sema_cast(S, p, y, ct, 0, false) : sema_cast(S, p, sema_to_tensor(S, p, y), ct, 0, false);
+                x = x.k == V_TENSOR ? sema_cast(S, p, x, ct, 0, false) : sema_const_as(S, p, x, ct);
+                y = y.k == V_TENSOR ? sema_cast(S, p, y, ct, 0, false) : sema_const_as(S, p, y, ct);
             }
         }
         sema_broadcast_pair(S, p, &x, &y);
@@ -574,7 +579,10 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (B.has[1]) {
             mask = want_tensor(S, p, B.a[1], "mask");
             if (mask.dt != TT_BOOL) sema_error(S, p, "load: mask must be a boolean tensor, got %s", sv_describe(S, &mask));
-            sema_broadcast_pair(S, p, &ptr, &mask);
+            const ir_type_info *pt0 = sv_shape(S, &ptr);
+            if (pt0->rank == 0 && sv_shape(S, &mask)->rank > 0)
+                sema_error(S, p, "load: mask argument cannot be a block if the pointer argument is not a block");
+            mask = sema_broadcast_to(S, p, mask, pt0->rank, pt0->shape);
         }
         const ir_type_info *pti = sv_shape(S, &ptr);
         int rank = pti->rank;
@@ -600,12 +608,17 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (B.has[2]) {
             mask = want_tensor(S, p, B.a[2], "mask");
             if (mask.dt != TT_BOOL) sema_error(S, p, "store: mask must be a boolean tensor, got %s", sv_describe(S, &mask));
-            sema_broadcast_pair(S, p, &ptr, &mask);
+            const ir_type_info *pt0 = sv_shape(S, &ptr);
+            if (pt0->rank == 0 && sv_shape(S, &mask)->rank > 0)
+                sema_error(S, p, "store: mask argument cannot be a block if the pointer argument is not a block");
+            mask = sema_broadcast_to(S, p, mask, pt0->rank, pt0->shape);
         }
         const ir_type_info *pti = sv_shape(S, &ptr);
         int rank = pti->rank;
         int64_t shape[IR_MAX_RANK];
         memcpy(shape, pti->shape, sizeof shape);
+        /* *i1 is stored as int8 (semantic.py store): 0.5 -> 0 -> False */
+        if (ptr.pt == TT_BOOL && val.k == V_TENSOR && val.dt != TT_BOOL) val = sema_cast(S, p, val, TT_I8, 0, false);
         val = sema_cast(S, p, val, ptr.pt, 0, false);
         if (sv_shape(S, &val)->rank > rank) sema_error(S, p, "store: value %s has a higher rank than the pointer %s", sv_describe(S, &val), sv_describe(S, &ptr));
         val = sema_broadcast_to(S, p, val, rank, shape);
@@ -689,7 +702,9 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         int64_t M = ta->shape[r - 2], K = ta->shape[r - 1], K2 = tb->shape[r - 2], N = tb->shape[r - 1];
         if (K != K2) sema_error(S, p, "dot: inner dimensions differ: %s @ %s", sv_describe(S, &a), sv_describe(S, &b));
         if (r == 3 && ta->shape[0] != tb->shape[0]) sema_error(S, p, "dot: batch dimensions differ");
-        if (K < 16) sema_error(S, p, "dot: K must be >= 16 on NVIDIA GPUs (got %lld)", (long long)K);
+        if (K < 16 || (tt_dtype_bits(a.dt) == 8 && K < 32))
+            sema_error(S, p, "dot: K must be >= %d for %s operands on NVIDIA GPUs (got %lld)",
+                       tt_dtype_bits(a.dt) == 8 ? 32 : 16, tt_dtype_triton_name(a.dt), (long long)K);
         tt_dtype out;
         switch (a.dt) {
         case TT_I8: out = TT_I32; break;

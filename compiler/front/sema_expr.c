@@ -40,7 +40,7 @@ void sema_bind(sema *S, const char *name, sval v)
 
 static int find_func(front_module *m, const char *name)
 {
-    for (int i = 0; i < m->funcs.n; i++)
+    for (int i = m->funcs.n - 1; i >= 0; i--)   /* a later definition wins, as in Python */
         if (!strcmp(m->funcs.v[i].name, name)) return i;
     return -1;
 }
@@ -90,7 +90,7 @@ static sval lookup_name(sema *S, node *e)
 
 static sval eval_global(sema *S, src_pos p, global *g)
 {
-    if (!g->is_constexpr)
+    if (!g->is_constexpr && !S->plain_globals)
         sema_error(S, p, "global '%s' is not a tl.constexpr; kernels may only use constexpr globals "
                          "(declare it as `%s: tl.constexpr = ...` or `%s = tl.constexpr(...)`)", g->name, g->name, g->name);
     /* evaluate in an empty local scope */
@@ -159,7 +159,10 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
         if (!has[i]) {
             if (!fd->params[i].def)
                 sema_error(S, call->pos, "%s() missing required argument '%s'", fd->name, fd->params[i].name);
+            bool pg = S->plain_globals;
+            S->plain_globals = true;   /* Triton evaluates defaults in Python: any global */
             vals[i] = sema_expr(S, fd->params[i].def);
+            S->plain_globals = pg;
         }
     }
     for (int i = 0; i < np; i++) sema_bind(S, fd->params[i].name, vals[i]);
@@ -280,14 +283,7 @@ sval sema_expr(sema *S, node *e)
     case E_IFEXP: {
         sval c = sema_expr(S, e->b);
         if (c.k != V_TENSOR) return sema_expr(S, sv_truthy(S, e->pos, &c) ? e->a : e->c);
-        /* runtime ternary: both sides, then select (Triton builds an scf.if;
-         * the sides of a kernel ternary have no side effects) */
-        sval x = sema_expr(S, e->a), y = sema_expr(S, e->c);
-        sval args[3] = { c, x, y };
-        sval where;
-        if (!sema_module_attr(S, MOD_TL, "where", &where)) die("no tl.where");
-        if (sv_shape(S, &c)->rank != 0) sema_error(S, e->pos, "the condition of a conditional expression must be a scalar");
-        return sema_call_builtin(S, e, (int)where.i, NULL, args, 3, NULL, NULL, 0);
+        return sema_ternary(S, e, c);
     }
     case E_TUPLE:
     case E_LIST: {

@@ -158,14 +158,16 @@ static void exec_if(sema *S, node *s)
     S->sc = &sthen;
     S->b.region = rthen;
     sema_block(S, &s->body);
-    if (S->returned) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    if (S->returned && !S->in_tail) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    S->returned = false;
 
     int32_t relse = ir_new_region(S->fn, 0, NULL);
     scope selse = scope_copy(S, &before);
     S->sc = &selse;
     S->b.region = relse;
     sema_block(S, &s->orelse);
-    if (S->returned) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    if (S->returned && !S->in_tail) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    S->returned = false;
 
     /* results: assigned names visible after the if (defined before, or in both branches) */
     VEC(const char *) rn = {0};
@@ -178,6 +180,8 @@ static void exec_if(sema *S, node *s)
         bool hb = scope_get(&before, name, &b0);
         bool ht = scope_get(&sthen, name, &t), he = scope_get(&selse, name, &e);
         if (!ht || !he) continue;                 /* defined in one branch only: not visible */
+        if (t.k == V_TUPLE || e.k == V_TUPLE)
+            sema_error(S, s->pos, "'%s' is a tuple assigned inside a runtime if; assign its elements to separate names", name);
         if (hb && t.k != V_TENSOR && e.k != V_TENSOR && !sv_is_const(&t)) continue; /* unchanged non-tensors */
         S->b.region = rthen;
         S->sc = &sthen;
@@ -214,6 +218,38 @@ static void exec_if(sema *S, node *s)
         sema_bind(S, rn.v[i], r);
     }
     vec_free(&rn); vec_free(&ythen); vec_free(&yelse); vec_free(&types); vec_free(&proto);
+}
+
+/* `a if c else b` with a runtime c: an scf.if whose branches evaluate only
+ * their own side (code_generator.py visit_IfExp); both sides must have the
+ * same type. */
+sval sema_ternary(sema *S, node *e, sval c)
+{
+    if (sv_shape(S, &c)->rank != 0) sema_error(S, e->b->pos, "the condition of a conditional expression must be a scalar");
+    if (c.dt != TT_BOOL) c = sema_cast(S, e->b->pos, c, TT_BOOL, 0, false);
+    int32_t parent = S->b.region, loc = S->b.loc;
+    S->runtime_cf++;
+    int32_t rthen = ir_new_region(S->fn, 0, NULL);
+    S->b.region = rthen;
+    sval x = sema_to_tensor(S, e->a->pos, sema_expr(S, e->a));
+    int32_t relse = ir_new_region(S->fn, 0, NULL);
+    S->b.region = relse;
+    sval y = sema_to_tensor(S, e->c->pos, sema_expr(S, e->c));
+    S->runtime_cf--;
+    if (!same_type(S, x, y))
+        sema_error(S, e->pos, "the two sides of a conditional expression have different types: %s and %s",
+                   sv_describe(S, &x), sv_describe(S, &y));
+    S->b.loc = loc;
+    S->b.region = rthen;
+    ir_emit(&S->b, IR_YIELD, 0, NULL, 1, &x.v);
+    S->b.region = relse;
+    ir_emit(&S->b, IR_YIELD, 0, NULL, 1, &y.v);
+    S->b.region = parent;
+    ir_type t = ir_value_type(S->fn, x.v);
+    int op = ir_emit(&S->b, IR_IF, 1, &t, 1, &c.v);
+    ir_op_add_region(S->fn, parent, op, rthen);
+    ir_op_add_region(S->fn, parent, op, relse);
+    return sv_tensor(ir_op_at(S->fn, parent, op)->res, x.dt, x.pt);
 }
 
 /* ---- loops ---- */
@@ -472,10 +508,8 @@ static void exec_stmt(sema *S, node *s)
             for (int i = 0; i < S->sc->n; i++)
                 if (!strcmp(S->sc->v[i].name, s->a->name)) S->sc->v[i].constexpr_decl = true;
         } else {
-            sval ty = sema_expr(S, an);
-            v = sanitize(S, s->pos, v);
-            if (ty.k == V_DTYPE && v.k == V_TENSOR) v = sema_cast(S, s->pos, v, ty.dt, ty.pt, false);
-            assign(S, s->a, v);
+            /* other annotations are ignored, as Triton does */
+            assign(S, s->a, sanitize(S, s->pos, v));
         }
         break;
     }
@@ -501,11 +535,61 @@ static void exec_stmt(sema *S, node *s)
     }
 }
 
+static bool ends_in_return(node_list *b)
+{
+    return b->n && b->v[b->n - 1]->kind == S_RETURN && !b->v[b->n - 1]->a;
+}
+
+/* `if cond: ...; return` followed by more statements at the kernel's top
+ * level: compile it as `if cond: ... else: <the rest>` (Triton allows a
+ * runtime if with return only at top level, outside loops). */
+static bool early_return(sema *S, node_list *stmts, int i)
+{
+    node *s = stmts->v[i];
+    if (s->kind != S_IF || S->depth || stmts != S->tail) return false;
+    if (!ends_in_return(&s->body) && !ends_in_return(&s->orelse)) return false;
+    sval c = sema_expr(S, s->a);
+    if (c.k != V_TENSOR) {
+        /* a static if: the taken branch is itself at the tail */
+        node_list *taken = sv_truthy(S, s->pos, &c) ? &s->body : &s->orelse;
+        node_list rest = { NULL, 0 };
+        rest.v = arena_alloc(S->a, sizeof(node *) * (size_t)(taken->n + stmts->n));
+        for (int k = 0; k < taken->n; k++) rest.v[rest.n++] = taken->v[k];
+        if (!ends_in_return(taken))
+            for (int k = i + 1; k < stmts->n; k++) rest.v[rest.n++] = stmts->v[k];
+        S->tail = &rest;
+        sema_block(S, &rest);
+        S->returned = true;
+        return true;
+    }
+    node *n = arena_alloc(S->a, sizeof *n);
+    *n = *s;
+    bool then_returns = ends_in_return(&s->body);
+    node_list *ret = then_returns ? &s->body : &s->orelse, *other = then_returns ? &s->orelse : &s->body;
+    node_list cut = { ret->v, ret->n - 1 }, cont = { NULL, 0 };
+    cont.v = arena_alloc(S->a, sizeof(node *) * (size_t)(other->n + stmts->n + 1));
+    for (int k = 0; k < other->n; k++) cont.v[cont.n++] = other->v[k];
+    if (!ends_in_return(other))
+        for (int k = i + 1; k < stmts->n; k++) cont.v[cont.n++] = stmts->v[k];
+    else
+        cont.n--;
+    n->body = then_returns ? cut : cont;
+    n->orelse = then_returns ? cont : cut;
+    /* the continuation runs inside the scf.if; returns there nest the same way */
+    S->tail = then_returns ? &n->orelse : &n->body;
+    S->in_tail++;
+    exec_if(S, n);
+    S->in_tail--;
+    S->returned = true;
+    return true;
+}
+
 void sema_block(sema *S, node_list *stmts)
 {
     for (int i = 0; i < stmts->n && !S->returned; i++) {
         node *s = stmts->v[i];
         if (i == 0 && s->kind == S_EXPR && s->a->kind == E_STR) continue;   /* docstring */
+        if (early_return(S, stmts, i)) return;
         exec_stmt(S, s);
     }
 }
@@ -537,7 +621,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
     const front_param *params;
     front_params(m, kernel, &params);
     arena mem = {0};
-    sema S = { .m = m, .a = &mem, .caller_loc = -1, .func_name = fd->name };
+    sema S = { .m = m, .a = &mem, .caller_loc = -1, .func_name = fd->name, .tail = &fd->body };
     scope top = {0};
     S.sc = &top;
     S.fn = ir_func_new(kernel);
@@ -565,7 +649,9 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             else if (pa->def) {
                 scope empty = {0};
                 S.sc = &empty;
+                S.plain_globals = true;
                 v = sema_expr(&S, pa->def);
+                S.plain_globals = false;
                 S.sc = &top;
             } else
                 sema_error(&S, pa->pos, "constexpr parameter '%s' has no value; pass --const %s=VALUE", pa->name, pa->name);

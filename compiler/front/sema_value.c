@@ -108,6 +108,8 @@ tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v)
     sema_error(S, p, "expected a number, got %s", sv_describe(S, v));
 }
 
+static sval const_as(sema *S, src_pos p, const sval *v, tt_dtype dt);
+
 sval sema_const_tensor(sema *S, src_pos p, double f, int64_t i, tt_dtype dt, int rank, const int64_t *shape)
 {
     sema_setloc(S, p);
@@ -116,8 +118,29 @@ sval sema_const_tensor(sema *S, src_pos p, double f, int64_t i, tt_dtype dt, int
     return sv_tensor(v, dt, TT_BOOL);
 }
 
+/* A Python scalar must fit the type it is converted to (semantic.py:
+ * "Scalar ... is out of range for type ..."). */
+static void check_scalar_fits(sema *S, src_pos p, const sval *v, tt_dtype dt)
+{
+    if (!tt_dtype_is_int(dt) || dt == TT_BOOL || v->k == V_FLOAT) return;
+    int64_t x = v->i;
+    int bits = tt_dtype_bits(dt);
+    bool ok;
+    if (tt_dtype_is_signed(dt)) ok = bits == 64 || (x >= -((int64_t)1 << (bits - 1)) && x < ((int64_t)1 << (bits - 1)));
+    else ok = x >= 0 && (bits == 64 || x < ((int64_t)1 << bits));
+    if (!ok) {
+        if (x < 0 && !tt_dtype_is_signed(dt))
+            sema_error(S, p, "cannot perform an operation between an unsigned tensor (%s) and a negative scalar (%lld)",
+                       tt_dtype_triton_name(dt), (long long)x);
+        sema_error(S, p, "scalar %lld is out of range for type %s", (long long)x, tt_dtype_triton_name(dt));
+    }
+}
+
+sval sema_const_as(sema *S, src_pos p, sval v, tt_dtype dt) { return const_as(S, p, &v, dt); }
+
 static sval const_as(sema *S, src_pos p, const sval *v, tt_dtype dt)
 {
+    check_scalar_fits(S, p, v, dt);
     if (tt_dtype_is_float(dt)) return sema_const_tensor(S, p, cnum(v), 0, dt, 0, NULL);
     if (v->k == V_FLOAT) {
         sval r = sema_const_tensor(S, p, v->f, 0, TT_F32, 0, NULL);
@@ -387,6 +410,7 @@ static int fusable_dot(sema *S, sval d, sval acc)
     ir_func *f = S->fn;
     ir_value_info *vi = &f->values.v[d.v];
     if (vi->def_kind != IR_DEF_OP || vi->region != S->b.region || vi->index != f->regions.v[S->b.region].nops - 1) return -1;
+    if (vi->name || acc.v == d.v) return -1;   /* a named dot may have other uses */
     ir_op *op = ir_def(f, d.v);
     if (op->opc != IR_DOT || ir_value_type(f, acc.v) != ir_value_type(f, d.v) || acc.dt != d.dt) return -1;
     ir_op *z = ir_def(f, op->opnd[2]);
@@ -449,12 +473,11 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
     } else {
         if (!strcmp(op, "//") && (tt_dtype_is_float(adt) || tt_dtype_is_float(bdt)))
             sema_error(S, p, "floordiv (//) is not supported for floating-point operands (Triton 3.6)");
-        ct = computation_type(S, p, adt, a_sc, bdt, b_sc, !strcmp(op, "/") || !strcmp(op, "%"));
+        ct = computation_type(S, p, adt, a_sc, bdt, b_sc, divmod);
         if (!tt_dtype_is_signed(ct) && tt_dtype_is_int(ct) &&
             ((a_sc && cnum(&a) < 0) || (b_sc && cnum(&b) < 0)))
             sema_error(S, p, "cannot perform a binary operation between an unsigned tensor and a negative scalar");
     }
-    (void)divmod;
     a = a_sc ? const_as(S, p, &a, ct) : sema_cast(S, p, a, ct, 0, false);
     b = b_sc ? const_as(S, p, &b, ct) : sema_cast(S, p, b, ct, 0, false);
     if (!strcmp(op, "/") && !tt_dtype_is_float(ct)) {

@@ -569,37 +569,12 @@ START_TEST(atomics)
 }
 END_TEST
 
-TCase *tc_builtins(void)
-{
-    TCase *tc = tcase_create("builtins");
-    tcase_add_test(tc, arange_rules);
-    tcase_add_test(tc, zeros_and_full);
-    tcase_add_test(tc, where_promotion);
-    tcase_add_test(tc, minimum_maximum);
-    tcase_add_test(tc, builtin_min_on_constexprs_folds);
-    tcase_add_test(tc, reduction_dtypes);
-    tcase_add_test(tc, reduction_axes);
-    tcase_add_test(tc, dot_result_types);
-    tcase_add_test(tc, dot_errors);
-    tcase_add_test(tc, dot_accumulate_rewrite);
-    tcase_add_test(tc, casts);
-    tcase_add_test(tc, indexing_and_transpose);
-    tcase_add_test(tc, load_mask_other);
-    tcase_add_test(tc, store_casts_to_pointee);
-    tcase_add_test(tc, hints_are_noops);
-    tcase_add_test(tc, static_assert_message);
-    tcase_add_test(tc, unknown_names);
-    tcase_add_test(tc, math_dtypes);
-    tcase_add_test(tc, program_ids);
-    tcase_add_test(tc, atomics);
-    return tc;
-}
 
 /* ---- known bugs ---- */
 
 /* standard.py max: ints narrower than 32 bits go to int32 (signed), so
  * tl.max(uint8) compares against a negative scalar as signed. */
-START_TEST(known_bug_max_uint8_is_int32)
+START_TEST(max_uint8_is_int32)
 {
     ir_func *f = bz("tl.max(x, axis=0) > -1", spec3("u8", "f32", "f32"), "i1", IR_CMPI);
     ck_assert_int_eq(ir_def(f, find_named(f, "z"))->attr[0], CMPI_SGT);
@@ -609,7 +584,7 @@ END_TEST
 
 /* standard.py max(return_indices=True) promotes only bf16 (core
  * _promote_bfloat16_to_float32): the fp16 values stay fp16. */
-START_TEST(known_bug_max_indices_keeps_fp16)
+START_TEST(max_indices_keeps_fp16)
 {
     static const char mi[] = PRELUDE
         "def k(X, Z):\n"
@@ -623,7 +598,7 @@ END_TEST
 
 /* Combine.cpp folds acc + dot only when the dot has ONE use. Here d is also
  * stored, so the value stored through Q must be a @ b alone, not acc + a @ b. */
-START_TEST(known_bug_dot_fold_with_other_use)
+START_TEST(dot_fold_with_other_use)
 {
     static const char body[] =
         "    acc = tl.load(C + rm[:, None] * 16 + rn[None, :])\n"
@@ -645,7 +620,7 @@ END_TEST
 /* semantic.where / minimum / maximum promote their operands with
  * binary_op_type_checking_impl, so its scalar checks (negative scalar with
  * an unsigned tensor, scalar out of range) apply (§2.2, §2.3). */
-START_TEST(known_bug_where_minmax_scalar_checks)
+START_TEST(where_minmax_scalar_checks)
 {
     bzerr("tl.minimum(x, -1)", spec3("u32", "f32", "f32"), "negative");
     bzerr("tl.maximum(x, 300)", spec3("u8", "f32", "f32"), "range");
@@ -655,7 +630,7 @@ START_TEST(known_bug_where_minmax_scalar_checks)
 END_TEST
 
 /* nvidia compiler.py min_dot_size: 8-bit operands need K >= 32 (§2.11). */
-START_TEST(known_bug_dot_int8_min_k)
+START_TEST(dot_int8_min_k)
 {
     dot_err("    z = tl.dot(a, b)\n", "i8", 16, 16, 16);
 }
@@ -664,7 +639,7 @@ END_TEST
 /* semantic._load_legacy: "Mask argument cannot be block type if pointer
  * argument is not a block"; mask and other are broadcast TO the pointer
  * shape (§2.6), and a store's pointer shape may not grow either. */
-START_TEST(known_bug_mask_cannot_grow_pointer)
+START_TEST(mask_cannot_grow_pointer)
 {
     bzerr("tl.load(X, mask=m)", F32, NULL);
     bzerr("tl.load(X + offs[:, None], mask=m[:, None] & m[None, :])", F32, NULL);
@@ -674,7 +649,7 @@ END_TEST
 
 /* d + d with d = tl.dot(a, b): folding d into its own accumulator makes the
  * dot use its result ("used before its definition", an internal error). */
-START_TEST(known_bug_dot_plus_itself)
+START_TEST(dot_plus_itself)
 {
     ir_func *f = compile_ok(dkernel("    d = tl.dot(a, b)\n    z = d + d\n", 16, 16, 16), "k", dspec("f16", "f32"));
     ir_op *d = find_op(f, IR_DOT, 0);
@@ -709,7 +684,7 @@ END_TEST
 /* §2.4/§2.6: *i1 pointers are stored as int8 (semantic._store_legacy casts
  * the value to int8), so 0.5 stored into a bool buffer is 0 (False), not
  * 0.5 != 0. */
-START_TEST(known_bug_store_to_bool_goes_through_int8)
+START_TEST(store_to_bool_goes_through_int8)
 {
     static const char src[] = PRELUDE
         "def k(X, B):\n"
@@ -725,13 +700,39 @@ END_TEST
 void add_builtins_known_bugs(TCase *tc);
 void add_builtins_known_bugs(TCase *tc)
 {
-    tcase_add_test(tc, known_bug_max_uint8_is_int32);
-    tcase_add_test(tc, known_bug_max_indices_keeps_fp16);
-    tcase_add_test(tc, known_bug_dot_fold_with_other_use);
-    tcase_add_test(tc, known_bug_where_minmax_scalar_checks);
-    tcase_add_test(tc, known_bug_dot_int8_min_k);
-    tcase_add_test(tc, known_bug_mask_cannot_grow_pointer);
-    tcase_add_test(tc, known_bug_dot_plus_itself);
     tcase_add_test(tc, known_bug_atomic_dtypes);
-    tcase_add_test(tc, known_bug_store_to_bool_goes_through_int8);
+}
+
+TCase *tc_builtins(void)
+{
+    TCase *tc = tcase_create("builtins");
+    tcase_add_test(tc, arange_rules);
+    tcase_add_test(tc, zeros_and_full);
+    tcase_add_test(tc, where_promotion);
+    tcase_add_test(tc, minimum_maximum);
+    tcase_add_test(tc, builtin_min_on_constexprs_folds);
+    tcase_add_test(tc, reduction_dtypes);
+    tcase_add_test(tc, reduction_axes);
+    tcase_add_test(tc, dot_result_types);
+    tcase_add_test(tc, dot_errors);
+    tcase_add_test(tc, dot_accumulate_rewrite);
+    tcase_add_test(tc, casts);
+    tcase_add_test(tc, indexing_and_transpose);
+    tcase_add_test(tc, load_mask_other);
+    tcase_add_test(tc, store_casts_to_pointee);
+    tcase_add_test(tc, hints_are_noops);
+    tcase_add_test(tc, static_assert_message);
+    tcase_add_test(tc, unknown_names);
+    tcase_add_test(tc, math_dtypes);
+    tcase_add_test(tc, program_ids);
+    tcase_add_test(tc, atomics);
+    tcase_add_test(tc, max_uint8_is_int32);
+    tcase_add_test(tc, max_indices_keeps_fp16);
+    tcase_add_test(tc, dot_fold_with_other_use);
+    tcase_add_test(tc, where_minmax_scalar_checks);
+    tcase_add_test(tc, dot_int8_min_k);
+    tcase_add_test(tc, mask_cannot_grow_pointer);
+    tcase_add_test(tc, dot_plus_itself);
+    tcase_add_test(tc, store_to_bool_goes_through_int8);
+    return tc;
 }

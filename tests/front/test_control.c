@@ -400,26 +400,6 @@ START_TEST(loop_variants)
 }
 END_TEST
 
-TCase *tc_control(void)
-{
-    TCase *tc = tcase_create("control");
-    tcase_add_test(tc, static_if_compiles_taken_branch);
-    tcase_add_test(tc, static_if_skips_invalid_branch);
-    tcase_add_test(tc, runtime_if_results);
-    tcase_add_test(tc, runtime_if_one_branch_name_invisible);
-    tcase_add_test(tc, runtime_if_type_mismatch);
-    tcase_add_test(tc, runtime_for_carried);
-    tcase_add_test(tc, for_iv_type_follows_bounds);
-    tcase_add_test(tc, for_carried_type_change_is_error);
-    tcase_add_test(tc, loop_local_name_invisible_after);
-    tcase_add_test(tc, static_range_unrolls);
-    tcase_add_test(tc, while_loop);
-    tcase_add_test(tc, break_continue_return_in_loops);
-    tcase_add_test(tc, negative_constexpr_step);
-    tcase_add_test(tc, range_with_constexpr_bounds_is_runtime);
-    tcase_add_test(tc, loop_variants);
-    return tc;
-}
 
 /* ---- known bugs ---- */
 
@@ -460,7 +440,7 @@ END_TEST
 /* code_generator.visit_IfExp: a ternary with a tensor condition is an
  * scf.if (only the taken side runs: here a load that may be out of bounds),
  * and both sides must have the same type (§2.1 "If"). */
-START_TEST(known_bug_runtime_ternary_is_scf_if)
+START_TEST(runtime_ternary_is_scf_if)
 {
     static const char src[] = PRELUDE
         "def k(X, s):\n"
@@ -480,7 +460,7 @@ END_TEST
 
 /* §2.1: "A runtime if containing return is allowed only at top level,
  * outside loops" (visit_if_top_level): the common `if pid >= n: return`. */
-START_TEST(known_bug_early_return_in_runtime_if)
+START_TEST(early_return_in_runtime_if)
 {
     static const char src[] = PRELUDE
         "def k(X, n):\n"
@@ -498,7 +478,7 @@ END_TEST
 /* Tuples are triton values: a tuple reassigned in a runtime if is an scf.if
  * result (visit_then_else_blocks flattens it). The update must not be
  * dropped silently (an error would at least be honest). */
-START_TEST(known_bug_tuple_updated_in_runtime_if)
+START_TEST(tuple_updated_in_runtime_if)
 {
     static const char src[] = PRELUDE
         "def k(X, s):\n"
@@ -523,7 +503,28 @@ void add_control_known_bugs(TCase *tc)
 {
     tcase_add_test(tc, known_bug_if_livein_type_change);
     tcase_add_test(tc, known_bug_if_branch_types_differ_unused);
-    tcase_add_test(tc, known_bug_runtime_ternary_is_scf_if);
-    tcase_add_test(tc, known_bug_early_return_in_runtime_if);
-    tcase_add_test(tc, known_bug_tuple_updated_in_runtime_if);
+}
+
+TCase *tc_control(void)
+{
+    TCase *tc = tcase_create("control");
+    tcase_add_test(tc, static_if_compiles_taken_branch);
+    tcase_add_test(tc, static_if_skips_invalid_branch);
+    tcase_add_test(tc, runtime_if_results);
+    tcase_add_test(tc, runtime_if_one_branch_name_invisible);
+    tcase_add_test(tc, runtime_if_type_mismatch);
+    tcase_add_test(tc, runtime_for_carried);
+    tcase_add_test(tc, for_iv_type_follows_bounds);
+    tcase_add_test(tc, for_carried_type_change_is_error);
+    tcase_add_test(tc, loop_local_name_invisible_after);
+    tcase_add_test(tc, static_range_unrolls);
+    tcase_add_test(tc, while_loop);
+    tcase_add_test(tc, break_continue_return_in_loops);
+    tcase_add_test(tc, negative_constexpr_step);
+    tcase_add_test(tc, range_with_constexpr_bounds_is_runtime);
+    tcase_add_test(tc, loop_variants);
+    tcase_add_test(tc, runtime_ternary_is_scf_if);
+    tcase_add_test(tc, early_return_in_runtime_if);
+    tcase_add_test(tc, tuple_updated_in_runtime_if);
+    return tc;
 }
