@@ -575,7 +575,7 @@ START_TEST(malformed_inputs)
             sb_printf(&fails, "case %zu: got\n%swant %s\n", i, msgs, bad[i].want);
         else if (strstr(msgs, "bad.ttir:") != msgs)
             sb_printf(&fails, "case %zu: no position: %s\n", i, msgs);
-        else if (strstr(msgs + 1, "error:") != strstr(msgs, "error:") + 0 && strstr(strstr(msgs, "error:") + 1, "error:"))
+        else if (strstr(strstr(msgs, "error:") + 1, "error:"))
             sb_printf(&fails, "case %zu: several errors: %s\n", i, msgs);
         free(want);
         free(msgs);
@@ -601,9 +601,9 @@ START_TEST(fuzz_mutations)
     diag_set_stream(null);
     static const char subs[] = { '%', '{', '}', '(', ')', ':', ',', '9', '#', '"', 'x', '\n', '<', '-', 0 };
     int parsed = 0, runs = 0;
-    for (size_t i = 0; i < len; i += 1 + i % 5) {
+    for (size_t i = 0; i < len; i += 3 + i % 7) {
         for (size_t k = 0; k < sizeof subs; k++) {
-            if ((i + k) % 3) continue;
+            if ((i + k) % 5) continue;
             char *m = xstrdup(text);
             m[i] = subs[k];
             ir_func *g = ir_parse("fuzz.ttir", m);
