@@ -35,8 +35,8 @@ const char *tt_dtype_triton_name(tt_dtype d);
  * "int1", "f16", "float16", "bf16", "bfloat16", "f64", "float64".
  * Returns false when the name is unknown. */
 bool tt_dtype_parse(const char *s, tt_dtype *out);
-/* numpy's dtype.str for this dtype ("<f4", "|b1", ...); bf16 has no numpy
- * type and returns "<V2"-free "<u2" with *lossy set. */
+/* numpy's dtype.str for this dtype ("<f4", "|b1", ...). bf16 has no numpy
+ * type and returns "<f4": npy_write stores bf16 widened to float32 (exact). */
 const char *tt_dtype_npy_descr(tt_dtype d);
 
 /* IEEE half and bfloat16 conversions, round-to-nearest-even. */
