@@ -189,11 +189,12 @@ static void exec_if(sema *S, node *s)
         S->b.region = relse;
         S->sc = &selse;
         e = as_carried(S, s->pos, name, e);
-        if (!same_type(S, t, e)) {
-            if (!hb) continue;
+        if (!same_type(S, t, e))
             sema_error(S, s->pos, "'%s' has type %s in the then-branch but %s in the else-branch of a runtime if",
                        name, sv_describe(S, &t), sv_describe(S, &e));
-        }
+        if (hb && b0.k == V_TENSOR && !same_type(S, t, b0))
+            sema_error(S, s->pos, "'%s' has type %s before the runtime if but %s after it; its type must not change",
+                       name, sv_describe(S, &b0), sv_describe(S, &t));
         vec_push(&rn, name);
         vec_push(&ythen, t.v);
         vec_push(&yelse, e.v);
@@ -504,6 +505,9 @@ static void exec_stmt(sema *S, node *s)
         if (cx) {
             if (v.k == V_TENSOR) sema_error(S, s->b->pos, "'%s' is annotated tl.constexpr but its value is a runtime tensor", s->a->name);
             if (is_constexpr_name(S, s->a->name)) sema_error(S, s->pos, "cannot reassign constexpr '%s'", s->a->name);
+            sval prev;
+            if (sema_lookup(S, s->a->name, &prev))
+                sema_error(S, s->pos, "'%s' is already defined; a constexpr must be declared before any other use", s->a->name);
             sema_bind(S, s->a->name, v);
             for (int i = 0; i < S->sc->n; i++)
                 if (!strcmp(S->sc->v[i].name, s->a->name)) S->sc->v[i].constexpr_decl = true;
