@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                               false, NULL);
     if (ok) {
         repl_resolve_opts o = { .kernel = "fuzz", .no_files = true, .need_grid = (mode & 4) != 0,
-                                .types_only = (mode & 8) != 0, .max_numel = 1 << 16 };
+                                .types_only = (mode & 8) != 0, .max_numel = 1 << 10 };
         launch l;
         if (repl_resolve(&s, params, (int)(sizeof params / sizeof params[0]), &o, &l)) {
             /* the launch must be well formed */
