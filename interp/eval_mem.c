@@ -179,6 +179,25 @@ static bool rows_contiguous(const uint64_t *restrict ptr, int64_t n, int64_t col
     return diff == 0;
 }
 
+/* Mask scanning, a word or a vector at a time: mask bytes are 0 or not. */
+static inline int64_t skip_zeros(const uint8_t *m, int64_t c, int64_t cols)
+{
+    while (c + 8 <= cols) {
+        uint64_t w;
+        memcpy(&w, m + c, 8);
+        if (w) break;
+        c += 8;
+    }
+    while (c < cols && !m[c]) c++;
+    return c;
+}
+
+static inline int64_t skip_ones(const uint8_t *m, int64_t c, int64_t cols)
+{
+    const uint8_t *z = memchr(m + c, 0, (size_t)(cols - c));
+    return z ? z - m : cols;
+}
+
 /* The next run [*c0, *c1) of active lanes at or after *c1 in a row of
  * `cols` mask bytes (the whole row when there is no mask); false at the end. */
 static inline bool next_run(const uint8_t *m, int64_t cols, int64_t *c0, int64_t *c1)
@@ -190,12 +209,19 @@ static inline bool next_run(const uint8_t *m, int64_t cols, int64_t *c0, int64_t
         *c1 = cols;
         return true;
     }
-    while (c < cols && !m[c]) c++;
+    c = skip_zeros(m, c, cols);
     if (c >= cols) return false;
     *c0 = c;
-    while (c < cols && m[c]) c++;
-    *c1 = c;
+    *c1 = skip_ones(m, c, cols);
     return true;
+}
+
+/* Lanes [c0, c1) of a load that were not loaded: `other` or 0. */
+static void fill_lanes(uint8_t *out, const uint8_t *other, int esz, int64_t c0, int64_t c1)
+{
+    if (c1 <= c0) return;
+    if (other) memcpy(out + c0 * esz, other + c0 * esz, (size_t)((c1 - c0) * esz));
+    else memset(out + c0 * esz, 0, (size_t)((c1 - c0) * esz));
 }
 
 /* The buffer holding [a, a + bytes), aligned and of element size esz; -1
@@ -212,9 +238,13 @@ static int run_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, in
 }
 
 /* Contiguous rows whose active runs all resolve? */
-static bool rows_ok(interp_session *s, const uint64_t *ptr, const uint8_t *mask, int64_t n, int64_t cols, int esz)
+static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint8_t *mask, int64_t n, int64_t cols,
+                    int esz)
 {
-    if (n % cols || !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
+    interp_session *s = p->s;
+    if (n % cols) return false;
+    if (!(p->contig[pv] && s->vi[pv].numel == n) && !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz)))
+        return false;
     int cache = -1;
     for (int64_t r = 0; r < n; r += cols) {
         const uint8_t *m = mask ? mask + r : NULL;
@@ -231,21 +261,24 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (!rows_ok(s, ptr, mask, n, cols, esz)) return false;
-    if (mask) fill_masked(out, other, mask, esz, n);
+    if (!rows_ok(p, op->opnd[0], ptr, mask, n, cols, esz)) return false;
     faults fs;
     fs.any = false;
     int cache = -1;
     uint32_t me = p->me;
     for (int64_t r = 0; r < n; r += cols) {
         const uint8_t *m = mask ? mask + r : NULL;
-        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);) {
+        uint8_t *orow = (uint8_t *)out + r * esz;
+        const uint8_t *oth = other ? (const uint8_t *)other + r * esz : NULL;
+        int64_t done = 0;
+        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1); done = c1) {
             int64_t len = c1 - c0;
+            fill_lanes(orow, oth, esz, done, c0);
             uint64_t a = ptr[r] + (uint64_t)c0 * (uint64_t)esz;
             int bi = run_buffer(s, a, (uint64_t)len * (uint64_t)esz, esz, &cache);
             interp_buf *b = &s->bufs[bi];
             int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
-            memcpy((uint8_t *)out + (r + c0) * esz, b->host + (a - b->base), (size_t)(len * esz));
+            memcpy(orow + c0 * esz, b->host + (a - b->base), (size_t)(len * esz));
             uint32_t *reader = reader_of(s, b);
             bool check_init = b->init && s->o.check_uninit;
             if (!reader && !check_init) continue;
@@ -271,6 +304,7 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
             for (int64_t c = 0; c < len; c++)
                 shadow_read(p, b, bi, e0 + c, r + c0 + c, a + ((uint64_t)c << b->eshift), &fs, reader, check_init);
         }
+        fill_lanes(orow, oth, esz, done, cols);
     }
     if (fs.any) {
         fs.any = false;
@@ -285,7 +319,7 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (!rows_ok(s, ptr, mask, n, cols, esz)) return false;
+    if (!rows_ok(p, op->opnd[0], ptr, mask, n, cols, esz)) return false;
     faults fs;
     fs.any = false;
     uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
@@ -688,14 +722,27 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
 
 /* ---- pointer arithmetic ---- */
 
+/* o = base + off << pshift, and whether the result is rows of consecutive
+ * elements (computed in the same pass, so loads and stores need not check). */
 #define ADDPTR(T, EXT)                                                                            \
     {                                                                                             \
         const T *restrict off = off_;                                                             \
-        if (scalar_base) {                                                                        \
-            uint64_t b0 = ptr[0];                                                                 \
-            for (int64_t i = 0; i < n; i++) o[i] = b0 + ((uint64_t)(EXT)off[i] << pshift);        \
-        } else {                                                                                  \
-            for (int64_t i = 0; i < n; i++) o[i] = ptr[i] + ((uint64_t)(EXT)off[i] << pshift);    \
+        for (int64_t r = 0; r < n; r += cols) {                                                   \
+            uint64_t first = (scalar_base ? ptr[0] : ptr[r]) + ((uint64_t)(EXT)off[r] << pshift); \
+            if (scalar_base) {                                                                    \
+                uint64_t b0 = ptr[0];                                                             \
+                for (int64_t c = 0; c < cols; c++) {                                              \
+                    uint64_t v = b0 + ((uint64_t)(EXT)off[r + c] << pshift);                      \
+                    o[r + c] = v;                                                                 \
+                    diff |= v ^ (first + ((uint64_t)c << pshift));                                \
+                }                                                                                 \
+            } else {                                                                              \
+                for (int64_t c = 0; c < cols; c++) {                                              \
+                    uint64_t v = ptr[r + c] + ((uint64_t)(EXT)off[r + c] << pshift);              \
+                    o[r + c] = v;                                                                 \
+                    diff |= v ^ (first + ((uint64_t)c << pshift));                                \
+                }                                                                                 \
+            }                                                                                     \
         }                                                                                         \
     }
 
@@ -721,6 +768,8 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     const void *off_ = interp_operand(p, op, 1, n);
     uint64_t *restrict o = interp_result(p, op, 0);
     int pshift = __builtin_ctz((unsigned)vr->psize);
+    int64_t cols = row_len(vr);
+    uint64_t diff = 0;
     /* offsets are sign-extended (LLVM GEP), i1 is 0/1 */
     switch (vo->dt) {
     case TT_BOOL: ADDPTR(uint8_t, uint64_t) break;
@@ -729,6 +778,7 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     case TT_I32: ADDPTR(int32_t, int64_t) break;
     default: ADDPTR(int64_t, int64_t) break;
     }
+    p->contig[op->res] = diff == 0;
 }
 
 static void eval_ptr_int(interp_prog *p, const ir_op *op)

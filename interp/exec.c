@@ -10,12 +10,15 @@ void interp_prog_init(interp_session *s, interp_prog *p)
     memset(p, 0, sizeof *p);
     p->s = s;
     p->vals = xcalloc((size_t)(s->nvals ? s->nvals : 1), sizeof *p->vals);
+    p->contig = xcalloc((size_t)(s->nvals ? s->nvals : 1), 1);
 }
 
 void interp_prog_free(interp_prog *p)
 {
     free(p->vals);
+    free(p->contig);
     p->vals = NULL;
+    p->contig = NULL;
     ts_free(&p->mem);
 }
 

@@ -102,6 +102,8 @@ typedef struct interp_buf {
 typedef struct interp_prog {
     struct interp_session *s;
     void **vals;                   /* per ir_value */
+    uint8_t *contig;               /* per ir_value: set by tt.addptr when its tile is rows of
+                                    * consecutive elements (0 for values addptr did not make) */
     tstack mem;
     int64_t pid[3];
     int64_t lin;                   /* linear program id */
