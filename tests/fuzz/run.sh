@@ -56,5 +56,15 @@ for n in $NAMES; do
     fi
     grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^(Done|INFO: Done)" "$ROOT/fuzz-out/$n/log.txt" || true
     tail -n 3 "$ROOT/fuzz-out/$n/log.txt" | grep -E "ERROR|SUMMARY" || true
+    if [ -n "$LEAK" ]; then
+        # leak check after the fact: replay the corpus once with LeakSanitizer
+        # (the source registry stays reachable, so only real leaks show)
+        echo "   replaying the corpus with leak checking"
+        if ! "$BUILD/fuzz-$n" -runs=0 -detect_leaks=1 -artifact_prefix="$ROOT/fuzz-out/$n/" \
+                "$BUILD/corpus/$n" "$ROOT/tests/fuzz/corpus/$n" >"$ROOT/fuzz-out/$n/leaks.txt" 2>&1; then
+            echo "fuzz-$n: LEAK or crash on replay, see fuzz-out/$n/leaks.txt"
+            status=1
+        fi
+    fi
 done
 exit $status
