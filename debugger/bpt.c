@@ -220,8 +220,14 @@ void dbg_bp_flags(dbg_session *d)
         if (b->kind >= BP_WATCH) { d->nwatch++; continue; }
         if (b->kind == BP_LINE && b->rline) {
             if (!b->has_pid) d->any_unfiltered_code_bp = true;
-            for (int g = 0; g < d->nops; g++)
-                if (d->ops[g].line == b->rline && d->ops[g].file == b->rfile) d->ops[g].flags |= OPF_BPLINE;
+            for (int g = 0; g < d->nops; g++) {
+                const dbg_opinfo *oi = &d->ops[g];
+                for (int j = 0; oi->pos >= 0 && j <= oi->depth; j++)
+                    if (d->pos[oi->pos + j].line == b->rline && d->pos[oi->pos + j].file == b->rfile) {
+                        d->ops[g].flags |= OPF_BPLINE;
+                        break;
+                    }
+            }
         }
         if (b->kind == BP_FUNC && !b->func_is_kernel && b->nlocs) {
             if (!b->has_pid) d->any_unfiltered_code_bp = true;
@@ -247,8 +253,14 @@ void dbg_bp_resolve_all(dbg_session *d)
             b->rfile = file;
             b->rline = file >= 0 ? dbg_resolve_line(d, file, b->line) : 0;
             b->nlocs = 0;
-            for (int g = 0; g < d->nops && b->rline; g++)
-                if (d->ops[g].line == b->rline && d->ops[g].file == file) b->nlocs++;
+            for (int g = 0; g < d->nops && b->rline; g++) {
+                const dbg_opinfo *oi = &d->ops[g];
+                for (int j = 0; oi->pos >= 0 && j <= oi->depth; j++)
+                    if (d->pos[oi->pos + j].line == b->rline && d->pos[oi->pos + j].file == file) {
+                        b->nlocs++;
+                        break;
+                    }
+            }
         } else if (b->kind == BP_FUNC) {
             b->func_is_kernel = !strcmp(b->func, d->kernel);
             b->nlocs = b->func_is_kernel ? 1 : count_instances(d, b->func);

@@ -320,7 +320,7 @@ int dbg_cmd_info_buffers(dbg_session *d, const char *args)
             uint64_t base = interp_buffer_base(d->s, i);
             snprintf(range, sizeof range, "0x%012" PRIx64 "-0x%012" PRIx64, base, base + (uint64_t)t->nbytes);
         }
-        dbg_printf(d, "%-3d %-*s %-6s %-16s %-10" PRId64 " %s\n", i, w, a->name, tt_dtype_triton_name(t->dtype), sh,
+        dbg_printf(d, "%-3d %-*s %-6s %-16s %-10" PRId64 " %s\n", i, w, a->name, tt_dtype_name(t->dtype), sh,
                    tt_tensor_numel(t), range);
     }
     if (!shown) dbg_printf(d, "The launch has no tensor arguments.\n");
@@ -396,32 +396,37 @@ int dbg_cmd_x(dbg_session *d, const char *args)
         return dbg_error(d, "no interpreter session");
     }
     int64_t lanes = v.numel;
-    int64_t shown = 0;
-    for (int64_t i = 0; i < lanes && shown < 64; i++) {
+    if (lanes > 1) count = 1;          /* a tile: what each lane points at */
+    int64_t shown = 0, limit = lanes > 1 ? 16 : 1;
+    for (int64_t i = 0; i < lanes && shown < limit; i++, shown++) {
         uint64_t addr = ((const uint64_t *)v.data)[i];
         int arg;
         int64_t elem;
-        for (int64_t c = 0; c < count; c++) {
-            uint64_t a = addr;
-            if (c) {
-                if (!interp_resolve(d->s, addr, &arg, &elem)) break;
-                a = addr + (uint64_t)c * (uint64_t)tt_dtype_size(dbg_buf_tensor(d, arg)->dtype);
+        if (!interp_resolve(d->s, addr, &arg, &elem)) {
+            if (lanes > 1) dbg_printf(d, "[%" PRId64 "] ", i);
+            dbg_printf(d, "0x%012" PRIx64 ":\t<not in any buffer>\n", addr);
+            continue;
+        }
+        const tt_tensor *t = dbg_buf_tensor(d, arg);
+        int64_t left = tt_tensor_numel(t) - elem, n = count < left ? count : left;
+        size_t es = (size_t)tt_dtype_size(t->dtype);
+        for (int64_t c = 0; c < n; c++) {
+            int64_t e = elem + c;
+            if (c % 4 == 0) {
+                if (c) dbg_printf(d, "\n");
+                if (lanes > 1) dbg_printf(d, "[%" PRId64 "] ", i);
+                char *nm = dbg_elem_name(d, arg, e);
+                dbg_printf(d, "0x%012" PRIx64 " <%s>:", interp_buffer_base(d->s, arg) + (uint64_t)e * es, nm);
+                free(nm);
             }
-            if (lanes > 1 && c == 0) dbg_printf(d, "[%" PRId64 "] ", i);
-            if (!interp_resolve(d->s, a, &arg, &elem)) {
-                dbg_printf(d, "0x%012" PRIx64 ":\t<not in any buffer>\n", a);
-                break;
-            }
-            char *nm = dbg_elem_name(d, arg, elem);
             dbg_value ev;
-            dbg_buf_elem(d, arg, elem, &ev);
+            dbg_buf_elem(d, arg, e, &ev);
             char *str = dbg_elem_format(&ev, 0, fmt);
-            dbg_printf(d, "0x%012" PRIx64 " <%s>:\t%s\n", a, nm, str);
+            dbg_printf(d, "\t%s", str);
             free(str);
-            free(nm);
             dbg_value_free(&ev);
         }
-        shown++;
+        dbg_printf(d, "\n");
     }
     if (lanes > shown) dbg_printf(d, "... (%" PRId64 " more lanes)\n", lanes - shown);
     dbg_value_free(&v);

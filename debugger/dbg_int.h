@@ -27,6 +27,8 @@
 #include "tritium/debugger.h"
 #include "tritium/diag.h"
 
+#define DBG_MAX_FRAMES 64
+
 /* ---- per-op static information ---------------------------------------- */
 
 enum { OPF_BPLINE = 1, OPF_FUNC = 2, OPF_MEM = 4, OPF_ENTRY = 8 };
@@ -35,12 +37,22 @@ enum { OK_OTHER, OK_TERM, OK_LOAD, OK_STORE, OK_ATOMIC };
 typedef struct dbg_opinfo {
     int32_t loc;                   /* ir_loc id or -1 */
     int32_t file;                  /* diag file id, -1 unknown */
-    int32_t line;                  /* statement line, 0 unknown */
+    int32_t line;                  /* statement line, 0 unknown (and for terminators) */
     int32_t inst;                  /* innermost inline instance: the call-site loc, -1 top */
-    int16_t depth;                 /* inlined calls around the op */
+    int32_t pos;                   /* index of its position at level 0 in d->pos, -1: none */
+    int16_t depth;                 /* inlined calls around the op (its level) */
     uint8_t kind;                  /* OK_* */
-    uint8_t flags;                 /* OPF_*; OPF_ENTRY: may enter a new inline instance */
+    uint8_t flags;                 /* OPF_* */
 } dbg_opinfo;
+
+/* Where an op is as seen from each frame: level 0 is the kernel, level
+ * `depth` the op's own frame. Below the op's own level the line is the line
+ * of the call being executed in that frame. */
+typedef struct dbg_pos {
+    int32_t file, line;            /* statement line */
+    int32_t inst;                  /* the frame's instance (call-site loc, -1 kernel) */
+    const char *func;              /* the frame's function */
+} dbg_pos;
 
 /* ---- statement lines of a source file ---------------------------------- */
 
@@ -103,6 +115,7 @@ typedef struct dbg_expr {
     int rank;
     int64_t shape[IR_MAX_RANK];
     bool is_ptr;
+    tt_dtype pt;
 } dbg_expr;
 
 /* A variable visible in a frame. */
@@ -162,6 +175,7 @@ struct dbg_session {
     int nops;
     dbg_opinfo *ops;
     int32_t *gregion;              /* per global op: its region */
+    dbg_pos *pos;                  /* positions per level of every op with a line */
     VEC(dbg_lines) lines;
 
     /* the running (or last) launch */
@@ -194,8 +208,10 @@ struct dbg_session {
 
     /* hook state (worker) */
     bool pstart;                   /* the next hook call is the program's first op */
-    bool lk_valid;                 /* last line key */
-    int32_t lk_file, lk_line, lk_inst;
+    dbg_pos pp[DBG_MAX_FRAMES];    /* position of the previous op with a line, per level */
+    int pp_n;                      /* levels of pp whose line still counts (loops reset) */
+    int pi_n;                      /* levels of pp whose instance still counts */
+    int pp_depth;                  /* levels in pp - 1, -1: none */
     int32_t prev_g;                /* previous op seen in this program, -1 */
     int32_t cur_region, cur_op;
     interp_stats last_stats;
@@ -208,6 +224,10 @@ struct dbg_session {
     dbg_stop_info stop;
     strbuf stop_msg;               /* printed before the location (watch values, faults) */
     int sel_frame;
+    int vlevel;                    /* level of the innermost frame shown at the stop */
+    int stop_file;                 /* diag file id of the stop's line, -1 */
+    bool in_cond;                  /* the hook is evaluating a condition at d->stop */
+    int hidden;                    /* inlined frames below it not shown yet (`step` enters them) */
     int64_t prev_stop_prog;        /* to print "[Switching to program ...]" */
     int32_t prev_stop_inst;
     const char *prev_stop_func;
@@ -230,6 +250,7 @@ struct dbg_session {
     int list_file, list_first, list_last;
 
     VEC(dbg_expr) exprs;           /* compiled expressions (cleared on load) */
+    arena names;                   /* names made up for scopes (call results) */
 };
 
 /* ---- helpers shared between files ---------------------------------------- */
@@ -275,6 +296,9 @@ interp_hook_action dbg_hook(void *user, interp_session *s, const interp_frame *f
 /* Whether program lin needs the trap from its start. */
 bool dbg_prog_needs_trap(dbg_session *d, int64_t lin);
 bool dbg_pid_match(const int64_t f[3], const int64_t pid[3]);
+/* A program is stopped (or a condition is being evaluated in the hook) and
+ * frames and values of its current op can be read. */
+bool dbg_have_frame(const dbg_session *d);
 /* Evaluate a breakpoint condition in the stopped program; true also when
  * the evaluation failed (after printing why), like gdb. */
 bool dbg_cond_true(dbg_session *d, dbg_bp *b);
@@ -312,7 +336,6 @@ void dbg_print_src_line(dbg_session *d, int file, int line);
 
 /* frames.c */
 typedef struct dbg_frameinfo {
-    int32_t loc;                   /* location of the frame's current point */
     int32_t inst;                  /* the frame's instance (call-site loc, -1 top) */
     int file, line;                /* statement line */
     const char *func;
@@ -320,7 +343,6 @@ typedef struct dbg_frameinfo {
 /* Frames of the stopped op (innermost first); returns the count (0 when
  * nothing is stopped). */
 int dbg_frames(dbg_session *d, dbg_frameinfo *fr, int max);
-#define DBG_MAX_FRAMES 64
 /* Outer-index chain of a location: inst[0] = -1 (kernel), inst[k] = call site
  * of the k-th inlined call; returns depth+1. */
 int dbg_loc_chain(const ir_func *f, int32_t loc, int32_t *inst, int max);

@@ -137,7 +137,7 @@ static char *subst_history(dbg_session *d, const char *text, bool *used)
 
 static int32_t cur_g(dbg_session *d)
 {
-    if (dbg_get_state(d) != DBG_STOPPED || !d->in_prog) return -1;
+    if (!dbg_have_frame(d)) return -1;
     return d->opbase[d->stop.region] + d->stop.op;
 }
 
@@ -181,9 +181,14 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
         return false;
     }
     e->is_ptr = false;
+    e->pt = TT_DTYPE_COUNT;
     if (e->dt == TT_U64)
         for (int k = 0; k < e->nused; k++)
-            if (fv[e->used[k]].dt == TT_PTR) e->is_ptr = true;
+            if (fv[e->used[k]].dt == TT_PTR) {
+                /* the pointee when all pointer operands agree */
+                e->pt = !e->is_ptr || e->pt == fv[e->used[k]].pt ? fv[e->used[k]].pt : TT_DTYPE_COUNT;
+                e->is_ptr = true;
+            }
     free(fv);
     return true;
 }
@@ -235,7 +240,7 @@ static bool run_expr(dbg_session *d, const dbg_expr *e, const dbg_var_vec *vars,
         if (!es) ok = false;
         else {
             int64_t pid[3] = { 0, 0, 0 };
-            if (dbg_get_state(d) == DBG_STOPPED) memcpy(pid, d->stop.pid, sizeof pid);
+            if (dbg_have_frame(d)) memcpy(pid, d->stop.pid, sizeof pid);
             interp_run_program(es, pid);
             interp_stats st;
             interp_get_stats(es, &st);
@@ -250,7 +255,7 @@ static bool run_expr(dbg_session *d, const dbg_expr *e, const dbg_var_vec *vars,
         memset(out, 0, sizeof *out);
         out->dt = e->dt;
         out->is_ptr = e->is_ptr;
-        out->pt = TT_DTYPE_COUNT;
+        out->pt = e->pt;
         out->rank = e->rank;
         memcpy(out->shape, e->shape, sizeof e->shape);
         out->numel = tt_tensor_numel(ot);

@@ -20,17 +20,16 @@ static void frame_header(dbg_session *d)
                d->stop.func ? d->stop.func : d->kernel, d->stop.file ? d->stop.file : "?", d->stop.line);
 }
 
+/* The instance of the innermost frame shown. */
 static int32_t stop_inst(dbg_session *d)
 {
-    int g = d->opbase[d->stop.region] + d->stop.op;
-    return d->ops[g].inst;
+    dbg_frameinfo fr[1];
+    return dbg_frames(d, fr, 1) ? fr[0].inst : -1;
 }
 
 static void print_source(dbg_session *d)
 {
-    int g = d->opbase[d->stop.region] + d->stop.op;
-    int file = d->ops[g].file >= 0 ? d->ops[g].file : d->lk_file;
-    if (d->stop.line > 0 && file >= 0) dbg_print_src_line(d, file, d->stop.line);
+    if (d->stop.line > 0 && d->stop_file >= 0) dbg_print_src_line(d, d->stop_file, d->stop.line);
 }
 
 static void print_stop(dbg_session *d)
@@ -91,6 +90,7 @@ static void go(dbg_session *d)
 {
     d->interrupt = 0;
     dbg_resume(d, R_GO);
+    clear_step(d);
     print_stop(d);
 }
 
@@ -108,7 +108,7 @@ int dbg_cmd_run(dbg_session *d, const char *args)
     d->launch_status = 0;
     d->prev_stop_prog = -1;
     d->sel_frame = 0;
-    for (int i = 0; i < d->bps.n; i++) d->bps.v[i]->cursor = 0;
+    clear_step(d);
     dbg_launch_start(d);
     print_stop(d);
     return 0;
@@ -177,6 +177,25 @@ static int do_step(dbg_session *d, const char *args, int kind)
     const char *s = args;
     int64_t n = 1;
     if (!dbg_blank(s) && (!dbg_parse_int(&s, &n) || !dbg_blank(s) || n < 1)) return dbg_error(d, "usage: step [N]");
+    /* stopped at a call whose inlined frames are not shown yet: `step`
+     * enters them without running anything, as gdb does with inline frames */
+    while (kind == STEP_INTO && n > 0 && d->in_prog && d->hidden > 0 && d->sel_frame == 0) {
+        d->hidden--;
+        d->vlevel++;
+        n--;
+        dbg_frameinfo fr[1];
+        dbg_frames(d, fr, 1);
+        d->stop.line = fr[0].line;
+        d->stop.func = fr[0].func;
+        d->stop.depth = d->vlevel;
+        d->stop_file = fr[0].file;
+        d->stop.file = fr[0].file >= 0 ? diag_file_name(fr[0].file) : NULL;
+        d->stop.reason = DBG_STOP_STEP;
+        if (n == 0) {
+            print_stop(d);
+            return 0;
+        }
+    }
     clear_step(d);
     d->step.kind = kind;
     d->step.count = n;

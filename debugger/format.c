@@ -39,19 +39,45 @@ static double round_to(double y, tt_dtype dt)
     }
 }
 
+/* numpy's repr of one float: the fewest significant digits that read back
+ * as the same value of the dtype; positional notation for 1e-4 <= |x| < 1e16,
+ * scientific otherwise; integral values end in "." ("10."). */
 static void fmt_float(double x, tt_dtype dt, char *buf, size_t n)
 {
     if (isnan(x)) { snprintf(buf, n, "nan"); return; }
     if (isinf(x)) { snprintf(buf, n, x < 0 ? "-inf" : "inf"); return; }
+    if (x == 0) { snprintf(buf, n, signbit(x) ? "-0." : "0."); return; }
     int maxp = dt == TT_F64 ? 17 : dt == TT_F32 ? 9 : 5;
-    for (int p = 1; p <= maxp; p++) {
-        snprintf(buf, n, "%.*g", p, x);
-        if (round_to(strtod(buf, NULL), dt) == x) break;
+    int p = 1;
+    char tmp[64];
+    for (; p < maxp; p++) {
+        snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
+        if (round_to(strtod(tmp, NULL), dt) == x) break;
     }
-    if (!strpbrk(buf, ".en")) {
-        /* integral: "3" -> "3." (numpy) */
-        size_t l = strlen(buf);
-        if (l + 1 < n) { buf[l] = '.'; buf[l + 1] = 0; }
+    double ax = fabs(x);
+    if (ax >= 1e-4 && ax < 1e16) {
+        int e10 = (int)floor(log10(ax));
+        /* log10 can be off by one near powers of ten: use the printed exponent */
+        snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
+        const char *ep = strchr(tmp, 'e');
+        if (ep) e10 = atoi(ep + 1);
+        int dec = p - 1 - e10;
+        if (dec < 0) dec = 0;
+        snprintf(buf, n, "%.*f", dec, x);
+        if (!strchr(buf, '.')) {
+            size_t l = strlen(buf);
+            if (l + 1 < n) { buf[l] = '.'; buf[l + 1] = 0; }
+        }
+        return;
+    }
+    /* scientific: mantissa digits, "1.e+20" for a single digit (numpy) */
+    snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
+    char *ep = strchr(tmp, 'e');
+    if (ep && p == 1) {
+        *ep = 0;
+        snprintf(buf, n, "%s.e%s", tmp, ep + 1);
+    } else {
+        snprintf(buf, n, "%s", tmp);
     }
 }
 

@@ -14,30 +14,23 @@
  * arguments and constexprs in the kernel frame. */
 #include "dbg_int.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 
 int dbg_frames(dbg_session *d, dbg_frameinfo *fr, int max)
 {
-    if (dbg_get_state(d) != DBG_STOPPED || !d->in_prog) return 0;
-    const ir_func *f = d->fn;
+    if (!dbg_have_frame(d)) return 0;
     int g = d->opbase[d->stop.region] + d->stop.op;
-    int32_t loc = d->ops[g].loc;
-    if (loc < 0) {
-        fr[0] = (dbg_frameinfo){ .loc = -1, .inst = -1, .file = d->kfile, .line = 0, .func = d->kernel };
+    const dbg_opinfo *oi = &d->ops[g];
+    const dbg_pos *p = oi->pos >= 0 ? &d->pos[oi->pos] : (d->pp_depth >= 0 ? d->pp : NULL);
+    if (!p) {
+        fr[0] = (dbg_frameinfo){ .inst = -1, .file = d->kfile, .line = 0, .func = d->kernel };
         return 1;
     }
     int n = 0;
-    for (int32_t l = loc; l >= 0 && l < f->locs.n && n < max; l = f->locs.v[l].caller) {
-        const ir_loc *lc = &f->locs.v[l];
-        fr[n].loc = l;
-        fr[n].inst = lc->caller;
-        fr[n].file = lc->file;
-        fr[n].line = lc->file >= 0 ? dbg_stmt_line(d, lc->file, lc->line) : lc->line;
-        fr[n].func = lc->func ? lc->func : d->kernel;
-        n++;
-    }
-    /* frame 0 of a terminator or an op without a line: keep the stop's line */
-    if (n > 0 && d->stop.line > 0 && fr[0].line != d->stop.line) fr[0].line = d->stop.line;
+    for (int level = d->vlevel; level >= 0 && n < max; level--, n++)
+        fr[n] = (dbg_frameinfo){ .inst = p[level].inst, .file = p[level].file, .line = p[level].line,
+                                 .func = p[level].func };
     return n;
 }
 
@@ -192,83 +185,122 @@ static bool seen(const dbg_var_vec *v, const char *name)
     return false;
 }
 
-/* Whether op (r, i) is visible from frame (outer index fd, instance fi). */
-static bool op_visible(dbg_session *d, int r, int i, int fd, int32_t fi)
+/* The name the assignment `NAME = call(...)` at call-site location `call`
+ * gives the call's result, or NULL when the call is not the whole right-hand
+ * side of a plain assignment. */
+static const char *assigned_name(dbg_session *d, int32_t call, char *buf, size_t n)
+{
+    const ir_loc *lc = &d->fn->locs.v[call];
+    if (lc->file < 0 || lc->col < 2) return NULL;
+    const char *text = dbg_src_line(lc->file, lc->line);
+    size_t len = strlen(text);
+    if ((size_t)lc->col - 1 > len) return NULL;
+    /* text before the call: spaces NAME spaces '=' spaces */
+    const char *p = text, *end = text + lc->col - 1;
+    while (p < end && isspace((unsigned char)*p)) p++;
+    const char *name = p;
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+    size_t nl = (size_t)(p - name);
+    if (!nl || nl >= n || isdigit((unsigned char)*name)) return NULL;
+    while (p < end && isspace((unsigned char)*p)) p++;
+    if (p >= end || *p != '=' || p[1] == '=') return NULL;
+    p++;
+    while (p < end && isspace((unsigned char)*p)) p++;
+    if (p != end) return NULL;
+    memcpy(buf, name, nl);
+    buf[nl] = 0;
+    return buf;
+}
+
+/* The name under which result k of op (r, i) is visible from frame (level
+ * fd, instance fi), or NULL. */
+static const char *visible_name(dbg_session *d, int r, int i, int k, int fd, int32_t fi, char *buf, size_t n)
 {
     const ir_func *f = d->fn;
     const ir_op *op = &f->regions.v[r].ops[i];
+    const char *own = f->values.v[op->res + k].name;
     int32_t chain[DBG_MAX_FRAMES];
-    int n = dbg_loc_chain(f, op->loc, chain, DBG_MAX_FRAMES);
-    if (n <= fd || chain[fd] != fi) return false;
-    if (n == fd + 1) return true;
-    /* a deeper instance called from this frame: only its last op (the
-     * call's result) is visible */
+    int cn = dbg_loc_chain(f, op->loc, chain, DBG_MAX_FRAMES);
+    if (op->loc < 0) return fd == 0 ? own : NULL;
+    if (cn <= fd || chain[fd] != fi) return NULL;
+    if (cn == fd + 1) return own;
+    /* a helper called from this frame: only its result, under the name the
+     * caller assigns it to */
     const ir_region *reg = &f->regions.v[r];
-    if (i + 1 >= reg->nops) return true;
-    int32_t c2[DBG_MAX_FRAMES];
-    int n2 = dbg_loc_chain(f, reg->ops[i + 1].loc, c2, DBG_MAX_FRAMES);
-    return !(n2 > fd + 1 && c2[fd + 1] == chain[fd + 1]);
+    if (i + 1 < reg->nops) {
+        int32_t c2[DBG_MAX_FRAMES];
+        int n2 = dbg_loc_chain(f, reg->ops[i + 1].loc, c2, DBG_MAX_FRAMES);
+        if (n2 > fd + 1 && c2[fd + 1] == chain[fd + 1]) return NULL;
+    }
+    if (op->nres != 1) return NULL;
+    return assigned_name(d, chain[fd + 1], buf, n);
+}
+
+/* Add the variables of frame (level fd, instance fi) at op (r, end). */
+static void frame_vars(dbg_session *d, int r, int end, int fd, int32_t fi, dbg_var_vec *out)
+{
+    const ir_func *f = d->fn;
+    while (r >= 0) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = end - 1; i >= 0; i--) {
+            const ir_op *op = &reg->ops[i];
+            for (int k = op->nres - 1; k >= 0; k--) {
+                ir_value v = op->res + k;
+                char nb[128];
+                const char *nm = visible_name(d, r, i, k, fd, fi, nb, sizeof nb);
+                if (!nm || seen(out, nm)) continue;
+                if (!interp_value_data(d->s, v)) continue;
+                dbg_var x = { .name = nm == nb ? arena_strdup(&d->names, nb) : nm, .kind = VAR_LOCAL, .v = v };
+                vec_push(out, x);
+            }
+        }
+        if (r == IR_BODY) {
+            if (fd == 0)
+                for (int a = 0; a < reg->nargs; a++) {
+                    ir_value v = reg->args[a];
+                    const char *name = f->values.v[v].name;
+                    if (!name || seen(out, name)) continue;
+                    dbg_var x = { .name = name, .kind = VAR_ARG, .v = v };
+                    vec_push(out, x);
+                }
+            break;
+        }
+        /* region arguments (loop variables) belong to the op owning the region */
+        const ir_op *owner = &f->regions.v[reg->parent_region].ops[reg->parent_op];
+        int32_t chain[DBG_MAX_FRAMES];
+        int n = dbg_loc_chain(f, owner->loc, chain, DBG_MAX_FRAMES);
+        if (n == fd + 1 && chain[fd] == fi)
+            for (int a = 0; a < reg->nargs; a++) {
+                ir_value v = reg->args[a];
+                const char *name = f->values.v[v].name;
+                if (!name || seen(out, name)) continue;
+                if (!interp_value_data(d->s, v)) continue;
+                dbg_var x = { .name = name, .kind = VAR_LOCAL, .v = v };
+                vec_push(out, x);
+            }
+        end = reg->parent_op;
+        r = reg->parent_region;
+    }
 }
 
 void dbg_scope(dbg_session *d, int frame, dbg_var_vec *out, bool with_consts)
 {
     out->n = 0;
-    bool stopped = dbg_get_state(d) == DBG_STOPPED && d->in_prog;
+    arena_reset(&d->names);
+    bool stopped = dbg_have_frame(d);
     int fd = 0;
-    int32_t fi = -1;
     if (stopped) {
         dbg_frameinfo fr[DBG_MAX_FRAMES];
         int n = dbg_frames(d, fr, DBG_MAX_FRAMES);
         if (frame >= n) frame = n - 1;
         fd = n - 1 - frame;
-        fi = fr[frame].inst;
-        const ir_func *f = d->fn;
-        int r = d->stop.region, end = d->stop.op;
-        while (r >= 0) {
-            const ir_region *reg = &f->regions.v[r];
-            for (int i = end - 1; i >= 0; i--) {
-                const ir_op *op = &reg->ops[i];
-                for (int k = 0; k < op->nres; k++) {
-                    ir_value v = op->res + k;
-                    const char *name = f->values.v[v].name;
-                    if (!name || seen(out, name)) continue;
-                    if (!op_visible(d, r, i, fd, fi)) continue;
-                    if (!interp_value_data(d->s, v)) continue;
-                    dbg_var x = { .name = name, .kind = VAR_LOCAL, .v = v };
-                    vec_push(out, x);
-                }
-            }
-            if (r == IR_BODY) {
-                if (fd == 0)
-                    for (int a = 0; a < reg->nargs; a++) {
-                        ir_value v = reg->args[a];
-                        const char *name = f->values.v[v].name;
-                        if (!name || seen(out, name)) continue;
-                        dbg_var x = { .name = name, .kind = VAR_ARG, .v = v };
-                        vec_push(out, x);
-                    }
-                break;
-            }
-            /* region arguments belong to the op owning the region */
-            {
-                const ir_op *owner = &f->regions.v[reg->parent_region].ops[reg->parent_op];
-                int32_t chain[DBG_MAX_FRAMES];
-                int n = dbg_loc_chain(f, owner->loc, chain, DBG_MAX_FRAMES);
-                if (n == fd + 1 && chain[fd] == fi)
-                    for (int a = 0; a < reg->nargs; a++) {
-                        ir_value v = reg->args[a];
-                        const char *name = f->values.v[v].name;
-                        if (!name || seen(out, name)) continue;
-                        if (!interp_value_data(d->s, v)) continue;
-                        dbg_var x = { .name = name, .kind = VAR_LOCAL, .v = v };
-                        vec_push(out, x);
-                    }
-            }
-            end = reg->parent_op;
-            r = reg->parent_region;
-        }
+        frame_vars(d, d->stop.region, d->stop.op, fd, fr[frame].inst, out);
+        /* expressions also see the callers' names the frame does not define
+         * (`pid` in a condition inside a helper) */
+        for (int k = frame + 1; with_consts && k < n; k++)
+            frame_vars(d, d->stop.region, d->stop.op, n - 1 - k, fr[k].inst, out);
     }
-    if (with_consts && (!stopped || fd == 0)) {
+    if (with_consts) {
         for (int i = 0; i < d->nparams; i++) {
             const front_param *p = &d->params[i];
             if (!p->is_constexpr || seen(out, p->name)) continue;

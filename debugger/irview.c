@@ -35,8 +35,9 @@ int dbg_cmd_ir(dbg_session *d, const char *args)
         return dbg_error(d, "No program is stopped (`ir all` prints the whole kernel).");
     int r = d->stop.region, cur = d->stop.op;
     const ir_region *reg = &d->fn->regions.v[r];
-    const dbg_opinfo *co = &d->ops[d->opbase[r] + cur];
-    int line = d->stop.line, file = co->file >= 0 ? co->file : d->lk_file;
+    int line = d->stop.line, file = d->stop_file, lv = d->vlevel;
+    dbg_frameinfo fr[1];
+    int32_t inst = dbg_frames(d, fr, 1) ? fr[0].inst : -1;
     if (!region)
         dbg_printf(d, "%s:%d, program (%lld,%lld,%lld), region %d:\n", file >= 0 ? diag_file_name(file) : "?", line,
                    (long long)d->stop.pid[0], (long long)d->stop.pid[1], (long long)d->stop.pid[2], r);
@@ -44,7 +45,8 @@ int dbg_cmd_ir(dbg_session *d, const char *args)
     int shown = 0;
     for (int i = 0; i < reg->nops; i++) {
         const dbg_opinfo *oi = &d->ops[d->opbase[r] + i];
-        bool on_line = oi->line == line && oi->file == file && oi->inst == co->inst;
+        bool on_line = oi->pos >= 0 && oi->depth >= lv && d->pos[oi->pos + lv].line == line &&
+                       d->pos[oi->pos + lv].file == file && d->pos[oi->pos + lv].inst == inst;
         if (!region && !on_line && i != cur) continue;
         print_marked(d, r, i, i == cur);
         shown++;

@@ -90,9 +90,11 @@ void dbg_ops_free(dbg_session *d)
     free(d->ops);
     free(d->opbase);
     free(d->gregion);
+    free(d->pos);
     d->ops = NULL;
     d->opbase = NULL;
     d->gregion = NULL;
+    d->pos = NULL;
     d->nops = 0;
 }
 
@@ -113,6 +115,13 @@ int dbg_loc_chain(const ir_func *f, int32_t loc, int32_t *inst, int max)
     return k;
 }
 
+static void mark_code(dbg_session *d, int file, int line)
+{
+    if (line <= 0 || file < 0) return;
+    dbg_lines *L = dbg_lines_get(d, file);
+    if (L && line <= L->nlines) L->code[line] = true;
+}
+
 void dbg_ops_build(dbg_session *d)
 {
     dbg_ops_free(d);
@@ -122,6 +131,7 @@ void dbg_ops_build(dbg_session *d)
     d->nops = d->opbase[f->regions.n];
     d->ops = xcalloc((size_t)(d->nops ? d->nops : 1), sizeof *d->ops);
     d->gregion = xcalloc((size_t)(d->nops ? d->nops : 1), sizeof *d->gregion);
+    VEC(dbg_pos) pos = { 0 };
     for (int r = 0; r < f->regions.n; r++) {
         const ir_region *reg = &f->regions.v[r];
         for (int i = 0; i < reg->nops; i++) {
@@ -132,41 +142,34 @@ void dbg_ops_build(dbg_session *d)
             oi->loc = op->loc;
             oi->file = -1;
             oi->inst = -1;
-            if (op->loc >= 0 && op->loc < f->locs.n) {
-                const ir_loc *lc = &f->locs.v[op->loc];
-                oi->file = lc->file;
-                oi->line = lc->file >= 0 ? dbg_stmt_line(d, lc->file, lc->line) : lc->line;
-                oi->inst = lc->caller;
-                int dep = 0;
-                for (int32_t c = lc->caller; c >= 0 && c < f->locs.n && dep < DBG_MAX_FRAMES; c = f->locs.v[c].caller) dep++;
-                oi->depth = (int16_t)dep;
-            }
+            oi->pos = -1;
             if (ir_ops[op->opc].props & P_TERMINATOR) oi->kind = OK_TERM;
             else if (op->opc == IR_LOAD) oi->kind = OK_LOAD;
             else if (op->opc == IR_STORE) oi->kind = OK_STORE;
             else if (op->opc == IR_ATOMIC_RMW || op->opc == IR_ATOMIC_CAS) oi->kind = OK_ATOMIC;
-            if (oi->kind == OK_TERM) oi->line = 0;   /* terminators never start a line */
             if (oi->kind >= OK_LOAD) oi->flags |= OPF_MEM;
-            /* may enter an inline instance: first op of its region, or an
-             * instance the previous op of the region is not inside */
-            if (i == 0) {
-                oi->flags |= OPF_ENTRY;
-            } else if (op->loc >= 0) {
-                int32_t a[DBG_MAX_FRAMES], b[DBG_MAX_FRAMES];
-                int na = dbg_loc_chain(f, op->loc, a, DBG_MAX_FRAMES);
-                int nb = dbg_loc_chain(f, reg->ops[i - 1].loc, b, DBG_MAX_FRAMES);
-                if (na > nb) oi->flags |= OPF_ENTRY;
-                else for (int k = 0; k < na; k++) if (a[k] != b[k]) { oi->flags |= OPF_ENTRY; break; }
+            if (op->loc < 0 || op->loc >= f->locs.n) continue;
+            const ir_loc *lc = &f->locs.v[op->loc];
+            oi->file = lc->file;
+            oi->inst = lc->caller;
+            int32_t chain[DBG_MAX_FRAMES];
+            int n = dbg_loc_chain(f, op->loc, chain, DBG_MAX_FRAMES);
+            oi->depth = (int16_t)(n - 1);
+            if (oi->kind == OK_TERM) continue;      /* terminators never start a line */
+            oi->line = lc->file >= 0 ? dbg_stmt_line(d, lc->file, lc->line) : lc->line;
+            oi->pos = pos.n;
+            for (int j = 0; j < n; j++) {
+                /* level j: the op itself, or the call into level j+1 */
+                int32_t l = j + 1 < n ? chain[j + 1] : op->loc;
+                const ir_loc *x = &f->locs.v[l];
+                dbg_pos p = { x->file, x->file >= 0 ? dbg_stmt_line(d, x->file, x->line) : x->line, chain[j],
+                              x->func ? x->func : d->kernel };
+                vec_push(&pos, p);
+                mark_code(d, p.file, p.line);
             }
         }
     }
-    /* lines with code */
-    for (int g = 0; g < d->nops; g++) {
-        const dbg_opinfo *oi = &d->ops[g];
-        if (oi->line <= 0 || oi->file < 0) continue;
-        dbg_lines *L = dbg_lines_get(d, oi->file);
-        if (L && oi->line <= L->nlines) L->code[oi->line] = true;
-    }
+    d->pos = pos.v;
 }
 
 /* ---- function definitions in the source -------------------------------------- */

@@ -225,7 +225,7 @@ static void print_range(dbg_session *d, int64_t a, int64_t b, const char *state)
     dbg_pid_of(d, a, pa);
     dbg_pid_of(d, b, pbb);
     int64_t n = b - a + 1;
-    if (a == b) dbg_printf(d, "  %-36s %-9s\n", dbg_pid_str(pa, p1, sizeof p1), state);
+    if (a == b) dbg_printf(d, "  %-36s %s\n", dbg_pid_str(pa, p1, sizeof p1), state);
     else {
         char r[170];
         snprintf(r, sizeof r, "%s-%s", dbg_pid_str(pa, p1, sizeof p1), dbg_pid_str(pbb, p2, sizeof p2));

@@ -160,6 +160,7 @@ void dbg_free(dbg_session *d)
     vec_free(&d->history);
     vec_free(&d->exprs);
     sb_free(&d->stop_msg);
+    arena_free(&d->names);
     pthread_mutex_destroy(&d->mu);
     pthread_cond_destroy(&d->cv);
     free(d);
@@ -331,7 +332,8 @@ static void *worker_main(void *arg)
         d->cur = lin;
         d->in_prog = true;
         d->pstart = true;
-        d->lk_valid = false;
+        d->pp_depth = -1;
+        d->pp_n = d->pi_n = 0;
         d->prev_g = -1;
         d->wpend.active = false;
         bool trap = dbg_prog_needs_trap(d, lin);

@@ -1,0 +1,451 @@
+/* diff.c — the diff engine: one launch in the interpreter and on the GPU,
+ * compared element by element (see diff.h). */
+#include "diff.h"
+#include "tritium/cuda.h"
+#include "tritium/diag.h"
+
+#include <math.h>
+#include <string.h>
+
+void dbg_diff_options_default(dbg_diff_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->numerics = GPU_NUMERICS_IEEE;
+    o->ulp = -1;
+    o->sched = SCHED_IN_ORDER;
+}
+
+void dbg_diff_default_tol(tt_dtype d, gpu_numerics n, double *rtol, double *atol)
+{
+    bool fast = n == GPU_NUMERICS_FAST;
+    switch (d) {
+    case TT_F16: case TT_BF16: *rtol = 1e-2; *atol = 1e-2; return;
+    case TT_F32: *rtol = fast ? 1e-4 : 1e-5; *atol = fast ? 1e-5 : 1e-6; return;
+    case TT_F64: *rtol = fast ? 1e-10 : 1e-12; *atol = fast ? 1e-12 : 1e-14; return;
+    default: *rtol = 0; *atol = 0; return;
+    }
+}
+
+/* Raw bits of element i (zero-extended). */
+static uint64_t elem_bits(const tt_tensor *t, int64_t i)
+{
+    uint64_t v = 0;
+    int sz = tt_dtype_size(t->dtype);
+    memcpy(&v, (const char *)t->data + (size_t)i * (size_t)sz, (size_t)sz);
+    return v;
+}
+
+/* Float format of a dtype: total bits and whether bits are a NaN. */
+static int float_bits(tt_dtype d)
+{
+    switch (d) {
+    case TT_F16: case TT_BF16: return 16;
+    case TT_F32: return 32;
+    case TT_F64: return 64;
+    default: return 0;
+    }
+}
+
+static bool is_nan_bits(tt_dtype d, uint64_t b)
+{
+    switch (d) {
+    case TT_F16: return (b & 0x7c00) == 0x7c00 && (b & 0x03ff);
+    case TT_BF16: return (b & 0x7f80) == 0x7f80 && (b & 0x007f);
+    case TT_F32: return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu);
+    case TT_F64: return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0x000fffffffffffffull);
+    default: return false;
+    }
+}
+
+uint64_t dbg_diff_ulp(tt_dtype d, uint64_t a, uint64_t b)
+{
+    int nb = float_bits(d);
+    if (!nb) {
+        if (d == TT_U64) return a > b ? a - b : b - a;
+        int64_t x = tt_load_i64(&a, d, 0), y = tt_load_i64(&b, d, 0);
+        /* |x - y| without overflow */
+        return x > y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+    }
+    bool na = is_nan_bits(d, a), nbn = is_nan_bits(d, b);
+    if (na || nbn) return na && nbn ? 0 : UINT64_MAX;
+    uint64_t sign = 1ull << (nb - 1);
+    uint64_t mask = nb == 64 ? ~0ull : (1ull << nb) - 1;
+    a &= mask;
+    b &= mask;
+    uint64_t ma = a & ~sign, mb = b & ~sign;
+    bool sa = a & sign, sb = b & sign;
+    if (sa == sb) return ma > mb ? ma - mb : mb - ma;
+    return ma + mb;                /* across zero: both magnitudes (< 2^63) */
+}
+
+void dbg_diff_format(tt_dtype d, uint64_t bits, char *buf, size_t n)
+{
+    if (d == TT_BOOL) { snprintf(buf, n, "%s", bits & 1 ? "True" : "False"); return; }
+    if (tt_dtype_is_int(d)) {
+        if (d == TT_U64) snprintf(buf, n, "%llu", (unsigned long long)bits);
+        else snprintf(buf, n, "%lld", (long long)tt_load_i64(&bits, d, 0));
+        return;
+    }
+    double v = tt_load_f64(&bits, d, 0);
+    int prec = d == TT_F64 ? 17 : d == TT_F32 ? 9 : 5;
+    snprintf(buf, n, "%.*g", prec, v);
+}
+
+static void unravel(const tt_tensor *t, int64_t lin, int64_t *idx)
+{
+    for (int d = t->rank - 1; d >= 0; d--) {
+        int64_t ext = t->shape[d] > 0 ? t->shape[d] : 1;
+        idx[d] = lin % ext;
+        lin /= ext;
+    }
+}
+
+static void fill_writer(interp_session *s, const ir_func *f, const int64_t grid[3], int arg, dbg_diff_elem *e)
+{
+    int64_t prog;
+    int32_t loc;
+    e->loc = -1;
+    e->file = -1;
+    if (!s || !interp_last_writer(s, arg, e->elem, &prog, &loc)) return;
+    e->has_writer = true;
+    e->program = prog;
+    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
+    e->pid[0] = prog % gx;                 /* interp/sched.c: x + gx*(y + gy*z) */
+    e->pid[1] = (prog / gx) % gy;
+    e->pid[2] = prog / gx / gy;
+    e->loc = loc;
+    if (loc >= 0 && loc < f->locs.n) {
+        const ir_loc *L = &f->locs.v[loc];
+        e->file = L->file;
+        e->line = L->line;
+        e->col = L->col;
+        e->func = L->func;
+    }
+}
+
+static bool any_written(interp_session *s, int arg, int64_t n)
+{
+    int64_t prog;
+    int32_t loc;
+    for (int64_t i = 0; i < n; i++)
+        if (interp_last_writer(s, arg, i, &prog, &loc)) return true;
+    return false;
+}
+
+/* Compare tensor `arg`: ref = interpreter, got = GPU. */
+static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_report *r, interp_session *s, int arg,
+                    const tt_tensor *ref, const tt_tensor *got, dbg_diff_tensor *dt)
+{
+    tt_dtype d = ref->dtype;
+    bool isf = tt_dtype_is_float(d);
+    dbg_diff_default_tol(d, o->numerics, &dt->rtol, &dt->atol);
+    if (o->has_rtol) dt->rtol = o->rtol;
+    if (o->has_atol) dt->atol = o->atol;
+    dt->ulp = o->ulp;
+    /* integers: exact unless a tolerance was asked for */
+    dt->exact = !isf && dt->rtol == 0 && dt->atol == 0 && dt->ulp < 0;
+    int show = o->max_show > 0 && o->max_show <= DBG_DIFF_MAX_SHOW ? o->max_show : DBG_DIFF_MAX_SHOW;
+    dt->first = xcalloc((size_t)show, sizeof *dt->first);
+    dt->max_abs_at = dt->max_rel_at = dt->max_ulp_at = -1;
+    int64_t n = dt->numel;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t rb = elem_bits(ref, i), gb = elem_bits(got, i);
+        if (rb == gb) continue;                /* fast path: identical bits */
+        uint64_t ulp = dbg_diff_ulp(d, gb, rb);
+        double a = tt_load_f64(got->data, d, i), b = tt_load_f64(ref->data, d, i);
+        bool ok;
+        double err = INFINITY;
+        if (isf) {
+            bool an = isnan(a), bn = isnan(b);
+            if (an || bn) ok = an && bn;
+            else if (isinf(a) || isinf(b)) ok = a == b;
+            else {
+                err = fabs(a - b);
+                ok = a == b || err <= dt->atol + dt->rtol * fabs(b);
+            }
+            if (!ok && dt->ulp >= 0 && ulp <= (uint64_t)dt->ulp) ok = true;
+            if (an && bn) err = 0;
+            else if (isinf(a) && a == b) err = 0;
+        } else {
+            err = (double)ulp;
+            ok = !dt->exact && (err <= dt->atol + dt->rtol * fabs(b) || (dt->ulp >= 0 && ulp <= (uint64_t)dt->ulp));
+        }
+        if (isfinite(err) && err > dt->max_abs) { dt->max_abs = err; dt->max_abs_at = i; }
+        if (isfinite(err) && isfinite(b)) {
+            double rel = b != 0 ? err / fabs(b) : err > 0 ? INFINITY : 0;
+            if (rel > dt->max_rel || (dt->max_rel_at < 0 && rel > 0)) { dt->max_rel = rel; dt->max_rel_at = i; }
+        }
+        if (ulp > dt->max_ulp) { dt->max_ulp = ulp; dt->max_ulp_at = i; }
+        if (ok) continue;
+        dt->mismatches++;
+        if (dt->nfirst < show) {
+            dbg_diff_elem *e = &dt->first[dt->nfirst++];
+            e->elem = i;
+            unravel(ref, i, e->index);
+            e->ref_bits = rb;
+            e->got_bits = gb;
+            e->ref = b;
+            e->got = a;
+            e->abs_err = err;
+            e->ulp = ulp;
+            fill_writer(s, f, r->grid, arg, e);
+        }
+    }
+    dt->ok = dt->mismatches == 0;
+}
+
+static interp_numerics interp_numerics_of(gpu_numerics n)
+{
+    return n == GPU_NUMERICS_FAST ? NUMERICS_GPU : NUMERICS_IEEE;
+}
+
+int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, dbg_diff_report *r)
+{
+    dbg_diff_options o;
+    if (o0) o = *o0;
+    else dbg_diff_options_default(&o);
+    memset(r, 0, sizeof *r);
+    r->kernel = xstrdup(f->name);
+    r->numerics = o.numerics;
+    memcpy(r->grid, l->grid, sizeof r->grid);
+    r->num_warps = o.num_warps ? o.num_warps : l->num_warps > 0 ? l->num_warps : 4;
+
+    launch gl, cl;
+    launch_copy(&gl, l);
+    launch_copy(&cl, l);
+    interp_session *s = NULL;
+
+    /* 1. the GPU */
+    gpu_options go;
+    gpu_options_default(&go);
+    go.numerics = o.numerics;
+    go.num_warps = r->num_warps;
+    go.arch = o.arch;
+    char err[sizeof r->message];
+    err[0] = 0;
+    int rc = gpu_launch(f, &gl, &go, &r->gpu, err, sizeof err);
+    if (rc == 2) {
+        snprintf(r->message, sizeof r->message, "%s", err);
+        r->status = 2;
+        goto out;
+    }
+    if (rc == 1) {
+        snprintf(r->message, sizeof r->message, "%s", err);
+        r->gpu_failed = true;
+        cuda_reset();                /* the context is unusable after a device fault */
+    } else {
+        r->gpu_ran = true;
+    }
+
+    /* 2. the interpreter, on its own copy of the same inputs */
+    interp_options io;
+    interp_options_default(&io);
+    io.numerics = interp_numerics_of(o.numerics);
+    io.sched = o.sched;
+    io.sched_seed = o.sched_seed;
+    io.threads = o.threads;
+    io.report = o.interp_report;
+    if (o.max_interp_reports > 0) io.max_reports = o.max_interp_reports;
+    s = interp_session_new(f, &cl, &io);
+    if (!s) {
+        snprintf(r->message, sizeof r->message, "the launch does not match kernel %s", f->name);
+        r->status = 2;
+        goto out;
+    }
+    for (int i = 0; i < cl.nargs; i++)
+        if (o.uninit && o.uninit[i]) interp_mark_uninitialized(s, i);
+    interp_run_launch(s);
+    interp_get_stats(s, &r->interp);
+    r->interp_ran = true;
+
+    /* 3. compare the tensors either side wrote */
+    if (r->gpu_ran) {
+        for (int i = 0; i < l->nargs; i++) {
+            const launch_arg *a = &l->args[i];
+            if (a->kind != ARG_TENSOR || !a->tensor) continue;
+            const tt_tensor *in = a->tensor, *ct = cl.args[i].tensor, *gt = gl.args[i].tensor;
+            int64_t n = tt_tensor_numel(in);
+            bool wc = memcmp(ct->data, in->data, in->nbytes) != 0;
+            bool wg = memcmp(gt->data, in->data, in->nbytes) != 0;
+            if (!wc && !wg) wc = any_written(s, i, n);
+            if (!wc && !wg) {
+                r->unwritten = xrealloc(r->unwritten, (size_t)(r->nunwritten + 1) * sizeof *r->unwritten);
+                r->unwritten[r->nunwritten++] = xstrdup(a->name);
+                continue;
+            }
+            r->tensors = xrealloc(r->tensors, (size_t)(r->ntensors + 1) * sizeof *r->tensors);
+            dbg_diff_tensor *dt = &r->tensors[r->ntensors++];
+            memset(dt, 0, sizeof *dt);
+            dt->arg = i;
+            dt->name = xstrdup(a->name);
+            dt->dtype = in->dtype;
+            dt->rank = in->rank;
+            memcpy(dt->shape, in->shape, sizeof dt->shape);
+            dt->numel = n;
+            dt->written_interp = wc;
+            dt->written_gpu = wg;
+            compare(&o, f, r, s, i, ct, gt, dt);
+            r->mismatches += dt->mismatches;
+        }
+    }
+    r->status = r->mismatches || r->gpu_failed || r->interp.faults ? 1 : 0;
+out:
+    if (s) interp_session_free(s);
+    launch_free(&gl);
+    launch_free(&cl);
+    return r->status;
+}
+
+void dbg_diff_report_free(dbg_diff_report *r)
+{
+    if (!r) return;
+    for (int i = 0; i < r->ntensors; i++) {
+        free(r->tensors[i].name);
+        free(r->tensors[i].first);
+    }
+    free(r->tensors);
+    for (int i = 0; i < r->nunwritten; i++) free(r->unwritten[i]);
+    free(r->unwritten);
+    free(r->kernel);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- text report ----------------------------------------------------------- */
+
+static void index_text(const int64_t *idx, int rank, char *buf, size_t n)
+{
+    size_t k = (size_t)snprintf(buf, n, "[");
+    for (int d = 0; d < rank && k < n; d++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? ", " : "", (long long)idx[d]);
+    if (k < n) snprintf(buf + k, n - k, "]");
+}
+
+static void at_text(const dbg_diff_tensor *t, int64_t lin, char *buf, size_t n)
+{
+    int64_t idx[TT_MAX_RANK];
+    tt_tensor shape = { .rank = t->rank };
+    memcpy(shape.shape, t->shape, sizeof shape.shape);
+    unravel(&shape, lin, idx);
+    index_text(idx, t->rank, buf, n);
+}
+
+static void ulp_text(uint64_t u, char *buf, size_t n)
+{
+    if (u == UINT64_MAX) snprintf(buf, n, "nan");
+    else snprintf(buf, n, "%llu", (unsigned long long)u);
+}
+
+static void shape_text(const dbg_diff_tensor *t, char *buf, size_t n)
+{
+    size_t k = (size_t)snprintf(buf, n, "%s[", tt_dtype_name(t->dtype));
+    for (int d = 0; d < t->rank && k < n; d++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? "," : "", (long long)t->shape[d]);
+    if (k < n) snprintf(buf + k, n - k, "]");
+}
+
+static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel)
+{
+    char sh[96], b1[96], b2[96], b3[32];
+    shape_text(t, sh, sizeof sh);
+    const char *side = t->written_interp && t->written_gpu ? "" : t->written_interp ? " (only the interpreter wrote it)"
+                                                                                    : " (only the GPU wrote it)";
+    if (t->exact) snprintf(b1, sizeof b1, "exact");
+    else {
+        int k = snprintf(b1, sizeof b1, "rtol %g, atol %g", t->rtol, t->atol);
+        if (t->ulp >= 0) snprintf(b1 + k, sizeof b1 - (size_t)k, ", ulp %lld", (long long)t->ulp);
+    }
+    if (t->ok)
+        fprintf(out, "%-9s%s  ok: %lld elements agree (%s)%s\n", t->name, sh, (long long)t->numel, b1, side);
+    else
+        fprintf(out, "%-9s%s  MISMATCH: %lld of %lld elements differ (%s)%s\n", t->name, sh,
+                (long long)t->mismatches, (long long)t->numel, b1, side);
+    if (t->max_abs_at < 0 && t->max_ulp_at < 0) {
+        fprintf(out, "         bit-identical\n");
+    } else {
+        fprintf(out, "         max abs error %.6g", t->max_abs);
+        if (t->max_abs_at >= 0) { at_text(t, t->max_abs_at, b2, sizeof b2); fprintf(out, " at %s", b2); }
+        fprintf(out, ", max rel error %.6g", t->max_rel);
+        if (t->max_rel_at >= 0) { at_text(t, t->max_rel_at, b2, sizeof b2); fprintf(out, " at %s", b2); }
+        ulp_text(t->max_ulp, b3, sizeof b3);
+        fprintf(out, ", max ulp %s", b3);
+        if (t->max_ulp_at >= 0) { at_text(t, t->max_ulp_at, b2, sizeof b2); fprintf(out, " at %s", b2); }
+        fputc('\n', out);
+    }
+    if (t->nfirst == 0) return;
+    fprintf(out, "         %s %d mismatch%s:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst,
+            t->nfirst == 1 ? "" : "es");
+    fprintf(out, "           %-16s %-16s %-16s %-11s %-6s %s\n", "index", "interp", "gpu", "abs err", "ulp",
+            "written by (interpreter)");
+    for (int k = 0; k < t->nfirst; k++) {
+        const dbg_diff_elem *e = &t->first[k];
+        char ib[64], rv[48], gv[48], ub[32], eb[32], wb[256];
+        index_text(e->index, t->rank, ib, sizeof ib);
+        dbg_diff_format(t->dtype, e->ref_bits, rv, sizeof rv);
+        dbg_diff_format(t->dtype, e->got_bits, gv, sizeof gv);
+        ulp_text(e->ulp, ub, sizeof ub);
+        snprintf(eb, sizeof eb, "%.3g", e->abs_err);
+        if (!e->has_writer) snprintf(wb, sizeof wb, "(never written)");
+        else if (e->file >= 0)
+            snprintf(wb, sizeof wb, "program (%lld, %lld, %lld) at %s:%d", (long long)e->pid[0], (long long)e->pid[1],
+                     (long long)e->pid[2], diag_file_name(e->file), e->line);
+        else
+            snprintf(wb, sizeof wb, "program (%lld, %lld, %lld)", (long long)e->pid[0], (long long)e->pid[1],
+                     (long long)e->pid[2]);
+        fprintf(out, "           %-16s %-16s %-16s %-11s %-6s %s\n", ib, rv, gv, eb, ub, wb);
+    }
+    /* quote each distinct writing line once */
+    for (int k = 0; k < t->nfirst; k++) {
+        const dbg_diff_elem *e = &t->first[k];
+        if (e->file < 0) continue;
+        bool seen = false;
+        for (int j = 0; j < k && !seen; j++)
+            seen = t->first[j].file == e->file && t->first[j].line == e->line;
+        if (seen) continue;
+        const char *src = diag_source_line(e->file, e->line);
+        while (*src == ' ' || *src == '\t') src++;
+        fprintf(out, "         %s:%d:%d: %s", diag_file_name(e->file), e->line, e->col, src);
+        if (e->func && kernel && strcmp(e->func, kernel)) fprintf(out, "    (in %s, inlined)", e->func);
+        fputc('\n', out);
+    }
+}
+
+void dbg_diff_print(FILE *out, const dbg_diff_report *r)
+{
+    fprintf(out, "diff     %s: grid (%lld, %lld, %lld), num_warps %d, numerics %s\n", r->kernel,
+            (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2], r->num_warps,
+            r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee");
+    if (r->status == 2 && !r->gpu_ran && !r->gpu_failed) {
+        fprintf(out, "error    %s\n", r->message);
+        return;
+    }
+    if (r->gpu_failed) fprintf(out, "gpu      FAILED: %s\n", r->message);
+    else if (r->gpu_ran)
+        fprintf(out, "gpu      %s (%s): kernel %.4f ms%s\n", r->gpu.device, r->gpu.arch, r->gpu.kernel_ms,
+                r->gpu.ptx_cached ? ", PTX from the cache" : "");
+    if (r->interp_ran)
+        fprintf(out, "interp   %lld programs, %lld fault%s, %lld race%s, %.3f s\n", (long long)r->interp.programs,
+                (long long)r->interp.faults, r->interp.faults == 1 ? "" : "s", (long long)r->interp.races,
+                r->interp.races == 1 ? "" : "s", r->interp.seconds);
+    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel);
+    if (r->nunwritten) {
+        fprintf(out, "unchanged");
+        for (int i = 0; i < r->nunwritten; i++) fprintf(out, "%s%s", i ? ", " : " ", r->unwritten[i]);
+        fprintf(out, " (written by neither side; not compared)\n");
+    }
+    int bad = 0;
+    for (int i = 0; i < r->ntensors; i++) bad += !r->tensors[i].ok;
+    if (r->gpu_failed)
+        fprintf(out, "result   FAILED: the kernel faulted on the GPU\n");
+    else if (bad)
+        fprintf(out, "result   MISMATCH: %d of %d written tensor%s differ%s\n", bad, r->ntensors,
+                r->ntensors == 1 ? "" : "s", bad == 1 ? "s" : "");
+    else if (r->interp.faults)
+        fprintf(out, "result   FAILED: the interpreter found %lld fault%s (see above); %d tensor%s agree\n",
+                (long long)r->interp.faults, r->interp.faults == 1 ? "" : "s", r->ntensors, r->ntensors == 1 ? "" : "s");
+    else
+        fprintf(out, "result   ok: %d written tensor%s agree\n", r->ntensors, r->ntensors == 1 ? "" : "s");
+    if (r->interp.races && !bad)
+        fprintf(out, "note     the interpreter found %lld race%s between programs: the results agree this time, "
+                     "but may depend on the order in which programs run\n",
+                (long long)r->interp.races, r->interp.races == 1 ? "" : "s");
+}

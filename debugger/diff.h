@@ -1,0 +1,143 @@
+/* diff.h — the diff engine: run one launch on identical inputs in the CPU
+ * interpreter and on the GPU and compare, element by element, every tensor
+ * the kernel writes (DESIGN.md, "The debugger and the REPL": `diff`).
+ *
+ * No terminal I/O: dbg_diff_run fills a report, dbg_diff_print writes it to
+ * a FILE*. Used by `tritium diff` (repl/diff_cmd.c) and by the debugger's
+ * `diff` command.
+ *
+ * What is compared. A tensor argument counts as written when its contents
+ * changed on either side, or when the interpreter's shadow state has a last
+ * writer for any of its elements (a kernel that stores the values that were
+ * already there). Read-only tensors are not compared. The interpreter's
+ * result is the reference: relative errors are |gpu - interp| / |interp|.
+ *
+ * Acceptance of one element (numpy.isclose's rule, plus ULPs):
+ *   equal values (NaN == NaN, +0 == -0, equal infinities), or
+ *   |gpu - interp| <= atol + rtol * |interp|   (finite values), or
+ *   ulp_distance(gpu, interp) <= ulp           (when ulp >= 0).
+ * Integer and bool tensors compare exactly unless a tolerance or --ulp is
+ * given (for integers the "ULP distance" is |gpu - interp|). Default
+ * tolerances per dtype: dbg_diff_default_tol. */
+#ifndef TRITIUM_DEBUGGER_DIFF_H
+#define TRITIUM_DEBUGGER_DIFF_H
+
+#include <stdio.h>
+#include "tritium/gpu.h"
+#include "tritium/interp.h"
+#include "tritium/launch.h"
+
+/* How many mismatching elements a report keeps per tensor, at most. */
+#define DBG_DIFF_MAX_SHOW 10
+
+typedef struct dbg_diff_options {
+    gpu_numerics numerics;         /* GPU_NUMERICS_IEEE: interpreter ieee vs GPU ieee;
+                                    * GPU_NUMERICS_FAST: interpreter "gpu" numerics
+                                    * vs Triton's fast GPU numerics */
+    bool has_rtol, has_atol;       /* override the per-dtype defaults */
+    double rtol, atol;
+    int64_t ulp;                   /* < 0: no ULP acceptance (default -1) */
+    int max_show;                  /* mismatches kept per tensor, 1..DBG_DIFF_MAX_SHOW; 0: 10 */
+    int num_warps;                 /* 0: the launch's (l->num_warps, else 4) */
+    const char *arch;              /* NULL: the device's */
+    interp_sched sched;            /* interpreter schedule (default in order) */
+    uint64_t sched_seed;
+    int threads;
+    const bool *uninit;            /* per launch argument (may be NULL): the tensor was
+                                    * made with `empty` (interp_mark_uninitialized) */
+    FILE *interp_report;           /* the interpreter's fault/race reports; NULL: stderr */
+    int max_interp_reports;        /* 0: the interpreter's default */
+} dbg_diff_options;
+
+/* Defaults: ieee, per-dtype tolerances, no ULPs, 10 mismatches, in order. */
+void dbg_diff_options_default(dbg_diff_options *o);
+
+/* The default tolerances for a dtype (documented in docs/gpu.md):
+ *   bool, integers        exact (rtol 0, atol 0)
+ *   f16, bf16             rtol 1e-2, atol 1e-2 (both modes)
+ *   f32                   ieee: rtol 1e-5, atol 1e-6;  fast: rtol 1e-4, atol 1e-5
+ *   f64                   ieee: rtol 1e-12, atol 1e-14; fast: rtol 1e-10, atol 1e-12
+ * Why not exact in ieee mode: transcendental functions (libdevice vs the C
+ * library) and the order of float reductions and dot products differ. */
+void dbg_diff_default_tol(tt_dtype d, gpu_numerics n, double *rtol, double *atol);
+
+/* Distance in units in the last place between two values of float dtype d
+ * given as raw bits (f16/bf16: low 16 bits, f32: low 32); 0 for equal
+ * values (+0/-0, NaN/NaN), UINT64_MAX when exactly one is NaN. For integer
+ * dtypes: |a - b| of the values. */
+uint64_t dbg_diff_ulp(tt_dtype d, uint64_t a_bits, uint64_t b_bits);
+
+/* One mismatching element. */
+typedef struct dbg_diff_elem {
+    int64_t elem;                  /* linear (row-major) index */
+    int64_t index[TT_MAX_RANK];    /* the same as a multi-dimensional index */
+    uint64_t ref_bits, got_bits;   /* raw element bits: interpreter, GPU */
+    double ref, got;               /* the values as doubles */
+    double abs_err;                /* |got - ref| (NaN/inf aware: inf when not finite) */
+    uint64_t ulp;                  /* dbg_diff_ulp */
+    bool has_writer;               /* the interpreter wrote this element */
+    int64_t program;               /* linear program id of the last interpreter writer */
+    int64_t pid[3];                /* the same as (x, y, z) */
+    int32_t loc;                   /* ir_loc of the writing op, -1 unknown */
+    int file, line, col;           /* that location (file -1: unknown); innermost */
+    const char *func;              /* function the writing op was written in (NULL) */
+} dbg_diff_elem;
+
+/* One written tensor. */
+typedef struct dbg_diff_tensor {
+    int arg;                       /* launch argument index */
+    char *name;
+    tt_dtype dtype;
+    int rank;
+    int64_t shape[TT_MAX_RANK];
+    int64_t numel;
+    bool written_interp, written_gpu;   /* contents changed on that side (or shadow) */
+    double rtol, atol;             /* the tolerances applied */
+    int64_t ulp;                   /* the ULP acceptance applied (-1: none) */
+    bool exact;                    /* compared bit for bit (integers without tolerance) */
+    int64_t mismatches;
+    double max_abs, max_rel;       /* over finite pairs */
+    uint64_t max_ulp;              /* over all pairs (UINT64_MAX: NaN against a number) */
+    int64_t max_abs_at, max_rel_at, max_ulp_at;   /* linear index, -1 none */
+    dbg_diff_elem *first; int nfirst;             /* the first mismatches in index order */
+    bool ok;
+} dbg_diff_tensor;
+
+typedef struct dbg_diff_report {
+    char *kernel;
+    int status;                    /* 0 all agree; 1 a mismatch, a GPU fault or an
+                                    * interpreter fault; 2 could not run (no driver,
+                                    * GPU compile error, launch does not match) */
+    char message[1024];            /* status 2, or the GPU fault: one line */
+    bool gpu_failed;               /* the kernel failed on the device */
+    bool gpu_ran, interp_ran;
+    gpu_numerics numerics;
+    int64_t grid[3];
+    int num_warps;
+    interp_stats interp;
+    gpu_stats gpu;
+    dbg_diff_tensor *tensors; int ntensors;   /* written tensors, in argument order */
+    char **unwritten; int nunwritten;         /* names of tensors neither side wrote */
+    int64_t mismatches;            /* over all tensors */
+} dbg_diff_report;
+
+/* Run launch l (not modified: both sides get deep copies of its tensors, so
+ * they start from identical inputs) with kernel f — GPU first, so that a
+ * missing driver is found before the interpreter runs — and compare. f must
+ * be compiled for l (front_compile). Returns r->status. After a fault on the
+ * device the CUDA context is reset so that later launches work. Free r with
+ * dbg_diff_report_free. */
+int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o, dbg_diff_report *r);
+
+/* Print the report as text: one block per written tensor with max abs/rel/ULP
+ * errors, the mismatch count, and a table of the first mismatches (index,
+ * interpreter value, GPU value, error, ULPs, the program that wrote the
+ * element and file:line), then the quoted source line of each writing op. */
+void dbg_diff_print(FILE *out, const dbg_diff_report *r);
+
+/* Format element bits of dtype d as text ("1.25", "-3", "nan", "True"). */
+void dbg_diff_format(tt_dtype d, uint64_t bits, char *buf, size_t n);
+
+void dbg_diff_report_free(dbg_diff_report *r);
+
+#endif
