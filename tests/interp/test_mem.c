@@ -231,6 +231,52 @@ START_TEST(atomic_old_values_and_cas)
 }
 END_TEST
 
+/* A spin lock as in Triton's layer-norm backward (tutorial 05): each program
+ * takes lock[0] with atomic_cas, increments counter[0] with a plain load and
+ * store, and releases the lock with atomic_xchg. Exact under every
+ * schedule, and the plain accesses under the lock are not races. */
+START_TEST(spin_lock)
+{
+    for (int sched = SCHED_IN_ORDER; sched <= SCHED_PARALLEL; sched++) {
+        kb k;
+        kb_init(&k, "locked");
+        int64_t one = 1;
+        ir_value pl = kb_tensor_arg(&k, "lock", tt_tensor_new("lock", TT_I32, 1, &one));
+        ir_value pc = kb_tensor_arg(&k, "counter", tt_tensor_new("counter", TT_F32, 1, &one));
+        ir_type it = ty(TT_I32), bt = ty(TT_BOOL);
+        /* while atomic_cas(lock, 0, 1) == 1: pass */
+        int wi = ir_emit(&k.b, IR_WHILE, 0, NULL, 0, NULL);
+        int32_t before = ir_new_region(k.f, 0, NULL), after = ir_new_region(k.f, 0, NULL);
+        ir_op_add_region(k.f, IR_BODY, wi, before);
+        ir_op_add_region(k.f, IR_BODY, wi, after);
+        ir_builder saved = k.b;
+        k.b.region = before;
+        ir_value old = opa(&k, IR_ATOMIC_CAS, it, SEM_ACQUIRE, SCOPE_GPU, 3, pl, cint(&k, it, 0), cint(&k, it, 1));
+        op0(&k, IR_CONDITION, 1, opa(&k, IR_CMPI, bt, CMPI_EQ, 0, 2, old, cint(&k, it, 1)));
+        k.b.region = after;
+        op0(&k, IR_YIELD, 0);
+        k.b = saved;
+        ir_value v = load(&k, pc, -1, -1);
+        store(&k, pc, op(&k, IR_ADDF, ty(TT_F32), 2, v, cflt(&k, ty(TT_F32), 1.0)), -1);
+        opa(&k, IR_ATOMIC_RMW, it, RMW_XCHG, SEM_RELEASE, 2, pl, cint(&k, it, 0));
+        ret(&k);
+        k.l.grid[0] = 64;
+        ck_assert_int_eq(ir_verify(k.f), 0);
+        interp_options o;
+        interp_options_default(&o);
+        o.sched = (interp_sched)sched;
+        o.threads = 4;
+        interp_stats st;
+        ck_assert_int_eq(kb_run(&k, &o, &st, NULL), 0);
+        ck_assert_int_eq(st.races, 0);
+        ck_assert_int_eq(st.faults, 0);
+        ck_assert(*(float *)kb_tensor(&k, 1)->data == 64.0f);
+        ck_assert_int_eq(*(int32_t *)kb_tensor(&k, 0)->data, 0);
+        kb_free(&k);
+    }
+}
+END_TEST
+
 TCase *mem_tcase(void)
 {
     TCase *tc = tcase_create("mem");
@@ -241,5 +287,6 @@ TCase *mem_tcase(void)
     tcase_add_test(tc, queries);
     tcase_add_test(tc, atomics_parallel);
     tcase_add_test(tc, atomic_old_values_and_cas);
+    tcase_add_test(tc, spin_lock);
     return tc;
 }
