@@ -357,8 +357,6 @@ void dbg_expr_cache_clear(dbg_session *d);
 void dbg_history_clear(dbg_session *d);
 /* Value of a variable as dbg_value (copy). */
 bool dbg_var_value(dbg_session *d, const dbg_var *v, dbg_value *out);
-/* One-line preview "[1 2 3 ... 7 8 9]". */
-char *dbg_preview(const dbg_value *v, int fmt);
 
 /* buffers.c */
 int dbg_buf_arg(dbg_session *d, const char *name, size_t len);

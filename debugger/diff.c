@@ -199,6 +199,45 @@ static interp_numerics interp_numerics_of(gpu_numerics n)
     return n == GPU_NUMERICS_FAST ? NUMERICS_GPU : NUMERICS_IEEE;
 }
 
+void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, interp_session *s, const launch *got,
+                      const dbg_diff_options *o0, dbg_diff_report *r)
+{
+    dbg_diff_options o;
+    if (o0) o = *o0;
+    else dbg_diff_options_default(&o);
+    if (!r->kernel) r->kernel = xstrdup(f->name);
+    memcpy(r->grid, in->grid, sizeof r->grid);
+    for (int i = 0; i < in->nargs && i < ref->nargs && i < got->nargs; i++) {
+        const launch_arg *a = &in->args[i];
+        if (a->kind != ARG_TENSOR || !a->tensor || !ref->args[i].tensor || !got->args[i].tensor) continue;
+        const tt_tensor *t0 = a->tensor, *ct = ref->args[i].tensor, *gt = got->args[i].tensor;
+        if (ct->nbytes != t0->nbytes || gt->nbytes != t0->nbytes || ct->dtype != t0->dtype || gt->dtype != t0->dtype)
+            continue;
+        int64_t n = tt_tensor_numel(t0);
+        bool wc = memcmp(ct->data, t0->data, t0->nbytes) != 0;
+        bool wg = memcmp(gt->data, t0->data, t0->nbytes) != 0;
+        if (!wc && !wg && s) wc = any_written(s, i, n);
+        if (!wc && !wg) {
+            r->unwritten = xrealloc(r->unwritten, (size_t)(r->nunwritten + 1) * sizeof *r->unwritten);
+            r->unwritten[r->nunwritten++] = xstrdup(a->name ? a->name : "?");
+            continue;
+        }
+        r->tensors = xrealloc(r->tensors, (size_t)(r->ntensors + 1) * sizeof *r->tensors);
+        dbg_diff_tensor *dt = &r->tensors[r->ntensors++];
+        memset(dt, 0, sizeof *dt);
+        dt->arg = i;
+        dt->name = xstrdup(a->name ? a->name : "?");
+        dt->dtype = t0->dtype;
+        dt->rank = t0->rank;
+        memcpy(dt->shape, t0->shape, sizeof dt->shape);
+        dt->numel = n;
+        dt->written_interp = wc;
+        dt->written_gpu = wg;
+        compare(&o, f, r, s, i, ct, gt, dt);
+        r->mismatches += dt->mismatches;
+    }
+}
+
 int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, dbg_diff_report *r)
 {
     dbg_diff_options o;
@@ -259,35 +298,7 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
     r->interp_ran = true;
 
     /* 3. compare the tensors either side wrote */
-    if (r->gpu_ran) {
-        for (int i = 0; i < l->nargs; i++) {
-            const launch_arg *a = &l->args[i];
-            if (a->kind != ARG_TENSOR || !a->tensor) continue;
-            const tt_tensor *in = a->tensor, *ct = cl.args[i].tensor, *gt = gl.args[i].tensor;
-            int64_t n = tt_tensor_numel(in);
-            bool wc = memcmp(ct->data, in->data, in->nbytes) != 0;
-            bool wg = memcmp(gt->data, in->data, in->nbytes) != 0;
-            if (!wc && !wg) wc = any_written(s, i, n);
-            if (!wc && !wg) {
-                r->unwritten = xrealloc(r->unwritten, (size_t)(r->nunwritten + 1) * sizeof *r->unwritten);
-                r->unwritten[r->nunwritten++] = xstrdup(a->name);
-                continue;
-            }
-            r->tensors = xrealloc(r->tensors, (size_t)(r->ntensors + 1) * sizeof *r->tensors);
-            dbg_diff_tensor *dt = &r->tensors[r->ntensors++];
-            memset(dt, 0, sizeof *dt);
-            dt->arg = i;
-            dt->name = xstrdup(a->name);
-            dt->dtype = in->dtype;
-            dt->rank = in->rank;
-            memcpy(dt->shape, in->shape, sizeof dt->shape);
-            dt->numel = n;
-            dt->written_interp = wc;
-            dt->written_gpu = wg;
-            compare(&o, f, r, s, i, ct, gt, dt);
-            r->mismatches += dt->mismatches;
-        }
-    }
+    if (r->gpu_ran) dbg_diff_compare(f, l, &cl, s, &gl, &o, r);
     r->status = r->mismatches || r->gpu_failed || r->interp.faults ? 1 : 0;
 out:
     if (s) interp_session_free(s);

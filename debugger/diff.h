@@ -129,6 +129,16 @@ typedef struct dbg_diff_report {
  * dbg_diff_report_free. */
 int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o, dbg_diff_report *r);
 
+/* The comparison step of dbg_diff_run, on its own: `in` holds the inputs,
+ * `ref` and `got` the tensors after two runs that started from copies of
+ * them (same argument order, shapes and dtypes); s (may be NULL) is the
+ * interpreter session that produced `ref`, for last writers and written-ness.
+ * Appends the written tensors to r (r zeroed or from dbg_diff_run) and adds
+ * their mismatches to r->mismatches; does not set r->status. Lets the
+ * comparison run without a GPU, e.g. two interpreter schedules. */
+void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, interp_session *s, const launch *got,
+                      const dbg_diff_options *o, dbg_diff_report *r);
+
 /* Print the report as text: one block per written tensor with max abs/rel/ULP
  * errors, the mismatch count, and a table of the first mismatches (index,
  * interpreter value, GPU value, error, ULPs, the program that wrote the

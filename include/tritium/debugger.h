@@ -117,6 +117,9 @@ bool dbg_eval(dbg_session *d, const char *expr, dbg_value *out);
  * at 80 columns; `indent` is the column where the text starts. Returns a
  * malloc'd string. */
 char *dbg_format_value(const dbg_value *v, int fmt, int limit, int indent);
+/* One line: "[1 2 3 ... 7 8 9]" (first and last 3 elements, flat), or the
+ * scalar. Malloc'd. */
+char *dbg_preview(const dbg_value *v, int fmt);
 /* The type as shown by `whatis`: "f32[64, 64]", "i32", "ptr<f32>[128]". */
 char *dbg_format_type(const dbg_value *v);
 
