@@ -385,7 +385,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     if (t->nfirst == 0) return;
     fprintf(out, "         %s %d mismatch%s:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst,
             t->nfirst == 1 ? "" : "es");
-    fprintf(out, "           %-16s %-16s %-16s %-11s %-6s %s\n", "index", "interp", "gpu", "abs err", "ulp",
+    fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", "interp", "gpu", "abs err", "ulp",
             "written by (interpreter)");
     for (int k = 0; k < t->nfirst; k++) {
         const dbg_diff_elem *e = &t->first[k];
@@ -402,7 +402,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
         else
             snprintf(wb, sizeof wb, "program (%lld, %lld, %lld)", (long long)e->pid[0], (long long)e->pid[1],
                      (long long)e->pid[2]);
-        fprintf(out, "           %-16s %-16s %-16s %-11s %-6s %s\n", ib, rv, gv, eb, ub, wb);
+        fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", ib, rv, gv, eb, ub, wb);
     }
     /* quote each distinct writing line once */
     for (int k = 0; k < t->nfirst; k++) {

@@ -4,6 +4,9 @@
 #ifdef TRITIUM_HAVE_DEBUG
 #include "debug_repl.h"
 #endif
+#ifdef TRITIUM_HAVE_GPU
+#include "repl_gpu.h"
+#endif
 
 #include <string.h>
 
@@ -19,6 +22,10 @@ static const struct command {
     { "ir", repl_cmd_ir },
 #ifdef TRITIUM_HAVE_DEBUG
     { "debug", repl_cmd_debug },
+#endif
+#ifdef TRITIUM_HAVE_GPU
+    { "ptx", repl_cmd_ptx },
+    { "diff", repl_cmd_diff },
 #endif
 };
 

@@ -2,6 +2,9 @@
  * summary (text or --json). */
 #include "repl.h"
 #include "tritium/diag.h"
+#ifdef TRITIUM_HAVE_GPU
+#include "repl_gpu.h"              /* --device gpu (gpu_exec.c) */
+#endif
 
 #include <jansson.h>
 #include <math.h>
@@ -59,6 +62,9 @@ typedef struct run_result {
     double seconds;
     repl_expect_result *exp; int nexp;
     int status;
+#ifdef TRITIUM_HAVE_GPU
+    repl_gpu_result *gpu;          /* --device gpu, else NULL */
+#endif
 } run_result;
 
 static void print_text(const repl_target *t, const run_result *rr)
@@ -66,6 +72,10 @@ static void print_text(const repl_target *t, const run_result *rr)
     const launch *l = &t->launch;
     const repl_spec *s = &t->spec;
     printf("kernel   %s (%s)\n", t->kernel, t->file);
+#ifdef TRITIUM_HAVE_GPU
+    if (rr->gpu) repl_gpu_print_text(stdout, rr->gpu, l);
+    else {
+#endif
     printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
            (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
            l->num_warps, sched_name(s->sched), s->numerics == NUMERICS_GPU ? "gpu" : "ieee");
@@ -73,6 +83,9 @@ static void print_text(const repl_target *t, const run_result *rr)
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
            (long long)rr->st.uninit_reads, rr->st.uninit_reads == 1 ? "" : "s");
+#ifdef TRITIUM_HAVE_GPU
+    }
+#endif
     printf("time     %.3f ms\n", rr->seconds * 1e3);
     int w = 4;
     for (int i = 0; i < l->nargs; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
@@ -127,6 +140,10 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "races", json_integer(rr->st.races));
     json_object_set_new(o, "uninit_reads", json_integer(rr->st.uninit_reads));
     json_object_set_new(o, "seconds", jreal(rr->seconds));
+#ifdef TRITIUM_HAVE_GPU
+    json_object_set_new(o, "device", json_string(rr->gpu ? "gpu" : "cpu"));
+    if (rr->gpu) json_object_set_new(o, "gpu", repl_gpu_json(rr->gpu));
+#endif
     json_t *args = json_array();
     for (int i = 0; i < l->nargs; i++) {
         const launch_arg *a = &l->args[i];
@@ -209,11 +226,25 @@ int repl_cmd_run(int argc, char *const *argv)
 {
     if (repl_wants_help(argc, argv)) {
         repl_print_usage(stdout, "run");
+#ifdef TRITIUM_HAVE_GPU
+        repl_gpu_print_usage(stdout, "run");
+#endif
         return REPL_EXIT_OK;
     }
     repl_target t;
     repl_resolve_opts ro = { .need_grid = true };
+#ifdef TRITIUM_HAVE_GPU
+    /* --device, --bench, --arch (and --numerics with --device gpu) are not
+     * launch-spec options: take them out first */
+    repl_gpu_args ga;
+    repl_gpu_result gres = { 0 };
+    char **gargv = NULL;
+    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) return REPL_EXIT_INPUT;
+#endif
     int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+#ifdef TRITIUM_HAVE_GPU
+    free(gargv);
+#endif
     if (rc) { repl_target_close(&t); return rc; }
     const repl_spec *s = &t.spec;
     ir_func *fn = NULL;
@@ -242,12 +273,25 @@ int repl_cmd_run(int argc, char *const *argv)
     }
 
     int before = diag_error_count();
+    double tf = now_seconds();
     fn = front_compile(t.mod, t.kernel, &t.launch);
     if (!fn) {
         if (diag_error_count() == before)
             diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
         goto out;
     }
+#ifdef TRITIUM_HAVE_GPU
+    if (ga.gpu) {
+        gres.front_ms = (now_seconds() - tf) * 1e3;
+        double t0 = now_seconds();
+        rc = repl_gpu_execute(fn, &t.launch, &ga, &gres);
+        rr.seconds = now_seconds() - t0;
+        if (rc) goto out;
+        rr.gpu = &gres;
+        goto ran;
+    }
+#endif
+    (void)tf;
     interp_options io;
     interp_options_default(&io);
     io.sched = s->sched;
@@ -268,6 +312,9 @@ int repl_cmd_run(int argc, char *const *argv)
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
     rc = rr.st.faults || rr.st.races ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
+#ifdef TRITIUM_HAVE_GPU
+ran:
+#endif
 
     for (int i = 0; i < s->nsaves; i++) {
         char err[256] = "";

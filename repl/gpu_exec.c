@@ -1,0 +1,200 @@
+/* gpu_exec.c — `tritium run --device gpu [--bench N]`: run a launch with
+ * gpu_launch, then optionally time N more launches one by one.
+ *
+ * The benchmark follows triton.testing.do_bench (Triton 3.6,
+ * python/triton/testing.py): a few warm-up launches, then for each timed
+ * launch the L2 cache is flushed (a 256 MB memset, as do_bench zeroes its
+ * 256 MB buffer), a start event is recorded, the kernel launched, an end
+ * event recorded; the result is the median of the event times. The host
+ * launch overhead is the mean host time of one cuLaunchKernel call over
+ * back-to-back launches. The timed launches run on device copies of the
+ * launch's tensors as they are after the first run (outputs included). */
+#include "repl_gpu.h"
+#include "tritium/cuda.h"
+#include "tritium/diag.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FLUSH_BYTES (256u << 20)
+#define HOST_LAUNCHES 200
+
+/* Kernel parameter slot for argument k (the ABI of gpu.h; the same packing
+ * as compiler/gpu/run.c, which gpu_launch uses). */
+static int pack_param(const ir_func *f, int k, const launch_arg *a, cuda_devptr dev, uint64_t *slot)
+{
+    ir_type t = f->values.v[f->regions.v[IR_BODY].args[k]].type;
+    const ir_type_info *ti = ir_type_get(t);
+    if (ti->elem == TT_PTR) {
+        if (a->kind != ARG_TENSOR) return -1;
+        *slot = dev;
+        return 0;
+    }
+    if (a->kind == ARG_TENSOR) return -1;
+    double fv = a->kind == ARG_FLOAT ? a->f : (double)a->i;
+    int64_t iv = a->kind == ARG_INT ? a->i : (int64_t)a->f;
+    *slot = 0;
+    switch (ti->elem) {
+    case TT_BOOL: { int32_t v = iv != 0; memcpy(slot, &v, 4); break; }
+    case TT_I8: case TT_I16: case TT_I32: { int32_t v = (int32_t)iv; memcpy(slot, &v, 4); break; }
+    case TT_I64: memcpy(slot, &iv, 8); break;
+    case TT_F16: { uint16_t h = tt_f32_to_f16((float)fv); memcpy(slot, &h, 2); break; }
+    case TT_BF16: { uint16_t h = tt_f32_to_bf16((float)fv); memcpy(slot, &h, 2); break; }
+    case TT_F32: { float v = (float)fv; memcpy(slot, &v, 4); break; }
+    case TT_F64: memcpy(slot, &fv, 8); break;
+    default: return -1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Time `iters` launches (see the file comment). Returns 0, or -1 with a
+ * message in err. */
+static int bench(const ir_func *f, const launch *l, const gpu_options *o, int iters, repl_gpu_result *res,
+                 char *err, size_t errlen)
+{
+    gpu_spec spec = gpu_spec_of_launch(f, l);
+    gpu_kernel gk;
+    if (gpu_compile(f, o, &spec, &gk, err, errlen)) return -1;
+    int rc = -1, n = l->nargs;
+    cuda_module *mod = NULL;
+    cuda_kernel k;
+    cuda_devptr flush = 0;
+    cuda_devptr *dev = xcalloc((size_t)n + 1, sizeof *dev);
+    uint64_t *slots = xcalloc((size_t)n + 1, sizeof *slots);
+    void **params = xcalloc((size_t)n + 1, sizeof *params);
+    double *ms = xcalloc((size_t)iters, sizeof *ms);
+    cuda_timer tm = { 0 };
+    if (cuda_module_load_ptx(gk.ptx, &mod) || cuda_kernel_get(mod, gk.name, gk.smem_bytes, &k)) goto cuerr;
+    for (int i = 0; i < n; i++) {
+        const launch_arg *a = &l->args[i];
+        if (a->kind == ARG_TENSOR && a->tensor &&
+            (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)))
+            goto cuerr;
+        if (pack_param(f, i, a, dev[i], &slots[i])) {
+            snprintf(err, errlen, "argument %s does not match the kernel", a->name);
+            goto out;
+        }
+        params[i] = &slots[i];
+    }
+    if (cuda_malloc(&flush, FLUSH_BYTES) || cuda_timer_create(&tm)) goto cuerr;
+    int block = 32 * gk.num_warps;
+    for (int w = 0; w < 3; w++)
+        if (cuda_launch(&k, l->grid, block, gk.smem_bytes, params)) goto cuerr;
+    if (cuda_sync()) goto cuerr;
+    for (int it = 0; it < iters; it++) {
+        float t;
+        if (cuda_memset8(flush, 0, FLUSH_BYTES) || cuda_timer_start(&tm) ||
+            cuda_launch(&k, l->grid, block, gk.smem_bytes, params) || cuda_timer_stop(&tm) ||
+            cuda_timer_elapsed(&tm, &t))
+            goto cuerr;
+        ms[it] = t;
+    }
+    if (cuda_sync()) goto cuerr;
+    qsort(ms, (size_t)iters, sizeof *ms, cmp_double);
+    res->bench_iters = iters;
+    res->bench_min_ms = ms[0];
+    res->bench_max_ms = ms[iters - 1];
+    res->bench_median_ms = iters % 2 ? ms[iters / 2] : 0.5 * (ms[iters / 2 - 1] + ms[iters / 2]);
+    /* host cost of a launch: back-to-back launches, no synchronization between */
+    double t0 = now_seconds();
+    for (int it = 0; it < HOST_LAUNCHES; it++)
+        if (cuda_launch(&k, l->grid, block, gk.smem_bytes, params)) goto cuerr;
+    res->launch_us = (now_seconds() - t0) * 1e6 / HOST_LAUNCHES;
+    if (cuda_sync()) goto cuerr;
+    rc = 0;
+    goto out;
+cuerr:
+    snprintf(err, errlen, "%s", cuda_error());
+out:
+    if (tm.start) cuda_timer_destroy(&tm);
+    if (flush) cuda_free(flush);
+    for (int i = 0; i < n; i++)
+        if (dev[i]) cuda_free(dev[i]);
+    if (mod) cuda_module_unload(mod);
+    free(dev);
+    free(slots);
+    free(params);
+    free(ms);
+    gpu_kernel_free(&gk);
+    return rc;
+}
+
+int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_gpu_result *res)
+{
+    double front_ms = res->front_ms;
+    memset(res, 0, sizeof *res);
+    res->front_ms = front_ms;
+    gpu_options o;
+    gpu_options_default(&o);
+    o.numerics = g->numerics;
+    o.arch = g->arch;
+    o.num_warps = l->num_warps > 0 ? l->num_warps : 4;
+    char err[2048] = "";
+    int rc = gpu_launch(f, l, &o, &res->st, err, sizeof err);
+    if (rc) {
+        diag_error(REPL_NOPOS, "%s", err);
+        return rc;
+    }
+    if (g->bench > 0) {
+        if (!o.arch) o.arch = res->st.arch;
+        if (bench(f, l, &o, g->bench, res, err, sizeof err)) {
+            diag_error(REPL_NOPOS, "--bench: %s", err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
+{
+    const gpu_stats *st = &r->st;
+    fprintf(f, "grid     (%lld, %lld, %lld): %lld CTAs of %d threads (num_warps %d)\n", (long long)l->grid[0],
+            (long long)l->grid[1], (long long)l->grid[2], (long long)(l->grid[0] * l->grid[1] * l->grid[2]),
+            32 * (l->num_warps > 0 ? l->num_warps : 4), l->num_warps > 0 ? l->num_warps : 4);
+    fprintf(f, "device   %s (%s)\n", st->device, st->arch);
+    fprintf(f, "compile  front end %.2f ms, LLVM -> PTX %.2f ms%s, load %.2f ms%s; %d registers, %d bytes spilled, "
+               "%d bytes shared memory\n",
+            r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms,
+            st->cubin_cached ? " (cubin cached)" : "", st->num_regs, st->spill_bytes, st->smem_bytes);
+    fprintf(f, "gpu      copy in %.3f ms, kernel %.4f ms, copy out %.3f ms\n", st->h2d_ms, st->kernel_ms, st->d2h_ms);
+    if (r->bench_iters)
+        fprintf(f, "bench    %d launches: median %.4f ms (min %.4f, max %.4f); host launch overhead %.2f us\n",
+                r->bench_iters, r->bench_median_ms, r->bench_min_ms, r->bench_max_ms, r->launch_us);
+}
+
+json_t *repl_gpu_json(const repl_gpu_result *r)
+{
+    const gpu_stats *st = &r->st;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", json_string(st->device));
+    json_object_set_new(o, "arch", json_string(st->arch));
+    json_object_set_new(o, "front_ms", json_real(r->front_ms));
+    json_object_set_new(o, "compile_ms", json_real(st->compile_ms));
+    json_object_set_new(o, "ptx_cached", json_boolean(st->ptx_cached));
+    json_object_set_new(o, "load_ms", json_real(st->load_ms));
+    json_object_set_new(o, "cubin_cached", json_boolean(st->cubin_cached));
+    json_object_set_new(o, "h2d_ms", json_real(st->h2d_ms));
+    json_object_set_new(o, "kernel_ms", json_real(st->kernel_ms));
+    json_object_set_new(o, "d2h_ms", json_real(st->d2h_ms));
+    json_object_set_new(o, "num_regs", json_integer(st->num_regs));
+    json_object_set_new(o, "spill_bytes", json_integer(st->spill_bytes));
+    json_object_set_new(o, "smem_bytes", json_integer(st->smem_bytes));
+    if (r->bench_iters) {
+        json_t *b = json_object();
+        json_object_set_new(b, "iters", json_integer(r->bench_iters));
+        json_object_set_new(b, "median_ms", json_real(r->bench_median_ms));
+        json_object_set_new(b, "min_ms", json_real(r->bench_min_ms));
+        json_object_set_new(b, "max_ms", json_real(r->bench_max_ms));
+        json_object_set_new(b, "launch_us", json_real(r->launch_us));
+        json_object_set_new(o, "bench", b);
+    } else {
+        json_object_set_new(o, "bench", json_null());
+    }
+    return o;
+}

@@ -1,0 +1,56 @@
+/* ptx_cmd.c — `tritium ptx`: compile a kernel for a launch and print its PTX
+ * (or, with --llvm, the optimized LLVM IR). Needs only LLVM, no GPU. */
+#include "repl_gpu.h"
+#include "tritium/diag.h"
+
+int repl_cmd_ptx(int argc, char *const *argv)
+{
+    if (repl_wants_help(argc, argv)) {
+        repl_gpu_print_usage(stdout, "ptx");
+        return REPL_EXIT_OK;
+    }
+    repl_gpu_args g;
+    int ac;
+    char **av;
+    if (!repl_gpu_take(argc, argv, RG_ARCH | RG_NUMERICS | RG_LLVM, &g, &ac, &av)) return REPL_EXIT_INPUT;
+    repl_target t;
+    repl_resolve_opts ro = { .types_only = true };
+    int rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH, &ro);
+    free(av);
+    if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
+    int before = diag_error_count();
+    ir_func *fn = front_compile(t.mod, t.kernel, &t.launch);
+    if (!fn) {
+        if (diag_error_count() == before)
+            diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
+        rc = REPL_EXIT_INPUT;
+        goto out;
+    }
+    gpu_options o;
+    gpu_options_default(&o);
+    o.arch = g.arch ? g.arch : "sm_90";       /* no device needed: a fixed default target */
+    o.numerics = g.numerics;
+    o.num_warps = t.launch.num_warps > 0 ? t.launch.num_warps : 4;
+    if (g.llvm) {
+        o.dump_llvm = stdout;
+        o.no_cache = true;                    /* the IR is only printed when LLVM runs */
+    }
+    /* the specialization gpu_launch would use: tensors are 16-byte aligned,
+     * integers divisible by 16 are marked */
+    gpu_spec spec = gpu_spec_of_launch(fn, &t.launch);
+    gpu_kernel k;
+    char err[2048];
+    if (gpu_compile(fn, &o, &spec, &k, err, sizeof err)) {
+        diag_error(REPL_NOPOS, "%s", err);
+        rc = REPL_EXIT_INPUT;
+    } else {
+        if (!g.llvm) fputs(k.ptx, stdout);
+        fflush(stdout);
+        gpu_kernel_free(&k);
+    }
+    ir_func_free(fn);
+out:
+    repl_target_close(&t);
+    repl_gpu_args_free(&g);
+    return rc;
+}
