@@ -75,6 +75,11 @@ typedef struct sema {
 _Noreturn void sema_error(sema *S, src_pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void sema_setloc(sema *S, src_pos p);
 
+/* Python scalar arithmetic (pyarith.c): kind 'i' int, 'f' float, 'b' bool. */
+typedef struct pynum { char kind; int64_t i; double f; } pynum;
+/* Apply Python binary operator `op`; NULL on success, else the error message. */
+const char *py_binop(const char *op, pynum a, pynum b, pynum *out);
+
 /* constructors and queries */
 sval sv_int(int64_t i);
 sval sv_float(double f);

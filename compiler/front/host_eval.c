@@ -46,54 +46,13 @@ static hostval heval_expr(heval *H, node *e);
 static hostval binop(heval *H, src_pos p, const char *op, hostval a, hostval b)
 {
     if (!isnum(&a) || !isnum(&b)) herr(H, p, "operator %s needs numbers", op);
-    bool fl = a.kind == HV_FLOAT || b.kind == HV_FLOAT;
-    double x = num(&a), y = num(&b);
-    int64_t i = a.i, j = b.i, r = 0;
-    if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") || !strcmp(op, "==") || !strcmp(op, "!=")) {
-        bool c = !strcmp(op, "<") ? x < y : !strcmp(op, ">") ? x > y : !strcmp(op, "<=") ? x <= y :
-                 !strcmp(op, ">=") ? x >= y : !strcmp(op, "==") ? x == y : x != y;
-        if (!fl) c = !strcmp(op, "<") ? i < j : !strcmp(op, ">") ? i > j : !strcmp(op, "<=") ? i <= j :
-                     !strcmp(op, ">=") ? i >= j : !strcmp(op, "==") ? i == j : i != j;
-        return (hostval){ .kind = HV_BOOL, .i = c };
-    }
-    if (!strcmp(op, "/")) {
-        if (y == 0) herr(H, p, "division by zero");
-        return hfloat(x / y);
-    }
-    if (fl) {
-        if (!strcmp(op, "+")) return hfloat(x + y);
-        if (!strcmp(op, "-")) return hfloat(x - y);
-        if (!strcmp(op, "*")) return hfloat(x * y);
-        if (!strcmp(op, "**")) return hfloat(pow(x, y));
-        if (!strcmp(op, "//") || !strcmp(op, "%")) {
-            if (y == 0) herr(H, p, "division by zero");
-            double q = floor(x / y);
-            return !strcmp(op, "//") ? hfloat(q) : hfloat(x - q * y);
-        }
-        herr(H, p, "operator %s is not defined on floats", op);
-    }
-    bool bad = false;
-    if (!strcmp(op, "+")) bad = __builtin_add_overflow(i, j, &r);
-    else if (!strcmp(op, "-")) bad = __builtin_sub_overflow(i, j, &r);
-    else if (!strcmp(op, "*")) bad = __builtin_mul_overflow(i, j, &r);
-    else if (!strcmp(op, "//") || !strcmp(op, "%")) {
-        if (j == 0) herr(H, p, "division by zero");
-        if (i == INT64_MIN && j == -1) herr(H, p, "integer overflow");
-        int64_t q = i / j, m = i % j;
-        if (m != 0 && ((m < 0) != (j < 0))) { q--; m += j; }
-        r = !strcmp(op, "//") ? q : m;
-    } else if (!strcmp(op, "**")) {
-        if (j < 0) return hfloat(pow(x, y));
-        r = 1;
-        for (int64_t k = 0; k < j && !bad; k++) bad = __builtin_mul_overflow(r, i, &r);
-    } else if (!strcmp(op, "&")) r = i & j;
-    else if (!strcmp(op, "|")) r = i | j;
-    else if (!strcmp(op, "^")) r = i ^ j;
-    else if (!strcmp(op, "<<")) { if (j < 0 || j > 62) herr(H, p, "shift count out of range"); bad = __builtin_mul_overflow(i, (int64_t)1 << j, &r); }
-    else if (!strcmp(op, ">>")) { if (j < 0) herr(H, p, "negative shift count"); r = j > 63 ? (i < 0 ? -1 : 0) : i >> j; }
-    else herr(H, p, "unsupported operator %s", op);
-    if (bad) herr(H, p, "integer overflow");
-    return hint(r);
+    pynum x = { a.kind == HV_FLOAT ? 'f' : a.kind == HV_BOOL ? 'b' : 'i', a.i, a.f };
+    pynum y = { b.kind == HV_FLOAT ? 'f' : b.kind == HV_BOOL ? 'b' : 'i', b.i, b.f };
+    pynum r;
+    const char *err = py_binop(op, x, y, &r);
+    if (err) herr(H, p, "%s (%s)", err, op);
+    if (r.kind == 'f') return hfloat(r.f);
+    return (hostval){ .kind = r.kind == 'b' ? HV_BOOL : HV_INT, .i = r.i };
 }
 
 static hostval call(heval *H, node *e)

@@ -328,57 +328,12 @@ static bool is_cmp(const char *op)
 /* Python semantics on two constexpr numbers */
 static sval const_binop(sema *S, src_pos p, const char *op, sval a, sval b)
 {
-    bool fl = a.k == V_FLOAT || b.k == V_FLOAT;
-    double x = cnum(&a), y = cnum(&b);
-    int64_t i = a.i, j = b.i;
-    if (is_cmp(op)) {
-        bool r;
-        if (fl) r = !strcmp(op, "<") ? x < y : !strcmp(op, ">") ? x > y : !strcmp(op, "<=") ? x <= y :
-                    !strcmp(op, ">=") ? x >= y : !strcmp(op, "==") ? x == y : x != y;
-        else r = !strcmp(op, "<") ? i < j : !strcmp(op, ">") ? i > j : !strcmp(op, "<=") ? i <= j :
-                 !strcmp(op, ">=") ? i >= j : !strcmp(op, "==") ? i == j : i != j;
-        return sv_bool(r);
-    }
-    if (!strcmp(op, "/")) {
-        if (y == 0) sema_error(S, p, "division by zero in a constant expression");
-        return sv_float(x / y);
-    }
-    if (fl) {
-        if (!strcmp(op, "+")) return sv_float(x + y);
-        if (!strcmp(op, "-")) return sv_float(x - y);
-        if (!strcmp(op, "*")) return sv_float(x * y);
-        if (!strcmp(op, "**")) return sv_float(pow(x, y));
-        if (!strcmp(op, "//") || !strcmp(op, "%")) {
-            if (y == 0) sema_error(S, p, "division by zero in a constant expression");
-            double q = floor(x / y);
-            return !strcmp(op, "//") ? sv_float(q) : sv_float(x - q * y);
-        }
-        sema_error(S, p, "unsupported operand types for %s: float", op);
-    }
-    int64_t r;
-    bool bad = false;
-    if (!strcmp(op, "+")) bad = __builtin_add_overflow(i, j, &r);
-    else if (!strcmp(op, "-")) bad = __builtin_sub_overflow(i, j, &r);
-    else if (!strcmp(op, "*")) bad = __builtin_mul_overflow(i, j, &r);
-    else if (!strcmp(op, "//") || !strcmp(op, "%")) {
-        if (j == 0) sema_error(S, p, "division by zero in a constant expression");
-        if (i == INT64_MIN && j == -1) sema_error(S, p, "integer overflow in a constant expression");
-        int64_t q = i / j, m = i % j;
-        if (m != 0 && ((m < 0) != (j < 0))) { q--; m += j; }   /* Python floor semantics */
-        r = !strcmp(op, "//") ? q : m;
-    } else if (!strcmp(op, "**")) {
-        if (j < 0) return sv_float(pow(x, y));
-        r = 1;
-        for (int64_t k = 0; k < j && !bad; k++) bad = __builtin_mul_overflow(r, i, &r);
-    } else if (!strcmp(op, "&")) r = i & j;
-    else if (!strcmp(op, "|")) r = i | j;
-    else if (!strcmp(op, "^")) r = i ^ j;
-    else if (!strcmp(op, "<<")) { if (j < 0 || j > 62) sema_error(S, p, "shift count %lld out of range", (long long)j); r = (int64_t)((uint64_t)i << j); }
-    else if (!strcmp(op, ">>")) { if (j < 0) sema_error(S, p, "negative shift count"); r = j > 63 ? (i < 0 ? -1 : 0) : i >> j; }
-    else sema_error(S, p, "unsupported operator %s on constexprs", op);
-    if (bad) sema_error(S, p, "integer overflow in a constant expression");
-    if (a.k == V_BOOL && b.k == V_BOOL && (!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^"))) return sv_bool(r != 0);
-    return sv_int(r);
+    pynum x = { a.k == V_FLOAT ? 'f' : a.k == V_BOOL ? 'b' : 'i', a.i, a.f };
+    pynum y = { b.k == V_FLOAT ? 'f' : b.k == V_BOOL ? 'b' : 'i', b.i, b.f };
+    pynum r;
+    const char *err = py_binop(op, x, y, &r);
+    if (err) sema_error(S, p, "%s in a constant expression (%s)", err, op);
+    return r.kind == 'f' ? sv_float(r.f) : r.kind == 'b' ? sv_bool(r.i != 0) : sv_int(r.i);
 }
 
 static int float_pred(const char *op)
