@@ -328,6 +328,12 @@ void gpu_axis_analyze(const ir_func *f, const gpu_spec *spec, gaxis *out)
         bool d16 = spec && k < 64 && (spec->div16 >> k & 1);
         if (k < f->nargs && f->arg_is_ptr[k]) out[v].div[0] = d16 ? 16 : esize_of_ptr(&a, v);
         else if (ir_type_is_int(f->values.v[v].type)) out[v].div[0] = d16 ? 16 : 1;
+        if (spec && k < 64 && (spec->eq1 >> k & 1) && ir_type_is_int(f->values.v[v].type) &&
+            !(k < f->nargs && f->arg_is_ptr[k])) {
+            a.isc[v] = true;             /* specialized to the constant 1 (gpu_lower does the same) */
+            a.cval[v] = 1;
+            out[v].div[0] = 1;
+        }
     }
     region(&a, IR_BODY);
     free(a.isc);

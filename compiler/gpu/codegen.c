@@ -145,8 +145,10 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     }
     LLVMDisposeMessage(msg);
     msg = NULL;
+    double t_opt = now_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(g->M, "default<O3>", tm, po);
+    t_opt = now_seconds() - t_opt;
     LLVMDisposePassBuilderOptions(po);
     if (e) {
         char *m = LLVMGetErrorMessage(e);
@@ -160,11 +162,15 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
         LLVMDisposeMessage(s);
     }
     LLVMMemoryBufferRef buf;
+    double t_cg = now_seconds();
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, g->M, LLVMAssemblyFile, &msg, &buf)) {
         snprintf(g->err, g->errlen, "gpu: PTX emission failed: %s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
         goto out;
     }
+    t_cg = now_seconds() - t_cg;
+    if (getenv("TRITIUM_GPU_TIME"))
+        fprintf(stderr, "gpu time: opt %.1f ms, codegen %.1f ms\n", t_opt * 1e3, t_cg * 1e3);
     size_t n = LLVMGetBufferSize(buf);
     *ptx = xmalloc(n + 1);
     memcpy(*ptx, LLVMGetBufferStart(buf), n);

@@ -68,8 +68,13 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
     fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nspec=", gpu_compiler_version(), arch, nw, (int)o->numerics);
-    for (int k = 0; k < f->nargs && k < 64; k++) fputc(spec && (spec->div16 >> k & 1) ? 'D' : '-', m);
+    for (int k = 0; k < f->nargs && k < 64; k++)
+        fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);
+    /* developer knobs that change the code (pipeline.c, lower_dot.c) */
+    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM" };
+    for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
+        if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
     ir_print(m, f);
     fclose(m);
     return buf;
@@ -170,9 +175,11 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.ax = xcalloc(nv, sizeof(gaxis));
     g.val = xcalloc(nv, sizeof(gv));
     g.vblock = xcalloc(nv, sizeof(LLVMBasicBlockRef));
+    g.stile = xcalloc(nv, sizeof(gtile *));
     g.smem = LLVMAddGlobalInAddressSpace(g.M, LLVMArrayType(g.t_i8, 0), "tt_smem", 3);
     LLVMSetLinkage(g.smem, LLVMExternalLinkage);
     LLVMSetAlignment(g.smem, 16);
+    if (getenv("TRITIUM_GPU_IR")) ir_print(stderr, f);
     gpu_axis_analyze(f, spec, g.ax);
     gpu_plan(&g);
     if (g.failed) goto out;
@@ -186,7 +193,15 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
                     (long long)a->div[ir_type_rank(f->values.v[v].type) - 1], (long long)a->cnst[0], (long long)a->cnst[1]);
         }
     }
+    double t_low = now_seconds();
     gpu_lower(&g, out->name);
+    if (getenv("TRITIUM_GPU_TIME")) {
+        unsigned ninst = 0;
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g.fn); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) ninst++;
+        fprintf(stderr, "gpu time: front->lower %.1f ms, lower %.1f ms, %u instructions\n", (t_low - t0) * 1e3,
+                (now_seconds() - t_low) * 1e3, ninst);
+    }
     if (g.failed) goto out;
     if (gpu_codegen(&g, arch, &out->ptx, &out->ptx_len)) goto out;
     {
@@ -204,6 +219,7 @@ out:
     free(g.ax);
     free(g.val);
     free(g.vblock);
+    free(g.stile);
     vec_free(&g.lays);
     vec_free(&g.remat);
     vec_free(&g.lw);

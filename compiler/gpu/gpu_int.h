@@ -82,6 +82,8 @@ void gpu_axis_analyze(const ir_func *f, const gpu_spec *spec, gaxis *out);
 /* ---- lowering context ---- */
 typedef struct gv { LLVMValueRef *r; int n; int lay; } gv;
 
+typedef struct gtile { LLVMValueRef base; int64_t rows, cols; int esz; } gtile;
+
 typedef struct remat_ent { ir_value v; int lay; gv g; } remat_ent;
 typedef struct lw_ent { int lay; LLVMValueRef c[IR_MAX_RANK]; LLVMValueRef owner; } lw_ent;
 
@@ -115,6 +117,10 @@ typedef struct gctx {
     int smem_bytes;
     arena mem;
     bool uses_libdevice;
+    int scratch_off;               /* g_scratch's base: above the live pipeline buffers */
+    gtile **stile;                 /* per value: the tile of a pipelined load in shared memory */
+    struct gpipe *pipes[4];        /* software-pipelined loops being lowered, innermost last */
+    int npipes;
 } gctx;
 
 /* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */
@@ -161,11 +167,40 @@ LLVMValueRef g_cast_scalar(gctx *g, int opc, LLVMValueRef x, ir_type from, ir_ty
 void g_lower_load(gctx *g, ir_op *op);
 void g_lower_store(gctx *g, ir_op *op);
 void g_lower_atomic(gctx *g, ir_op *op);
+/* Vector plan for a load/store: `vec` elements (a power of two) along dim
+ * `dim` are accessed together; bitreg[i] is the register bit of coordinate
+ * bit i along dim. */
+typedef struct vplan { int vec, nbits, dim; int bitreg[8]; } vplan;
+vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize);
+bool g_mask_is_true(gctx *g, ir_value m);
+/* lower.c: lower a pure op (constants, ranges, splat, broadcast,
+ * expand_dims, elementwise) in layout lay, fetching operands with fetch. */
+typedef gv (*g_fetch_fn)(gctx *g, ir_value v, int lay, void *ctx);
+gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx);
+/* pipeline.c: multi-stage cp.async software pipelining of the loads that
+ * feed tensor-core dots in an scf.for (Triton's SoftwarePipeliner /
+ * LoopPipelining with num_stages). */
+struct gpipe *g_pipe_analyze(gctx *g, ir_op *forop);
+void g_pipe_prologue(gctx *g, struct gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMValueRef step, gv *init);
+void g_pipe_begin(gctx *g, struct gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValueRef ub, LLVMValueRef step,
+                  gv *carried);
+bool g_pipe_load(gctx *g, ir_op *op);
+void g_pipe_end(gctx *g, struct gpipe *p);
 /* lower_reduce.c */
 void g_lower_reduce(gctx *g, ir_op *op);
 /* lower_dot.c */
 void g_lower_dot(gctx *g, ir_op *op);
 bool g_dot_uses_mma(gctx *g, const ir_op *op);
+
+/* lower_dot.c: an operand tile of a tensor-core dot in shared memory: row-major
+ * [rows, cols] of esz-byte elements, 16-byte chunks of each row swizzled
+ * as Triton's shared encoding for mma operands does it (vec = 16 bytes):
+ * chunk c of row r is stored at chunk c ^ ((r / perPhase) % maxPhase),
+ * perPhase = max(1, 128 / rowbytes), maxPhase = 8 / perPhase. ldmatrix
+ * reads of 8 rows x 16 bytes then hit 32 distinct banks. */
+/* Byte offset (i32) of element (row, col) of tile t; row and col are i32. */
+LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col);
+void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase);
 
 /* lower.c: build the kernel function into g->M */
 void gpu_lower(gctx *g, const char *name);

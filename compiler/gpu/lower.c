@@ -104,8 +104,10 @@ void g_barrier(gctx *g)
 
 LLVMValueRef g_scratch(gctx *g, int64_t n)
 {
-    if (n > g->smem_bytes) g->smem_bytes = (int)n;
-    return g->smem;
+    if (g->scratch_off + n > g->smem_bytes) g->smem_bytes = (int)(g->scratch_off + n);
+    if (!g->scratch_off) return g->smem;
+    LLVMValueRef off = g_const_i32(g, g->scratch_off);
+    return LLVMBuildGEP2(g->B, g->t_i8, g->smem, &off, 1, "");
 }
 
 /* Run `fn` with the builder placed before the terminator of `bb` (or at the
@@ -351,7 +353,18 @@ static LLVMValueRef const_of(gctx *g, const ir_op *op, ir_type t)
     return LLVMConstInt(lt, (unsigned long long)op->ival, 1);
 }
 
+static gv fetch_default(gctx *g, ir_value v, int lay, void *ctx)
+{
+    (void)ctx;
+    return g_convert(g, v, lay);
+}
+
 static gv lower_pure(gctx *g, ir_op *op, int lay)
+{
+    return g_lower_pure_with(g, op, lay, fetch_default, NULL);
+}
+
+gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
 {
     ir_func *f = g->f;
     ir_type rt = f->values.v[op->res].type;
@@ -371,7 +384,7 @@ static gv lower_pure(gctx *g, ir_op *op, int lay)
         return y;
     }
     case IR_SPLAT: {
-        gv s = g_get(g, op->opnd[0]);
+        gv s = fetch(g, op->opnd[0], 0, ctx);
         for (int r = 0; r < n; r++) y.r[r] = s.r[0];
         return y;
     }
@@ -379,7 +392,7 @@ static gv lower_pure(gctx *g, ir_op *op, int lay)
         ir_value src = op->opnd[0];
         const ir_type_info *si = ir_type_get(f->values.v[src].type);
         if (si->rank == 0) {
-            gv s = g_get(g, src);
+            gv s = fetch(g, src, 0, ctx);
             for (int r = 0; r < n; r++) y.r[r] = s.r[0];
             return y;
         }
@@ -387,14 +400,14 @@ static gv lower_pure(gctx *g, ir_op *op, int lay)
         gl_project(&P, L, si->shape);
         int pl = gl_intern(g, &P);
         L = gl_get(g, lay);                     /* interning may move the table */
-        gv s = g_convert(g, src, pl);
+        gv s = fetch(g, src, pl, ctx);
         return g_convert_gv(g, s, f->values.v[src].type, lay);
     }
     case IR_EXPAND_DIMS: {
         glayout S;
         gl_slice(&S, L, (int)op->attr[0]);
         int sl = gl_intern(g, &S);
-        gv s = g_convert(g, op->opnd[0], sl);
+        gv s = fetch(g, op->opnd[0], sl, ctx);
         for (int r = 0; r < n; r++) y.r[r] = s.r[r];
         return y;
     }
@@ -406,11 +419,11 @@ static gv lower_pure(gctx *g, ir_op *op, int lay)
     for (int i = 0; i < op->nopnd && i < 3; i++) {
         ir_value o = op->opnd[i];
         if (ir_type_rank(f->values.v[o].type) == 0) {
-            gv s = g_get(g, o);
+            gv s = fetch(g, o, 0, ctx);
             in[i] = g_new(g, n, lay);
             for (int r = 0; r < n; r++) in[i].r[r] = s.r[0];
         } else {
-            in[i] = g_convert(g, o, lay);
+            in[i] = fetch(g, o, lay, ctx);
         }
     }
     for (int r = 0; r < n && !g->failed; r++) {
@@ -518,6 +531,8 @@ static void lower_for(gctx *g, ir_op *op)
     LLVMValueRef lb = g_get(g, op->opnd[0]).r[0], ub = g_get(g, op->opnd[1]).r[0], step = g_get(g, op->opnd[2]).r[0];
     gv *init = arena_alloc(&g->mem, sizeof(gv) * (size_t)(nc + 1));
     for (int k = 0; k < nc; k++) init[k] = g_convert(g, op->opnd[3 + k], g->vlay[rg->args[k + 1]]);
+    struct gpipe *pipe = g_pipe_analyze(g, op);
+    if (pipe) g_pipe_prologue(g, pipe, lb, ub, step, init);
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->B);
     LLVMBasicBlockRef hdr = new_block(g, "for.hdr"), bb = new_block(g, "for.body"), ex = new_block(g, "for.end");
     LLVMBuildBr(g->B, hdr);
@@ -531,6 +546,7 @@ static void lower_for(gctx *g, ir_op *op)
     g_set(g, rg->args[0], ivg);
     for (int k = 0; k < nc; k++) g_set(g, rg->args[k + 1], ph[k]);
     LLVMPositionBuilderAtEnd(g->B, bb);
+    if (pipe) g_pipe_begin(g, pipe, iv, lb, ub, step, ph);
     lower_region(g, body);
     if (g->failed) return;
     LLVMAddIncoming(iv, &lb, &pre, 1);
@@ -549,6 +565,7 @@ static void lower_for(gctx *g, ir_op *op)
         add_incoming(ph, yv, nc, latch);
     }
     LLVMPositionBuilderAtEnd(g->B, ex);
+    if (pipe) g_pipe_end(g, pipe);
     for (int k = 0; k < op->nres && k < nc; k++) g_set(g, op->res + k, ph[k]);
 }
 
@@ -720,6 +737,8 @@ void gpu_lower(gctx *g, const char *name)
         if (lt == g->t_i1) p = LLVMBuildICmp(g->B, LLVMIntNE, p, g_const_i32(g, 0), "");
         else if (lt == g->t_i8 || lt == g->t_i16) p = LLVMBuildTrunc(g->B, p, lt, "");
         else if (lt == g->t_f16 || lt == g->t_bf16) p = LLVMBuildBitCast(g->B, p, lt, "");
+        if (g->spec && k < 64 && (g->spec->eq1 >> k & 1) && ir_type_is_int(t) && lt != g->t_i1)
+            p = LLVMConstInt(lt, 1, 0);    /* Triton's "== 1" specialization (part of the cache key) */
         const char *nm = f->values.v[body->args[k]].name;
         if (nm) LLVMSetValueName2(LLVMGetParam(g->fn, (unsigned)k), nm, strlen(nm));
         gv x = g_new(g, 1, 0);

@@ -11,6 +11,7 @@
  * DotOpToLLVM/FMA.cpp, bit-reproducible (triton-semantics.md §2.11). */
 #include "gpu_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
@@ -185,8 +186,225 @@ static void lower_fma(gctx *g, ir_op *op)
     g_set(g, op->res, y);
 }
 
+/* ---- tensor cores from shared memory: ldmatrix + mma.sync (16-bit inputs) ---- */
+
+void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase)
+{
+    int rb = (int)(t->cols * t->esz);
+    int pp = rb >= 128 ? 1 : 128 / rb;
+    if (pp > 8) pp = 8;
+    *per_phase = pp;
+    *max_phase = 8 / pp;
+}
+
+static LLVMValueRef ci(gctx *g, int64_t v) { return g_const_i32(g, v); }
+
+LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col)
+{
+    int per, mp;
+    g_tile_swizzle(t, &per, &mp);
+    LLVMBuilderRef B = g->B;
+    LLVMValueRef cb = LLVMBuildMul(B, col, ci(g, t->esz), "");
+    LLVMValueRef chunk = LLVMBuildLShr(B, cb, ci(g, 4), ""), within = LLVMBuildAnd(B, cb, ci(g, 15), "");
+    LLVMValueRef ph = LLVMBuildAnd(B, LLVMBuildLShr(B, row, ci(g, log2i(per)), ""), ci(g, mp - 1), "");
+    chunk = LLVMBuildXor(B, chunk, ph, "");
+    LLVMValueRef off = LLVMBuildMul(B, row, ci(g, t->cols * t->esz), "");
+    off = LLVMBuildAdd(B, off, LLVMBuildShl(B, chunk, ci(g, 4), ""), "");
+    return LLVMBuildAdd(B, off, within, "");
+}
+
+static LLVMValueRef sptr(gctx *g, LLVMValueRef base, LLVMValueRef off)
+{
+    return LLVMBuildGEP2(g->B, g->t_i8, base, &off, 1, "");
+}
+
+/* Registers of x (2-D, 16-bit elements) -> tile t, vector stores of runs
+ * that are consecutive along dim 1. */
+static void store_tile(gctx *g, gv x, const gtile *t)
+{
+    const glayout *L = gl_get(g, x.lay);
+    int bitreg[4], nb = 0;
+    while (nb < 3) {
+        int found = -1;
+        for (int r = 0; r < L->nreg; r++)
+            if (L->reg[r].dim == 1 && L->reg[r].bit == nb) found = r;
+        if (found < 0) break;
+        bitreg[nb++] = found;
+    }
+    int v = 1 << nb;
+    LLVMTypeRef et = LLVMTypeOf(x.r[0]);
+    LLVMTypeRef vt = v > 1 ? LLVMVectorType(et, (unsigned)v) : et;
+    LLVMValueRef r0 = g_lw_coord(g, x.lay, 0), c0 = g_lw_coord(g, x.lay, 1);
+    for (int r = 0; r < x.n; r++) {
+        bool base = true;
+        for (int i = 0; i < nb; i++)
+            if (r >> bitreg[i] & 1) base = false;
+        if (!base) continue;
+        LLVMValueRef row = LLVMBuildAdd(g->B, r0, ci(g, gl_regcoord(L, r, 0)), "");
+        LLVMValueRef col = LLVMBuildAdd(g->B, c0, ci(g, gl_regcoord(L, r, 1)), "");
+        LLVMValueRef val;
+        if (v == 1) {
+            val = x.r[r];
+        } else {
+            val = LLVMGetUndef(vt);
+            for (int e = 0; e < v; e++) {
+                int m = r;
+                for (int i = 0; i < nb; i++)
+                    if (e >> i & 1) m |= 1 << bitreg[i];
+                val = LLVMBuildInsertElement(g->B, val, x.r[m], ci(g, e), "");
+            }
+        }
+        LLVMValueRef st = LLVMBuildStore(g->B, val, sptr(g, t->base, g_tile_offset(g, t, row, col)));
+        LLVMSetAlignment(st, (unsigned)(2 * v));
+    }
+}
+
+static LLVMValueRef ldmatrix(gctx *g, int n, bool trans, LLVMValueRef p, LLVMValueRef *out)
+{
+    char name[64];
+    snprintf(name, sizeof name, "llvm.nvvm.ldmatrix.sync.aligned.m8n8.x%d%s.b16", n, trans ? ".trans" : "");
+    LLVMValueRef r = g_intrinsic(g, name, &g->t_sptr, 1, &p, 1);
+    if (n == 1) out[0] = r;
+    else
+        for (int i = 0; i < n; i++) out[i] = LLVMBuildExtractValue(g->B, r, (unsigned)i, "");
+    return r;
+}
+
+/* acc (layout Lc of gl_mma op 0) += A[M,K] (tile ta) x B[K,N] (tile tb):
+ * per k16 step, ldmatrix.x4 fetches each 16x16 A fragment and
+ * ldmatrix.x4.trans two 16x8 B fragments, then mma.m16n8k16 (PTX ISA
+ * "warp-level matrix load instruction: ldmatrix" and the m16n8k16 fragment
+ * layouts; Triton's SharedToDotOperandMMAv2OrV3.cpp does the same). */
+static void mma_from_tiles(gctx *g, tt_dtype ae, int64_t M, int64_t N, int64_t K, const gtile *ta, const gtile *tb,
+                           gv *y)
+{
+    LLVMBuilderRef B = g->B;
+    int wm, wn;
+    gl_mma_warps(M, N, g->nwarp, &wm, &wn);
+    int mb = log2i(M), nb = log2i(N), kb = log2i(K);
+    int mrep = mb - 4 - wm < 0 ? 0 : mb - 4 - wm, nrep = nb - 3 - wn < 0 ? 0 : nb - 3 - wn;
+    int krep = kb - 4;
+    LLVMValueRef moff = ci(g, 0), noff = ci(g, 0);
+    for (int i = 0; i < wm; i++)
+        if (4 + i < mb) {
+            LLVMValueRef b = LLVMBuildAnd(B, LLVMBuildLShr(B, g->warp, ci(g, i), ""), ci(g, 1), "");
+            moff = LLVMBuildOr(B, moff, LLVMBuildShl(B, b, ci(g, 4 + i), ""), "");
+        }
+    for (int i = 0; i < wn; i++)
+        if (3 + i < nb) {
+            LLVMValueRef b = LLVMBuildAnd(B, LLVMBuildLShr(B, g->warp, ci(g, wm + i), ""), ci(g, 1), "");
+            noff = LLVMBuildOr(B, noff, LLVMBuildShl(B, b, ci(g, 3 + i), ""), "");
+        }
+    LLVMValueRef lane = g->lane;
+    LLVMValueRef r7 = LLVMBuildAnd(B, lane, ci(g, 7), "");
+    LLVMValueRef jlo = LLVMBuildAnd(B, LLVMBuildLShr(B, lane, ci(g, 3), ""), ci(g, 1), "");
+    LLVMValueRef jhi = LLVMBuildAnd(B, LLVMBuildLShr(B, lane, ci(g, 4), ""), ci(g, 1), "");
+    LLVMValueRef rr = LLVMBuildOr(B, LLVMBuildShl(B, jlo, ci(g, 3), ""), r7, "");   /* row within 16 */
+    int pa, ma, pb, mpb;
+    g_tile_swizzle(ta, &pa, &ma);
+    g_tile_swizzle(tb, &pb, &mpb);
+    int64_t rba = ta->cols * ta->esz, rbb = tb->cols * tb->esz;
+    /* A: lane row moff + rr (+ 16 << wm per m tile), chunk 2*kt + jhi, phase (row % 8) / pa */
+    LLVMValueRef pha = LLVMBuildAnd(B, LLVMBuildLShr(B, r7, ci(g, log2i(pa)), ""), ci(g, ma - 1), "");
+    LLVMValueRef qa = LLVMBuildXor(B, jhi, pha, "");
+    LLVMValueRef rowa = LLVMBuildMul(B, LLVMBuildAdd(B, moff, rr, ""), ci(g, rba), "");
+    /* B (trans): lane row kt*16 + rr, chunk noff/8 + (nt << wn) (+ jhi for the second n tile) */
+    LLVMValueRef phb = LLVMBuildAnd(B, LLVMBuildLShr(B, r7, ci(g, log2i(pb)), ""), ci(g, mpb - 1), "");
+    LLVMValueRef rowb = LLVMBuildMul(B, rr, ci(g, rbb), "");
+    int nnt = 1 << nrep;
+    bool pair = nnt >= 2;
+    LLVMValueRef chb = LLVMBuildLShr(B, noff, ci(g, 3), "");
+    if (pair) chb = LLVMBuildAdd(B, chb, LLVMBuildShl(B, jhi, ci(g, wn), ""), "");
+
+    const char *name = ae == TT_F16 ? "llvm.nvvm.mma.m16n8k16.row.col.f32.f32" : "llvm.nvvm.mma.m16n8k16.row.col.bf16";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->M, id, NULL, 0);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(g->C, id, NULL, 0);
+    LLVMTypeRef pts[16];
+    LLVMGetParamTypes(fty, pts);
+    int nmt = 1 << mrep;
+    LLVMValueRef *af = xmalloc(sizeof(LLVMValueRef) * (size_t)(4 * nmt));
+    LLVMValueRef *bf = xmalloc(sizeof(LLVMValueRef) * (size_t)(2 * nnt + 2));
+    for (int kt = 0; kt < (1 << krep); kt++) {
+        LLVMValueRef ca = LLVMBuildShl(B, LLVMBuildXor(B, qa, ci(g, 2 * kt), ""), ci(g, 4), "");
+        LLVMValueRef offa = LLVMBuildAdd(B, rowa, ca, "");
+        for (int mt = 0; mt < nmt; mt++) {
+            LLVMValueRef off = LLVMBuildAdd(B, offa, ci(g, ((int64_t)mt << (4 + wm)) * rba), "");
+            ldmatrix(g, 4, false, sptr(g, ta->base, off), af + 4 * mt);
+        }
+        LLVMValueRef offb = LLVMBuildAdd(B, rowb, ci(g, (int64_t)kt * 16 * rbb), "");
+        for (int nt = 0; nt < nnt; nt += pair ? 2 : 1) {
+            LLVMValueRef ch = LLVMBuildAdd(B, chb, ci(g, (int64_t)nt << wn), "");
+            ch = LLVMBuildXor(B, ch, phb, "");
+            LLVMValueRef off = LLVMBuildAdd(B, offb, LLVMBuildShl(B, ch, ci(g, 4), ""), "");
+            ldmatrix(g, pair ? 4 : 2, true, sptr(g, tb->base, off), bf + 2 * nt);
+        }
+        for (int mt = 0; mt < nmt; mt++)
+            for (int nt = 0; nt < nnt; nt++) {
+                int cbase = nt << 2 | mt << (2 + nrep);
+                LLVMValueRef args[10];
+                for (int i = 0; i < 4; i++) args[i] = LLVMBuildBitCast(B, af[4 * mt + i], pts[i], "");
+                for (int i = 0; i < 2; i++) args[4 + i] = LLVMBuildBitCast(B, bf[2 * nt + i], pts[4 + i], "");
+                for (int e = 0; e < 4; e++) args[6 + e] = y->r[cbase | e];
+                LLVMValueRef r = LLVMBuildCall2(B, fty, fn, args, 10, "");
+                for (int e = 0; e < 4; e++) y->r[cbase | e] = LLVMBuildExtractValue(B, r, (unsigned)e, "");
+            }
+    }
+    free(af);
+    free(bf);
+}
+
+/* 16-bit operands: from the tiles of pipelined loads, or registers stored
+ * into swizzled scratch shared memory first. */
+static void lower_mma_smem(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    const ir_type_info *ai = ir_type_get(vt(g, op->opnd[0])), *ci_ = ir_type_get(vt(g, op->res));
+    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+    int64_t M = ci_->shape[0], N = ci_->shape[1], K = ai->shape[1];
+    glayout Lc;
+    gl_mma(&Lc, 0, M, N, K, 16, g->num_warps);
+    int lc = gl_intern(g, &Lc);
+    gv c = g_convert(g, op->opnd[2], lc);
+    gtile t[2];
+    const gtile *tp[2];
+    bool in_regs[2];
+    int64_t off = 0, rows[2] = { M, K }, cols[2] = { K, N };
+    for (int i = 0; i < 2; i++) {
+        in_regs[i] = g->stile[op->opnd[i]] == NULL;
+        if (!in_regs[i]) {
+            tp[i] = g->stile[op->opnd[i]];
+            continue;
+        }
+        t[i] = (gtile){ NULL, rows[i], cols[i], 2 };
+        tp[i] = &t[i];
+    }
+    if (in_regs[0] || in_regs[1]) {
+        int64_t bytes = (in_regs[0] ? M * K * 2 : 0) + (in_regs[1] ? K * N * 2 : 0);
+        LLVMValueRef base = g_scratch(g, bytes);
+        for (int i = 0; i < 2; i++) {
+            if (!in_regs[i]) continue;
+            t[i].base = sptr(g, base, ci(g, off));
+            off += rows[i] * cols[i] * 2;
+            gv x = g_get(g, op->opnd[i]);
+            store_tile(g, x, &t[i]);
+        }
+        g_barrier(g);
+    }
+    gv y = g_new(g, c.n, lc);
+    memcpy(y.r, c.r, sizeof(LLVMValueRef) * (size_t)c.n);
+    mma_from_tiles(g, ae, M, N, K, tp[0], tp[1], &y);
+    if (in_regs[0] || in_regs[1]) g_barrier(g);
+    g_set(g, op->res, g_convert_gv(g, y, f->values.v[op->res].type, g->vlay[op->res]));
+}
+
 void g_lower_dot(gctx *g, ir_op *op)
 {
-    if (g_dot_uses_mma(g, op)) lower_mma(g, op);
-    else lower_fma(g, op);
+    if (g_dot_uses_mma(g, op)) {
+        tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+        if ((ae == TT_F16 || ae == TT_BF16) && !getenv("TRITIUM_GPU_OLD_MMA")) lower_mma_smem(g, op);
+        else lower_mma(g, op);
+    } else {
+        lower_fma(g, op);
+    }
 }

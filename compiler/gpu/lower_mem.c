@@ -16,22 +16,16 @@
 static ir_type vtype(gctx *g, ir_value v) { return g->f->values.v[v].type; }
 
 /* Constant-true masks are no masks. */
-static bool mask_is_true(gctx *g, ir_value m)
+bool g_mask_is_true(gctx *g, ir_value m)
 {
     ir_op *d = ir_def(g->f, m);
     while (d && (d->opc == IR_SPLAT || d->opc == IR_BROADCAST)) d = ir_def(g->f, d->opnd[0]);
     return d && d->opc == IR_CONSTANT && d->ival != 0;
 }
 
-typedef struct vplan {
-    int vec;
-    int nbits;
-    int bitreg[8];                 /* register bit of coordinate bit i along the dim */
-} vplan;
-
-static vplan plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
+vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
 {
-    vplan p = { 1, 0, { 0 } };
+    vplan p = { 1, 0, -1, { 0 } };
     const glayout *L = gl_get(g, lay);
     if (L->rank == 0) return p;
     const gaxis *ax = &g->ax[ptr];
@@ -39,6 +33,7 @@ static vplan plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
     for (int d = 0; d < L->rank; d++)
         if (ax->contig[d] > 1 && (best < 0 || ax->contig[d] > ax->contig[best])) best = d;
     if (best < 0) return p;
+    p.dim = best;
     int64_t lim = ax->contig[best];
     if (16 / esize < lim) lim = 16 / esize;
     if (ax->div[best] / esize < lim) lim = ax->div[best] / esize;
@@ -131,17 +126,18 @@ static LLVMValueRef and_pred(gctx *g, LLVMValueRef a, LLVMValueRef b)
 
 void g_lower_load(gctx *g, ir_op *op)
 {
+    if (g->npipes && g_pipe_load(g, op)) return;
     ir_value res = op->res;
     int lay = g->vlay[res];
     ir_type et = ir_type_elem(vtype(g, res));
     LLVMTypeRef rt = g_type(g, et), mt = g_mem_type(g, et);
     int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
-    ir_value mask = op->nopnd > 1 && !mask_is_true(g, op->opnd[1]) ? op->opnd[1] : -1;
+    ir_value mask = op->nopnd > 1 && !g_mask_is_true(g, op->opnd[1]) ? op->opnd[1] : -1;
     gv ptr = g_convert(g, op->opnd[0], lay);
     gv m = { 0 }, oth = { 0 };
     if (mask >= 0) m = g_convert(g, mask, lay);
     if (mask >= 0 && op->nopnd > 2) oth = g_convert(g, op->opnd[2], lay);
-    vplan p = plan_vec(g, lay, op->opnd[0], mask, esize);
+    vplan p = g_plan_vec(g, lay, op->opnd[0], mask, esize);
     gv y = g_new(g, ptr.n, lay);
     LLVMValueRef elems[16];
     for (int r0 = 0; r0 < ptr.n; r0++) {
@@ -214,11 +210,11 @@ void g_lower_store(gctx *g, ir_op *op)
     ir_type et = ir_type_get(ir_type_elem(vtype(g, pv)))->pointee;
     LLVMTypeRef mt = g_mem_type(g, et);
     int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
-    ir_value mask = op->nopnd > 2 && !mask_is_true(g, op->opnd[2]) ? op->opnd[2] : -1;
+    ir_value mask = op->nopnd > 2 && !g_mask_is_true(g, op->opnd[2]) ? op->opnd[2] : -1;
     gv ptr = g_convert(g, pv, lay), v = g_convert(g, val, lay), m = { 0 };
     if (mask >= 0) m = g_convert(g, mask, lay);
     LLVMValueRef own = g_owner(g, lay);
-    vplan p = plan_vec(g, lay, pv, mask, esize);
+    vplan p = g_plan_vec(g, lay, pv, mask, esize);
     LLVMValueRef elems[16];
     for (int r0 = 0; r0 < ptr.n; r0++) {
         if (!is_group_base(&p, r0)) continue;
@@ -333,7 +329,7 @@ void g_lower_atomic(gctx *g, ir_op *op)
     gv a = g_convert(g, op->opnd[1], lay);
     gv b = { 0 }, m = { 0 };
     if (cas) b = g_convert(g, op->opnd[2], lay);
-    bool has_mask = !cas && op->nopnd > 2 && !mask_is_true(g, op->opnd[2]);
+    bool has_mask = !cas && op->nopnd > 2 && !g_mask_is_true(g, op->opnd[2]);
     if (has_mask) m = g_convert(g, op->opnd[2], lay);
     LLVMValueRef own = g_owner(g, lay);
     gv y = g_new(g, ptr.n, lay);

@@ -13,6 +13,7 @@ gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l)
         const launch_arg *a = &l->args[k];
         if (a->kind == ARG_TENSOR) s.div16 |= 1ULL << k;          /* cuMemAlloc: 256-byte aligned */
         else if (a->kind == ARG_INT && a->i % 16 == 0) s.div16 |= 1ULL << k;
+        else if (a->kind == ARG_INT && a->i == 1) s.eq1 |= 1ULL << k;
     }
     return s;
 }

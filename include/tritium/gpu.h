@@ -45,7 +45,11 @@ void gpu_options_default(gpu_options *o);
  * 16-byte aligned, an integer whose value % 16 == 0. Parameters beyond 64
  * are never specialized. Part of the cache key; changing any other runtime
  * value never recompiles. */
-typedef struct gpu_spec { uint64_t div16; } gpu_spec;
+typedef struct gpu_spec {
+    uint64_t div16;
+    uint64_t eq1;                  /* bit i: integer parameter i equals 1 (Triton specializes
+                                    * such ints into the constant 1); added field, 0 = unknown */
+} gpu_spec;
 
 /* The specialization of a launch's arguments as gpu_launch uses it (device
  * pointers are always 16-byte aligned). */

@@ -1,0 +1,401 @@
+/* pipeline.c — multi-stage software pipelining of the loads that feed
+ * tensor-core dots inside an scf.for (Triton's LoopPipelining with
+ * num_stages, sm_80 flavour: cp.async into shared memory).
+ *
+ * A load qualifies when it sits at the top level of the loop body, has
+ * 16-bit elements, is used only as operand A or B of an mma dot at the top
+ * level of the same body, its "other" is absent or +0, the axis analysis
+ * vectorizes it along the last dim (4, 8 or 16 bytes per access), and its
+ * pointer and mask can be computed for a later iteration: they are built
+ * from loop invariants, the induction variable and loop-carried values
+ * advanced by an invariant tt.addptr / arith.addi each iteration, through
+ * pure ops only.
+ *
+ * With S stages, the prologue issues iterations 0..S-2 into stages
+ * 0..S-2; iteration i waits until at most S-2 copy groups are pending (its
+ * own group has landed), synchronizes the CTA (its copies are visible to
+ * every warp, and every warp has finished reading the stage of iteration
+ * i-1, which is the stage iteration i+S-1 refills), issues iteration i+S-1,
+ * and its dots read stage i % S with ldmatrix. Masked-off elements and
+ * iterations past the end are zero-filled (cp.async src-size 0), which is
+ * what a load with other=0 yields. After the loop: wait for all groups and
+ * synchronize before shared memory is reused. */
+#include "gpu_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PIPE_MAXLOADS 8
+
+typedef struct pload {
+    ir_op *op;
+    ir_value ptr, mask;            /* mask -1: none */
+    int lay;
+    vplan vp;
+    int64_t rows, cols;
+    int esz;
+    int64_t off;                   /* byte offset inside a stage */
+    gtile tile;                    /* the current iteration's stage */
+} pload;
+
+typedef struct memo_ent { ir_value v; int lay; gv x; } memo_ent;
+
+typedef struct gpipe {
+    ir_op *loop;
+    int body;
+    int stages;
+    int nload;
+    pload ld[PIPE_MAXLOADS];
+    int64_t stage_bytes;
+    int base_off, saved_scratch;
+    bool *inloop;
+} gpipe;
+
+typedef struct ectx {
+    gpipe *p;
+    LLVMValueRef iv, step;         /* base iteration's induction variable */
+    gv *carried;                   /* base iteration's loop-carried values (args 1..) */
+    int64_t d;                     /* evaluate at base + d iterations */
+    VEC(memo_ent) memo;
+} ectx;
+
+static void mark(gctx *g, int r, bool *in)
+{
+    ir_region *rg = &g->f->regions.v[r];
+    for (int k = 0; k < rg->nargs; k++) in[rg->args[k]] = true;
+    for (int i = 0; i < rg->nops; i++) {
+        ir_op *op = &rg->ops[i];
+        for (int k = 0; k < op->nres; k++) in[op->res + k] = true;
+        for (int k = 0; k < op->nregions; k++) mark(g, op->region[k], in);
+    }
+}
+
+static int count_uses(gctx *g, int r, ir_value v)
+{
+    ir_region *rg = &g->f->regions.v[r];
+    int n = 0;
+    for (int i = 0; i < rg->nops; i++) {
+        ir_op *op = &rg->ops[i];
+        for (int k = 0; k < op->nopnd; k++) n += op->opnd[k] == v;
+        for (int k = 0; k < op->nregions; k++) n += count_uses(g, op->region[k], v);
+    }
+    return n;
+}
+
+static ir_op *top_def(gctx *g, gpipe *p, ir_value v)
+{
+    const ir_value_info *vi = &g->f->values.v[v];
+    if (vi->def_kind != IR_DEF_OP || vi->region != p->body) return NULL;
+    return ir_def(g->f, v);
+}
+
+static bool pure_op(const ir_op *op)
+{
+    int opc = op->opc;
+    if (op->nres != 1 || op->nregions) return false;
+    if (opc == IR_CONSTANT || opc == IR_MAKE_RANGE || opc == IR_SPLAT || opc == IR_BROADCAST || opc == IR_EXPAND_DIMS)
+        return true;
+    return (ir_ops[opc].props & P_ELEMWISE) && (ir_ops[opc].props & P_PURE);
+}
+
+static int carried_index(gctx *g, gpipe *p, ir_value v)
+{
+    ir_region *rg = &g->f->regions.v[p->body];
+    for (int k = 1; k < rg->nargs; k++)
+        if (rg->args[k] == v) return k;
+    return -1;
+}
+
+static bool invariant(gctx *g, gpipe *p, ir_value v, int depth)
+{
+    if (!p->inloop[v]) return true;
+    if (depth > 24) return false;
+    ir_op *op = top_def(g, p, v);
+    if (!op || !pure_op(op)) return false;
+    for (int i = 0; i < op->nopnd; i++)
+        if (!invariant(g, p, op->opnd[i], depth + 1)) return false;
+    return true;
+}
+
+/* The invariant increment of loop-carried arg k, or -1. */
+static ir_value carried_inc(gctx *g, gpipe *p, int k)
+{
+    ir_region *rg = &g->f->regions.v[p->body];
+    if (!rg->nops) return -1;
+    ir_op *y = &rg->ops[rg->nops - 1];
+    if (y->opc != IR_YIELD || k - 1 >= y->nopnd) return -1;
+    ir_op *d = top_def(g, p, y->opnd[k - 1]);
+    if (!d || (d->opc != IR_ADDPTR && d->opc != IR_ADDI)) return -1;
+    ir_value a = rg->args[k];
+    if (d->opnd[0] == a && invariant(g, p, d->opnd[1], 0)) return d->opnd[1];
+    if (d->opc == IR_ADDI && d->opnd[1] == a && invariant(g, p, d->opnd[0], 0)) return d->opnd[0];
+    return -1;
+}
+
+static bool can_eval(gctx *g, gpipe *p, ir_value v, int depth)
+{
+    if (!p->inloop[v]) return true;
+    if (depth > 24) return false;
+    ir_region *rg = &g->f->regions.v[p->body];
+    if (v == rg->args[0]) return true;
+    int k = carried_index(g, p, v);
+    if (k >= 0) return carried_inc(g, p, k) >= 0;
+    ir_op *op = top_def(g, p, v);
+    if (!op || !pure_op(op)) return false;
+    for (int i = 0; i < op->nopnd; i++)
+        if (!can_eval(g, p, op->opnd[i], depth + 1)) return false;
+    return true;
+}
+
+/* +0.0 / 0 through splats, broadcasts and conversions. */
+static bool is_zero(gctx *g, ir_value v)
+{
+    for (int i = 0; i < 8; i++) {
+        ir_op *d = ir_def(g->f, v);
+        if (!d) return false;
+        switch (d->opc) {
+        case IR_SPLAT: case IR_BROADCAST: case IR_TRUNCF: case IR_EXTF: case IR_SITOFP: case IR_BITCAST:
+            v = d->opnd[0];
+            continue;
+        case IR_CONSTANT:
+            if (ir_type_is_float(g->f->values.v[v].type)) return d->fval == 0 && !__builtin_signbit(d->fval);
+            return d->ival == 0;
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static int env_int(const char *name, int dflt)
+{
+    const char *e = getenv(name);
+    return e && *e ? atoi(e) : dflt;
+}
+
+#define PDBG(...) do { if (getenv("TRITIUM_GPU_DEBUG")) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
+
+static void try_load(gctx *g, gpipe *p, ir_value v)
+{
+    ir_op *op = top_def(g, p, v);
+    if (!op || op->opc != IR_LOAD || p->nload == PIPE_MAXLOADS) return;
+    for (int i = 0; i < p->nload; i++)
+        if (p->ld[i].op == op) return;
+    if (count_uses(g, p->body, v) != 1) { PDBG("%%%d: %d uses\n", v, count_uses(g, p->body, v)); return; }
+    const ir_type_info *ti = ir_type_get(g->f->values.v[v].type);
+    if (ti->rank != 2 || ir_type_bits(ir_type_elem(g->f->values.v[v].type)) != 16) return;
+    ir_value mask = op->nopnd > 1 && !g_mask_is_true(g, op->opnd[1]) ? op->opnd[1] : -1;
+    if (mask >= 0 && op->nopnd > 2 && !is_zero(g, op->opnd[2])) return;
+    ir_value ptr = op->opnd[0];
+    if (!can_eval(g, p, ptr, 0) || (mask >= 0 && !can_eval(g, p, mask, 0))) { PDBG("%%%d: pointer/mask not computable ahead\n", v); return; }
+    int lay = g->vlay[v];
+    if (lay != g->vlay[ptr] || (mask >= 0 && ir_type_rank(g->f->values.v[mask].type) != 2)) return;
+    vplan vp = g_plan_vec(g, lay, ptr, mask, 2);
+    if (vp.dim != 1 || vp.vec < 2) { PDBG("%%%d: vector dim %d x %d\n", v, vp.dim, vp.vec); return; }
+    if (ti->shape[1] * 2 < 16) return;
+    pload *l = &p->ld[p->nload++];
+    memset(l, 0, sizeof *l);
+    l->op = op;
+    l->ptr = ptr;
+    l->mask = mask;
+    l->lay = lay;
+    l->vp = vp;
+    l->rows = ti->shape[0];
+    l->cols = ti->shape[1];
+    l->esz = 2;
+}
+
+gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
+{
+    int stages = env_int("TRITIUM_GPU_STAGES", 3);
+    if (stages < 2 || getenv("TRITIUM_GPU_OLD_MMA") || g->sm < 80 || g->npipes == (int)TT_COUNTOF(g->pipes)) return NULL;
+    int body = forop->region[0];
+    ir_region *rg = &g->f->regions.v[body];
+    bool any = false;
+    for (int i = 0; i < rg->nops && !any; i++) any = rg->ops[i].opc == IR_DOT;
+    if (!any) return NULL;
+    gpipe *p = arena_alloc(&g->mem, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->loop = forop;
+    p->body = body;
+    p->inloop = xcalloc((size_t)g->f->values.n + 1, sizeof(bool));
+    mark(g, body, p->inloop);
+    for (int i = 0; i < rg->nops; i++) {
+        ir_op *op = &rg->ops[i];
+        if (op->opc != IR_DOT || !g_dot_uses_mma(g, op)) continue;
+        tt_dtype ae = ir_type_get(ir_type_elem(g->f->values.v[op->opnd[0]].type))->elem;
+        if (ae != TT_F16 && ae != TT_BF16) continue;
+        try_load(g, p, op->opnd[0]);
+        try_load(g, p, op->opnd[1]);
+    }
+    if (!p->nload) {
+        free(p->inloop);
+        return NULL;
+    }
+    int64_t sb = 0;
+    for (int i = 0; i < p->nload; i++) {
+        p->ld[i].off = sb;
+        sb += (p->ld[i].rows * p->ld[i].cols * p->ld[i].esz + 127) & ~(int64_t)127;
+    }
+    p->stage_bytes = sb;
+    int64_t limit = env_int("TRITIUM_GPU_PIPE_SMEM", 160 * 1024);
+    while (stages > 2 && g->scratch_off + stages * sb > limit) stages--;
+    p->stages = stages;
+    return p;
+}
+
+/* ---- evaluating pointer and mask at a later iteration ---- */
+
+static gv ev(gctx *g, ir_value v, int lay, void *ctxp)
+{
+    ectx *e = ctxp;
+    gpipe *p = e->p;
+    for (int i = 0; i < e->memo.n; i++)
+        if (e->memo.v[i].v == v && e->memo.v[i].lay == lay) return e->memo.v[i].x;
+    gv x;
+    ir_region *rg = &g->f->regions.v[p->body];
+    ir_type t = g->f->values.v[v].type;
+    int k;
+    if (!p->inloop[v]) {
+        x = g_convert(g, v, lay);
+    } else if (v == rg->args[0]) {
+        x = g_new(g, 1, 0);
+        LLVMTypeRef it = LLVMTypeOf(e->iv);
+        x.r[0] = e->d ? LLVMBuildAdd(g->B, e->iv, LLVMBuildMul(g->B, e->step, LLVMConstInt(it, (unsigned long long)e->d, 0), ""), "")
+                      : e->iv;
+    } else if ((k = carried_index(g, p, v)) >= 0) {
+        gv base = g_convert_gv(g, e->carried[k - 1], t, lay);
+        if (!e->d) {
+            x = base;
+        } else {
+            ir_value incv = carried_inc(g, p, k);
+            int il = ir_type_rank(g->f->values.v[incv].type) ? lay : 0;
+            gv inc = ev(g, incv, il, ctxp);
+            ir_op *y = &rg->ops[rg->nops - 1];
+            bool ptr = top_def(g, p, y->opnd[k - 1])->opc == IR_ADDPTR;
+            x = g_new(g, base.n, lay);
+            for (int r = 0; r < base.n; r++) {
+                LLVMValueRef o = inc.r[il ? r : 0];
+                o = LLVMBuildMul(g->B, o, LLVMConstInt(LLVMTypeOf(o), (unsigned long long)e->d, 0), "");
+                if (ptr) {
+                    ir_type pt = ir_type_get(ir_type_elem(t))->pointee;
+                    if (LLVMTypeOf(o) != g->t_i64) o = LLVMBuildSExt(g->B, o, g->t_i64, "");
+                    x.r[r] = LLVMBuildGEP2(g->B, g_mem_type(g, pt), base.r[r], &o, 1, "");
+                } else {
+                    x.r[r] = LLVMBuildAdd(g->B, base.r[r], o, "");
+                }
+            }
+        }
+    } else {
+        x = g_lower_pure_with(g, top_def(g, p, v), lay, ev, ctxp);
+    }
+    memo_ent m = { v, lay, x };
+    vec_push(&e->memo, m);
+    return x;
+}
+
+static LLVMValueRef cst(gctx *g, int64_t v) { return g_const_i32(g, v); }
+
+/* Issue the copies of every pipelined load for iteration base + e->d into the
+ * stage at `stage` (ptr addrspace(3)), then commit the group. */
+static void issue(gctx *g, gpipe *p, ectx *e, LLVMValueRef ub, LLVMValueRef stage)
+{
+    LLVMValueRef it = ev(g, g->f->regions.v[p->body].args[0], 0, e).r[0];
+    LLVMValueRef valid = LLVMBuildICmp(g->B, LLVMIntSLT, it, ub, "");
+    for (int i = 0; i < p->nload; i++) {
+        pload *l = &p->ld[i];
+        gv ptr = ev(g, l->ptr, l->lay, e);
+        gv m = { 0 };
+        if (l->mask >= 0) m = ev(g, l->mask, l->lay, e);
+        const glayout *L = gl_get(g, l->lay);
+        LLVMValueRef r0 = g_lw_coord(g, l->lay, 0), c0 = g_lw_coord(g, l->lay, 1);
+        gtile t = { LLVMBuildGEP2(g->B, g->t_i8, stage, (LLVMValueRef[]){ cst(g, l->off) }, 1, ""), l->rows, l->cols, l->esz };
+        int bytes = l->vp.vec * l->esz;
+        /* inline asm: LLVM 19 cannot select the .s intrinsics with 32-bit shared pointers */
+        char text[96];
+        snprintf(text, sizeof text, "cp.async.%s.shared.global [$0], [$1], %d, $2;", bytes == 16 ? "cg" : "ca", bytes);
+        for (int r = 0; r < ptr.n; r++) {
+            bool base = true;
+            for (int b = 0; b < l->vp.nbits; b++)
+                if (r >> l->vp.bitreg[b] & 1) base = false;
+            if (!base) continue;
+            LLVMValueRef row = LLVMBuildAdd(g->B, r0, cst(g, gl_regcoord(L, r, 0)), "");
+            LLVMValueRef col = LLVMBuildAdd(g->B, c0, cst(g, gl_regcoord(L, r, 1)), "");
+            LLVMValueRef off = g_tile_offset(g, &t, row, col);
+            LLVMValueRef dst = LLVMBuildGEP2(g->B, g->t_i8, t.base, &off, 1, "");
+            LLVMValueRef pred = valid;
+            if (l->mask >= 0) pred = LLVMBuildAnd(g->B, pred, m.r[r], "");
+            LLVMValueRef args[3] = { LLVMBuildPtrToInt(g->B, dst, g->t_i32, ""), ptr.r[r],
+                                     LLVMBuildSelect(g->B, pred, cst(g, bytes), cst(g, 0), "") };
+            g_asm(g, g->t_void, text, "r,l,r,~{memory}", args, 3, true);
+        }
+    }
+    g_intrinsic(g, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
+}
+
+static LLVMValueRef stage_ptr(gctx *g, gpipe *p, LLVMValueRef s)
+{
+    LLVMValueRef off = LLVMBuildAdd(g->B, cst(g, p->base_off), LLVMBuildMul(g->B, s, cst(g, p->stage_bytes), ""), "");
+    return LLVMBuildGEP2(g->B, g->t_i8, g->smem, &off, 1, "");
+}
+
+void g_pipe_prologue(gctx *g, gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMValueRef step, gv *init)
+{
+    p->base_off = g->scratch_off;
+    p->saved_scratch = g->scratch_off;
+    int64_t end = p->base_off + (int64_t)p->stages * p->stage_bytes;
+    if (end > g->smem_bytes) g->smem_bytes = (int)end;
+    g_barrier(g);                          /* earlier users of shared memory are done */
+    g->scratch_off = (int)end;
+    for (int s = 0; s < p->stages - 1; s++) {
+        ectx e = { p, lb, step, init, s, { 0 } };
+        issue(g, p, &e, ub, stage_ptr(g, p, cst(g, s)));
+        vec_free(&e.memo);
+    }
+    g->pipes[g->npipes++] = p;
+}
+
+void g_pipe_begin(gctx *g, gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValueRef ub, LLVMValueRef step, gv *carried)
+{
+    LLVMValueRef it = LLVMBuildSDiv(g->B, LLVMBuildSub(g->B, iv, lb, ""), step, "");
+    if (LLVMTypeOf(it) != g->t_i32) it = LLVMBuildTrunc(g->B, it, g->t_i32, "");
+    LLVMValueRef cur = LLVMBuildURem(g->B, it, cst(g, p->stages), "");
+    LLVMValueRef nxt = LLVMBuildURem(g->B, LLVMBuildAdd(g->B, it, cst(g, p->stages - 1), ""), cst(g, p->stages), "");
+    LLVMValueRef n = cst(g, p->stages - 2);
+    g_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+    g_barrier(g);
+    ectx e = { p, iv, step, carried, p->stages - 1, { 0 } };
+    issue(g, p, &e, ub, stage_ptr(g, p, nxt));
+    vec_free(&e.memo);
+    LLVMValueRef sp = stage_ptr(g, p, cur);
+    for (int i = 0; i < p->nload; i++) {
+        pload *l = &p->ld[i];
+        l->tile = (gtile){ LLVMBuildGEP2(g->B, g->t_i8, sp, (LLVMValueRef[]){ cst(g, l->off) }, 1, ""), l->rows, l->cols,
+                           l->esz };
+    }
+}
+
+bool g_pipe_load(gctx *g, ir_op *op)
+{
+    for (int k = g->npipes - 1; k >= 0; k--) {
+        gpipe *p = g->pipes[k];
+        for (int i = 0; i < p->nload; i++)
+            if (p->ld[i].op == op) {
+                g->stile[op->res] = &p->ld[i].tile;
+                g_set(g, op->res, g_new(g, 0, g->vlay[op->res]));
+                return true;
+            }
+    }
+    return false;
+}
+
+void g_pipe_end(gctx *g, gpipe *p)
+{
+    g_intrinsic(g, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0);
+    g_barrier(g);
+    g->scratch_off = p->saved_scratch;
+    if (g->npipes > 0 && g->pipes[g->npipes - 1] == p) g->npipes--;
+    /* the tiles stay referenced by g->stile of values that are dead now */
+    free(p->inloop);
+    p->inloop = NULL;
+}
