@@ -119,7 +119,7 @@ static void fill_writer(interp_session *s, const ir_func *f, const int64_t grid[
         e->file = L->file;
         e->line = L->line;
         e->col = L->col;
-        e->func = L->func;
+        snprintf(e->func, sizeof e->func, "%s", L->func ? L->func : "");
     }
 }
 
@@ -238,6 +238,39 @@ void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, int
     }
 }
 
+/* The other side as a second interpreter run (against_interp). Returns -1
+ * (status 2) when the session cannot be made. */
+static int other_interp(const ir_func *f, launch *l, const dbg_diff_options *o, dbg_diff_report *r)
+{
+    interp_options io;
+    interp_options_default(&io);
+    io.numerics = interp_numerics_of(o->numerics);
+    io.sched = o->other_sched;
+    io.sched_seed = o->other_seed;
+    io.threads = o->threads;
+    io.check_races = false;        /* the reference run reports them */
+    io.check_uninit = false;
+    io.report = o->interp_report;
+    if (o->max_interp_reports > 0) io.max_reports = o->max_interp_reports;
+    interp_session *s = interp_session_new(f, l, &io);
+    if (!s) {
+        snprintf(r->message, sizeof r->message, "the launch does not match kernel %s", f->name);
+        r->status = 2;
+        return -1;
+    }
+    for (int i = 0; i < l->nargs; i++)
+        if (o->uninit && o->uninit[i]) interp_mark_uninitialized(s, i);
+    double t0 = now_seconds();
+    interp_run_launch(s);
+    interp_stats st;
+    interp_get_stats(s, &st);
+    interp_session_free(s);
+    snprintf(r->gpu.device, sizeof r->gpu.device, "interpreter");
+    r->gpu.kernel_ms = (now_seconds() - t0) * 1e3;
+    r->gpu_ran = true;
+    return 0;
+}
+
 int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, dbg_diff_report *r)
 {
     dbg_diff_options o;
@@ -254,6 +287,12 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
     launch_copy(&cl, l);
     interp_session *s = NULL;
 
+    r->against_interp = o.against_interp;
+    r->other_sched = o.other_sched;
+    if (o.against_interp) {
+        if (other_interp(f, &gl, &o, r)) goto out;
+        goto interp;
+    }
     /* 1. the GPU */
     gpu_options go;
     gpu_options_default(&go);
@@ -276,7 +315,9 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
         r->gpu_ran = true;
     }
 
+interp:
     /* 2. the interpreter, on its own copy of the same inputs */
+    ;
     interp_options io;
     interp_options_default(&io);
     io.numerics = interp_numerics_of(o.numerics);
@@ -293,8 +334,10 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
     }
     for (int i = 0; i < cl.nargs; i++)
         if (o.uninit && o.uninit[i]) interp_mark_uninitialized(s, i);
+    double t0 = now_seconds();
     interp_run_launch(s);
     interp_get_stats(s, &r->interp);
+    if (r->interp.seconds <= 0) r->interp.seconds = now_seconds() - t0;
     r->interp_ran = true;
 
     /* 3. compare the tensors either side wrote */
@@ -354,12 +397,13 @@ static void shape_text(const dbg_diff_tensor *t, char *buf, size_t n)
     if (k < n) snprintf(buf + k, n - k, "]");
 }
 
-static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel)
+static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel, const char *other)
 {
     char sh[96], b1[96], b2[96], b3[32];
     shape_text(t, sh, sizeof sh);
-    const char *side = t->written_interp && t->written_gpu ? "" : t->written_interp ? " (only the interpreter wrote it)"
-                                                                                    : " (only the GPU wrote it)";
+    const char *side = (t->written_interp && t->written_gpu) || t->ok ? ""
+                       : t->written_interp ? " (only the interpreter changed it)"
+                       : !strcmp(other, "gpu") ? " (only the GPU changed it)" : " (only the other run changed it)";
     if (t->exact) snprintf(b1, sizeof b1, "exact");
     else {
         int k = snprintf(b1, sizeof b1, "rtol %g, atol %g", t->rtol, t->atol);
@@ -385,7 +429,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     if (t->nfirst == 0) return;
     fprintf(out, "         %s %d mismatch%s:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst,
             t->nfirst == 1 ? "" : "es");
-    fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", "interp", "gpu", "abs err", "ulp",
+    fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", "interp", other, "abs err", "ulp",
             "written by (interpreter)");
     for (int k = 0; k < t->nfirst; k++) {
         const dbg_diff_elem *e = &t->first[k];
@@ -415,7 +459,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
         const char *src = diag_source_line(e->file, e->line);
         while (*src == ' ' || *src == '\t') src++;
         fprintf(out, "         %s:%d:%d: %s", diag_file_name(e->file), e->line, e->col, src);
-        if (e->func && kernel && strcmp(e->func, kernel)) fprintf(out, "    (in %s, inlined)", e->func);
+        if (e->func[0] && kernel && strcmp(e->func, kernel)) fprintf(out, "    (in %s, inlined)", e->func);
         fputc('\n', out);
     }
 }
@@ -429,15 +473,19 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
         fprintf(out, "error    %s\n", r->message);
         return;
     }
-    if (r->gpu_failed) fprintf(out, "gpu      FAILED: %s\n", r->message);
+    static const char *const sched_names[] = { "in-order", "reverse", "random", "parallel" };
+    if (r->against_interp && r->gpu_ran)
+        fprintf(out, "other    the interpreter again, schedule %s: %.3f ms\n",
+                r->other_sched >= 0 && r->other_sched < 4 ? sched_names[r->other_sched] : "?", r->gpu.kernel_ms);
+    else if (r->gpu_failed) fprintf(out, "gpu      FAILED: %s\n", r->message);
     else if (r->gpu_ran)
         fprintf(out, "gpu      %s (%s): kernel %.4f ms%s\n", r->gpu.device, r->gpu.arch, r->gpu.kernel_ms,
                 r->gpu.ptx_cached ? ", PTX from the cache" : "");
     if (r->interp_ran)
-        fprintf(out, "interp   %lld programs, %lld fault%s, %lld race%s, %.3f s\n", (long long)r->interp.programs,
+        fprintf(out, "interp   %lld programs, %lld fault%s, %lld race%s, %.3f ms\n", (long long)r->interp.programs,
                 (long long)r->interp.faults, r->interp.faults == 1 ? "" : "s", (long long)r->interp.races,
-                r->interp.races == 1 ? "" : "s", r->interp.seconds);
-    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel);
+                r->interp.races == 1 ? "" : "s", r->interp.seconds * 1e3);
+    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel, r->against_interp ? "other" : "gpu");
     if (r->nunwritten) {
         fprintf(out, "unchanged");
         for (int i = 0; i < r->nunwritten; i++) fprintf(out, "%s%s", i ? ", " : " ", r->unwritten[i]);

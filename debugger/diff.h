@@ -47,6 +47,12 @@ typedef struct dbg_diff_options {
                                     * made with `empty` (interp_mark_uninitialized) */
     FILE *interp_report;           /* the interpreter's fault/race reports; NULL: stderr */
     int max_interp_reports;        /* 0: the interpreter's default */
+    /* Instead of the GPU, compare with a second interpreter run under
+     * other_sched (no GPU needed): finds results that depend on program
+     * order, and tests the engine on machines without a GPU. */
+    bool against_interp;
+    interp_sched other_sched;
+    uint64_t other_seed;
 } dbg_diff_options;
 
 /* Defaults: ieee, per-dtype tolerances, no ULPs, 10 mismatches, in order. */
@@ -80,7 +86,7 @@ typedef struct dbg_diff_elem {
     int64_t pid[3];                /* the same as (x, y, z) */
     int32_t loc;                   /* ir_loc of the writing op, -1 unknown */
     int file, line, col;           /* that location (file -1: unknown); innermost */
-    const char *func;              /* function the writing op was written in (NULL) */
+    char func[64];                 /* function the writing op was written in ("" unknown) */
 } dbg_diff_elem;
 
 /* One written tensor. */
@@ -110,7 +116,10 @@ typedef struct dbg_diff_report {
                                     * GPU compile error, launch does not match) */
     char message[1024];            /* status 2, or the GPU fault: one line */
     bool gpu_failed;               /* the kernel failed on the device */
-    bool gpu_ran, interp_ran;
+    bool gpu_ran, interp_ran;      /* gpu_ran: the other side ran (the GPU, or the
+                                    * second interpreter run with against_interp) */
+    bool against_interp;           /* the other side was the interpreter */
+    interp_sched other_sched;
     gpu_numerics numerics;
     int64_t grid[3];
     int num_warps;

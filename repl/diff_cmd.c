@@ -170,7 +170,7 @@ static json_t *tensor_json(const dbg_diff_tensor *t)
             json_object_set_new(w, "file", e->file >= 0 ? json_string(diag_file_name(e->file)) : json_null());
             json_object_set_new(w, "line", json_integer(e->file >= 0 ? e->line : 0));
             json_object_set_new(w, "col", json_integer(e->file >= 0 ? e->col : 0));
-            json_object_set_new(w, "function", e->func ? json_string(e->func) : json_null());
+            json_object_set_new(w, "function", e->func[0] ? json_string(e->func) : json_null());
             json_object_set_new(j, "written_by", w);
         } else {
             json_object_set_new(j, "written_by", json_null());
@@ -257,7 +257,7 @@ int repl_cmd_diff(int argc, char *const *argv)
     if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
     if (!check_sizes(&t, &g)) { rc = REPL_EXIT_INPUT; goto done; }
     /* no driver: say so before any work */
-    if (cuda_init()) {
+    if (!g.against_interp && cuda_init()) {
         diag_error(REPL_NOPOS, "%s", cuda_error());
         rc = REPL_EXIT_INPUT;
         goto done;
@@ -330,6 +330,9 @@ int repl_cmd_diff(int argc, char *const *argv)
         o.sched_seed = s->has_sched_seed ? s->sched_seed : seed;
         o.threads = s->threads;
         o.uninit = uninit;
+        o.against_interp = g.against_interp;
+        o.other_sched = g.other_sched;
+        o.other_seed = g.has_other_seed ? g.other_seed : seed + 1;
         if (g.trials > 1) o.max_interp_reports = 3;
         /* with a progress bar the interpreter's reports are held back and
          * printed between redraws */

@@ -22,6 +22,7 @@ static const struct gopt {
     { "--trials", RG_DIFF, true },
     { "--sizes", RG_DIFF, true },
     { "--show", RG_DIFF, true },
+    { "--against", RG_DIFF, true },
     { "--llvm", RG_LLVM, false },
 };
 
@@ -125,6 +126,21 @@ static bool apply(repl_gpu_args *g, const char *opt, const char *v)
         g->show = (int)x;
     } else if (!strcmp(opt, "--sizes")) {
         return parse_size(g, v);
+    } else if (!strcmp(opt, "--against")) {
+        g->against_interp = true;
+        g->has_other_seed = false;
+        if (!strcmp(v, "gpu")) g->against_interp = false;
+        else if (!strcmp(v, "in-order")) g->other_sched = SCHED_IN_ORDER;
+        else if (!strcmp(v, "reverse")) g->other_sched = SCHED_REVERSE;
+        else if (!strcmp(v, "parallel")) g->other_sched = SCHED_PARALLEL;
+        else if (!strcmp(v, "random")) g->other_sched = SCHED_RANDOM;
+        else if (!strncmp(v, "random:", 7) && parse_count(opt, v + 7, 0, INT64_MAX, &x)) {
+            g->other_sched = SCHED_RANDOM;
+            g->has_other_seed = true;
+            g->other_seed = (uint64_t)x;
+        } else {
+            return gerr("--against: expected gpu, in-order, reverse, random[:SEED] or parallel, got '%s'", v);
+        }
     }
     return true;
 }

@@ -18,7 +18,7 @@ enum {
     RG_BENCH = 2,                  /* --bench N */
     RG_ARCH = 4,                   /* --arch sm_NN */
     RG_NUMERICS = 8,               /* --numerics ieee|fast (gpu is accepted for fast) */
-    RG_DIFF = 16,                  /* --rtol --atol --ulp --trials --sizes --show */
+    RG_DIFF = 16,                  /* --rtol --atol --ulp --trials --sizes --show --against */
     RG_LLVM = 32,                  /* --llvm */
 };
 
@@ -41,6 +41,10 @@ typedef struct repl_gpu_args {
     repl_size *sizes; int nsizes;
     int show;                      /* --show N mismatches per tensor (1..10); 0: 10 */
     bool llvm;                     /* --llvm */
+    bool against_interp;           /* --against SCHEDULE (not gpu) */
+    interp_sched other_sched;
+    bool has_other_seed;
+    uint64_t other_seed;
 } repl_gpu_args;
 
 /* Remove the options selected by `which` from argv[0..argc). On success

@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "diff.h"
 #include "repl.h"
 #include "tritium/diag.h"
@@ -516,6 +518,90 @@ START_TEST(cli_errors)
 }
 END_TEST
 
+
+/* --against: the engine end to end without a GPU (a second interpreter run). */
+START_TEST(cli_against)
+{
+    char *ob = example("order_bug.py");
+    int store_line = line_of("order_bug.py", "tl.store(out_ptr + pid");
+    char want[64];
+    result r = run_env(NULL, "diff", ob, "--against", "reverse", NULL);
+    EXPECT_STATUS(r, 1);
+    snprintf(want, sizeof want, "order_bug.py:%d", store_line);
+    EXPECT_IN(r.out, want);
+    EXPECT_IN(r.out, "MISMATCH: 63 of 64 elements differ");
+    EXPECT_IN(r.out, "program (1, 0, 0)");
+    EXPECT_IN(r.out, "[1] ");
+    EXPECT_IN(r.out, "the interpreter again, schedule reverse");
+    EXPECT_IN(r.err, "race");                  /* the interpreter's own report */
+    result_free(&r);
+    /* in order against in order agrees */
+    r = run_env(NULL, "diff", ob, "--against", "in-order", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_IN(r.out, "result   ok: 1 written tensor agree");
+    EXPECT_IN(r.out, "note     the interpreter found 63 races");
+    result_free(&r);
+
+    /* JSON over trials: every trial differs, the writer is the store line */
+    r = run_env(NULL, "diff", ob, "--against", "reverse", "--trials", "2", "--json", "--show", "2", NULL);
+    EXPECT_STATUS(r, 1);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    ck_assert_msg(j != NULL, "bad JSON: %s\n%s", je.text, r.out);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "differ")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "status")), 1);
+    json_t *runs = json_object_get(j, "runs");
+    ck_assert_int_eq(json_array_size(runs), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *run = json_array_get(runs, i);
+        ck_assert_int_eq(json_integer_value(json_object_get(run, "seed")), (json_int_t)i);
+        json_t *t = json_array_get(json_object_get(run, "tensors"), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(t, "name")), "out_ptr");
+        ck_assert_int_eq(json_integer_value(json_object_get(t, "mismatches")), 63);
+        json_t *first = json_object_get(t, "first");
+        ck_assert_int_eq(json_array_size(first), 2);
+        json_t *e = json_array_get(first, 0);
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(e, "index"), 0)), 1);
+        json_t *w = json_object_get(e, "written_by");
+        ck_assert_int_eq(json_integer_value(json_object_get(w, "line")), store_line);
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(w, "program"), 0)), 1);
+    }
+    json_decref(j);
+    result_free(&r);
+    free(ob);
+
+    /* --sizes: n_elements redrawn each trial, shapes follow it */
+    char *va = example("vector_add.py");
+    r = run_env(NULL, "diff", va, "--against", "parallel", "--rtol", "0", "--atol", "0", "--trials", "4",
+                "--seed", "7", "--arg", "n_elements=1000", "--arg", "x_ptr=randn:f32[n_elements]",
+                "--arg", "y_ptr=randn:f32[n_elements]", "--arg", "output_ptr=empty:f32[n_elements]",
+                "--sizes", "n_elements=1:5000", "--json", NULL);
+    EXPECT_STATUS(r, 0);
+    j = json_loads(r.out, 0, &je);
+    ck_assert_msg(j != NULL, "bad JSON: %s\n%s", je.text, r.out);
+    runs = json_object_get(j, "runs");
+    ck_assert_int_eq(json_array_size(runs), 4);
+    json_int_t seen[4];
+    for (size_t i = 0; i < 4; i++) {
+        json_t *run = json_array_get(runs, i);
+        ck_assert_int_eq(json_integer_value(json_object_get(run, "seed")), 7 + (json_int_t)i);
+        json_int_t n = json_integer_value(json_object_get(json_object_get(run, "sizes"), "n_elements"));
+        ck_assert(n >= 1 && n <= 5000);
+        seen[i] = n;
+        json_t *t = json_array_get(json_object_get(run, "tensors"), 0);
+        ck_assert_str_eq(json_string_value(json_object_get(t, "name")), "output_ptr");
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(t, "shape"), 0)), n);
+        ck_assert_int_eq(json_integer_value(json_object_get(t, "max_ulp")), 0);
+        /* grid = cdiv(n, 1024) follows the size */
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(run, "grid"), 0)), (n + 1023) / 1024);
+    }
+    ck_assert_msg(seen[0] != seen[1] || seen[1] != seen[2] || seen[2] != seen[3], "sizes never change");
+    json_decref(j);
+    result_free(&r);
+    free(va);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -540,6 +626,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, cli_no_driver);
     tcase_add_test(tc, cli_ptx);
     tcase_add_test(tc, cli_errors);
+    tcase_add_test(tc, cli_against);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
