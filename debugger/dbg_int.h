@@ -105,19 +105,6 @@ typedef struct dbg_display {
 
 /* ---- expression cache --------------------------------------------------- */
 
-typedef struct dbg_expr {
-    char *text;
-    int32_t g;                     /* global op the scope was taken at (-1: no program) */
-    int frame;
-    ir_func *fn;                   /* NULL: compile failed (not cached) */
-    int *used; int nused;
-    tt_dtype dt;
-    int rank;
-    int64_t shape[IR_MAX_RANK];
-    bool is_ptr;
-    tt_dtype pt;
-} dbg_expr;
-
 /* A variable visible in a frame. */
 enum { VAR_LOCAL, VAR_ARG, VAR_CONST, VAR_HIST };
 typedef struct dbg_var {
@@ -128,6 +115,25 @@ typedef struct dbg_var {
     int hist;                      /* HIST: index into history */
 } dbg_var;
 typedef VEC(dbg_var) dbg_var_vec;
+
+
+typedef struct dbg_expr {
+    char *text;
+    int32_t g;                     /* global op the scope was taken at (-1: no program) */
+    int frame;
+    ir_func *fn;                   /* NULL: compile failed (not cached) */
+    int *used; int nused;
+    dbg_var *uvars;                /* the used variables (names owned) */
+    tt_dtype dt;
+    int rank;
+    int64_t shape[IR_MAX_RANK];
+    bool is_ptr;
+    tt_dtype pt;
+    launch l;                      /* inputs and __out, reused at each evaluation */
+    bool have_l;
+    interp_session *es;
+} dbg_expr;
+
 
 /* ---- the session --------------------------------------------------------- */
 

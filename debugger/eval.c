@@ -23,13 +23,22 @@ void dbg_history_clear(dbg_session *d)
     d->history.n = 0;
 }
 
+static void expr_free_run(dbg_expr *e);
+
+static void expr_free(dbg_expr *e)
+{
+    expr_free_run(e);
+    for (int k = 0; e->uvars && k < e->nused; k++) free((char *)e->uvars[k].name);
+    free(e->uvars);
+    free(e->text);
+    free(e->used);
+    if (e->fn) ir_func_free(e->fn);
+    memset(e, 0, sizeof *e);
+}
+
 void dbg_expr_cache_clear(dbg_session *d)
 {
-    for (int i = 0; i < d->exprs.n; i++) {
-        free(d->exprs.v[i].text);
-        free(d->exprs.v[i].used);
-        if (d->exprs.v[i].fn) ir_func_free(d->exprs.v[i].fn);
-    }
+    for (int i = 0; i < d->exprs.n; i++) expr_free(&d->exprs.v[i]);
     d->exprs.n = 0;
 }
 
@@ -180,6 +189,11 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
         free(fv);
         return false;
     }
+    e->uvars = xcalloc((size_t)(e->nused ? e->nused : 1), sizeof *e->uvars);
+    for (int k = 0; k < e->nused; k++) {
+        e->uvars[k] = vars->v[e->used[k]];
+        e->uvars[k].name = xstrdup(vars->v[e->used[k]].name);
+    }
     e->is_ptr = false;
     e->pt = TT_DTYPE_COUNT;
     if (e->dt == TT_U64)
@@ -193,77 +207,120 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
     return true;
 }
 
-static bool run_expr(dbg_session *d, const dbg_expr *e, const dbg_var_vec *vars, dbg_value *out)
+/* The bytes of a variable's value (not copied). */
+static const void *var_bytes(dbg_session *d, const dbg_var *v, size_t *nbytes)
 {
-    launch l = { 0 };
-    l.nargs = e->nused + 1;
-    l.args = xcalloc((size_t)l.nargs, sizeof *l.args);
-    for (int k = 0; k < 3; k++) l.grid[k] = d->grid[k] > 0 ? d->grid[k] : 1;
-    l.num_warps = d->pristine.num_warps ? d->pristine.num_warps : 4;
-    l.seed = d->pristine.seed;
-    bool ok = true;
-    for (int k = 0; k < e->nused && ok; k++) {
-        const dbg_var *v = &vars->v[e->used[k]];
-        dbg_value val;
-        if (!dbg_var_value(d, v, &val)) {
-            ok = false;
-            dbg_error(d, "the value of '%s' is not available", v->name);
-            break;
-        }
-        int64_t shp[IR_MAX_RANK];
-        memcpy(shp, val.shape, sizeof shp);
-        tt_tensor *t = tt_tensor_new(v->name, val.dt, val.rank, shp);
-        if (!t) { ok = false; dbg_value_free(&val); break; }
-        memcpy(t->data, val.data, t->nbytes);
-        dbg_value_free(&val);
-        l.args[k].name = xstrdup(v->name);
-        l.args[k].kind = ARG_TENSOR;
-        l.args[k].tensor = t;
+    if (v->kind == VAR_HIST) {
+        const dbg_value *h = &d->history.v[v->hist];
+        *nbytes = (size_t)h->numel * (size_t)tt_dtype_size(h->dt);
+        return h->data;
     }
-    tt_tensor *ot = NULL;
-    if (ok) {
-        ot = tt_tensor_new("__out", e->dt, e->rank, e->shape);
-        l.args[e->nused].name = xstrdup("__out");
-        l.args[e->nused].kind = ARG_TENSOR;
-        l.args[e->nused].tensor = ot;
-        ok = ot != NULL;
-    }
-    if (ok) {
-        interp_options o;
-        interp_options_default(&o);
-        o.check_races = false;
-        o.check_uninit = false;
-        o.report = d->err;
-        o.numerics = d->iopt.numerics;
-        fflush(d->out);
-        interp_session *es = interp_session_new(e->fn, &l, &o);
-        if (!es) ok = false;
-        else {
-            int64_t pid[3] = { 0, 0, 0 };
-            if (dbg_have_frame(d)) memcpy(pid, d->stop.pid, sizeof pid);
-            interp_run_program(es, pid);
-            interp_stats st;
-            interp_get_stats(es, &st);
-            interp_session_free(es);
-            if (st.fault_lanes) {
-                ok = false;
-                dbg_error(d, "the expression faulted (see the report above)");
+    if (v->kind == VAR_CONST) return NULL;
+    const void *src = interp_value_data(d->s, v->v);
+    const ir_type_info *ti = ir_type_get(ir_value_type(d->fn, v->v));
+    int64_t n = 1;
+    for (int k = 0; k < ti->rank; k++) n *= ti->shape[k];
+    *nbytes = (size_t)n * (size_t)(ti->elem == TT_PTR ? 8 : tt_dtype_size(ti->elem));
+    return src;
+}
+
+static void expr_free_run(dbg_expr *e)
+{
+    if (e->es) interp_session_free(e->es);
+    e->es = NULL;
+    if (e->have_l) launch_free(&e->l);
+    e->have_l = false;
+}
+
+/* A launch with one tensor per input tile plus __out, and its interpreter
+ * session; kept with a cached expression, so a condition evaluated at every
+ * hit only copies its inputs and runs one program. */
+static bool expr_prepare(dbg_session *d, dbg_expr *e)
+{
+    launch *l = &e->l;
+    memset(l, 0, sizeof *l);
+    e->have_l = true;
+    l->nargs = e->nused + 1;
+    l->args = xcalloc((size_t)l->nargs, sizeof *l->args);
+    for (int k = 0; k < 3; k++) l->grid[k] = d->grid[k] > 0 ? d->grid[k] : 1;
+    l->num_warps = d->pristine.num_warps ? d->pristine.num_warps : 4;
+    l->seed = d->pristine.seed;
+    for (int k = 0; k <= e->nused; k++) {
+        tt_tensor *t;
+        const char *name;
+        if (k < e->nused) {
+            const dbg_var *v = &e->uvars[k];
+            dbg_value val;
+            if (!dbg_var_value(d, v, &val)) {
+                dbg_error(d, "the value of '%s' is not available", v->name);
+                return false;
             }
+            int64_t shp[IR_MAX_RANK];
+            memcpy(shp, val.shape, sizeof shp);
+            t = tt_tensor_new(v->name, val.dt, val.rank, shp);
+            dbg_value_free(&val);
+            name = v->name;
+        } else {
+            t = tt_tensor_new("__out", e->dt, e->rank, e->shape);
+            name = "__out";
+        }
+        if (!t) {
+            dbg_error(d, "the expression's value is too big");
+            return false;
+        }
+        l->args[k].name = xstrdup(name);
+        l->args[k].kind = ARG_TENSOR;
+        l->args[k].tensor = t;
+    }
+    interp_options o;
+    interp_options_default(&o);
+    o.check_races = false;
+    o.check_uninit = false;
+    o.report = d->err;
+    o.numerics = d->iopt.numerics;
+    e->es = interp_session_new(e->fn, l, &o);
+    return e->es != NULL;
+}
+
+static bool run_expr(dbg_session *d, dbg_expr *e, dbg_value *out)
+{
+    if (!e->es) {
+        expr_free_run(e);
+        if (!expr_prepare(d, e)) {
+            expr_free_run(e);
+            return false;
         }
     }
-    if (ok) {
-        memset(out, 0, sizeof *out);
-        out->dt = e->dt;
-        out->is_ptr = e->is_ptr;
-        out->pt = e->pt;
-        out->rank = e->rank;
-        memcpy(out->shape, e->shape, sizeof e->shape);
-        out->numel = tt_tensor_numel(ot);
-        out->data = xmalloc(ot->nbytes ? ot->nbytes : 1);
-        memcpy(out->data, ot->data, ot->nbytes);
+    for (int k = 0; k < e->nused; k++) {
+        size_t nb = 0;
+        const void *src = var_bytes(d, &e->uvars[k], &nb);
+        tt_tensor *t = e->l.args[k].tensor;
+        if (!src || nb != t->nbytes) {
+            dbg_error(d, "the value of '%s' is not available", e->uvars[k].name);
+            return false;
+        }
+        memcpy(t->data, src, nb);
     }
-    launch_free(&l);
-    return ok;
+    int64_t pid[3] = { 0, 0, 0 };
+    if (dbg_have_frame(d)) memcpy(pid, d->stop.pid, sizeof pid);
+    interp_stats before, after;
+    interp_get_stats(e->es, &before);
+    fflush(d->out);
+    interp_run_program(e->es, pid);
+    interp_get_stats(e->es, &after);
+    if (after.fault_lanes > before.fault_lanes)
+        return dbg_error(d, "the expression faulted (see the report above)"), false;
+    const tt_tensor *ot = e->l.args[e->nused].tensor;
+    memset(out, 0, sizeof *out);
+    out->dt = e->dt;
+    out->is_ptr = e->is_ptr;
+    out->pt = e->pt;
+    out->rank = e->rank;
+    memcpy(out->shape, e->shape, sizeof e->shape);
+    out->numel = tt_tensor_numel(ot);
+    out->data = xmalloc(ot->nbytes ? ot->nbytes : 1);
+    memcpy(out->data, ot->data, ot->nbytes);
+    return true;
 }
 
 bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
@@ -282,6 +339,13 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
     bool hist;
     char *t = subst_history(d, t0, &hist);
     if (!t) return false;
+    int32_t g = cur_g(d);
+    /* compiled before at this op: no scope to build (conditions at every hit) */
+    dbg_expr *e = hist ? NULL : cache_find(d, t, g, frame);
+    if (e) {
+        free(t);
+        return run_expr(d, e, out);
+    }
     dbg_var_vec vars = { 0 };
     dbg_scope(d, frame, &vars, true);
     /* a plain variable: no compile needed */
@@ -306,44 +370,29 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
             vec_push(&vars, v);
         }
     }
-    int32_t g = cur_g(d);
-    dbg_expr *e = hist ? NULL : cache_find(d, t, g, frame);
     dbg_expr tmp = { 0 };
-    if (!e) {
-        if (!compile(d, t, &vars, &tmp)) {
-            vec_free(&vars);
-            free(t);
-            free(hnames);
-            return false;
-        }
-        tmp.text = xstrdup(t);
-        tmp.g = g;
-        tmp.frame = frame;
-        if (!hist) {
-            if (d->exprs.n >= 64) {    /* drop the oldest */
-                dbg_expr *o = &d->exprs.v[0];
-                free(o->text);
-                free(o->used);
-                ir_func_free(o->fn);
-                memmove(&d->exprs.v[0], &d->exprs.v[1], sizeof *o * (size_t)(d->exprs.n - 1));
-                d->exprs.n--;
-            }
-            vec_push(&d->exprs, tmp);
-            e = &d->exprs.v[d->exprs.n - 1];
-        } else {
-            e = &tmp;
-        }
-    }
-    bool ok = run_expr(d, e, &vars, out);
-    if (e == &tmp) {
-        free(tmp.text);
-        free(tmp.used);
-        ir_func_free(tmp.fn);
-    }
+    bool compiled = compile(d, t, &vars, &tmp);
     vec_free(&vars);
-    free(t);
     free(hnames);
-    return ok;
+    if (!compiled) {
+        free(t);
+        return false;
+    }
+    tmp.text = t;
+    tmp.g = g;
+    tmp.frame = frame;
+    if (hist) {
+        bool ok = run_expr(d, &tmp, out);
+        expr_free(&tmp);
+        return ok;
+    }
+    if (d->exprs.n >= 64) {            /* drop the oldest */
+        expr_free(&d->exprs.v[0]);
+        memmove(&d->exprs.v[0], &d->exprs.v[1], sizeof *d->exprs.v * (size_t)(d->exprs.n - 1));
+        d->exprs.n--;
+    }
+    vec_push(&d->exprs, tmp);
+    return run_expr(d, &d->exprs.v[d->exprs.n - 1], out);
 }
 
 bool dbg_eval(dbg_session *d, const char *expr, dbg_value *out) { return dbg_eval_in(d, expr, d->sel_frame, out); }
