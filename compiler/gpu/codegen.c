@@ -11,6 +11,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,8 +25,11 @@ static void init_llvm(void)
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
     /* 32-bit shared-memory pointers, as Triton sets them */
-    const char *args[] = { "tritium", "-nvptx-short-ptr" };
-    LLVMParseCommandLineOptions(2, args, NULL);
+    const char *args[8] = { "tritium", "-nvptx-short-ptr" };
+    int n = 2;
+    const char *extra = getenv("TRITIUM_LLVM_ARG");      /* one extra LLVM option (developer knob) */
+    if (extra && *extra) args[n++] = extra;
+    LLVMParseCommandLineOptions(n, args, NULL);
 }
 
 void gpu_llvm_init(void) { pthread_once(&once, init_llvm); }
@@ -128,7 +132,9 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
         return -1;
     }
     const char *feat = !strcmp(arch, "sm_90a") ? "+ptx80" : "";
-    tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, LLVMCodeGenLevelAggressive,
+    LLVMCodeGenOptLevel cgl = LLVMCodeGenLevelAggressive;
+    if (getenv("TRITIUM_GPU_CGLEVEL")) cgl = (LLVMCodeGenOptLevel)atoi(getenv("TRITIUM_GPU_CGLEVEL"));
+    tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, cgl,
                                  LLVMRelocDefault, LLVMCodeModelDefault);
     int rc = -1;
     LLVMValueRef flag = LLVMConstInt(g->t_i32, g->fast ? 1 : 0, 0);
@@ -145,9 +151,11 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     }
     LLVMDisposeMessage(msg);
     msg = NULL;
+    if (getenv("TRITIUM_GPU_DUMP_PRE")) LLVMDumpModule(g->M);
     double t_opt = now_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(g->M, "default<O3>", tm, po);
+    const char *passes = getenv("TRITIUM_GPU_PASSES") ? getenv("TRITIUM_GPU_PASSES") : "default<O3>";
+    LLVMErrorRef e = LLVMRunPasses(g->M, passes, tm, po);
     t_opt = now_seconds() - t_opt;
     LLVMDisposePassBuilderOptions(po);
     if (e) {

@@ -339,12 +339,17 @@ static void mma_from_tiles(gctx *g, tt_dtype ae, int64_t M, int64_t N, int64_t K
             LLVMValueRef off = LLVMBuildAdd(B, offb, LLVMBuildShl(B, ch, ci(g, 4), ""), "");
             ldmatrix(g, pair ? 4 : 2, true, sptr(g, tb->base, off), bf + 2 * nt);
         }
+        /* operand registers in the intrinsic's types, once per fragment */
+        for (int mt = 0; mt < nmt; mt++)
+            for (int i = 0; i < 4; i++) af[4 * mt + i] = LLVMBuildBitCast(B, af[4 * mt + i], pts[i], "");
+        for (int nt = 0; nt < nnt; nt++)
+            for (int i = 0; i < 2; i++) bf[2 * nt + i] = LLVMBuildBitCast(B, bf[2 * nt + i], pts[4 + i], "");
         for (int mt = 0; mt < nmt; mt++)
             for (int nt = 0; nt < nnt; nt++) {
                 int cbase = nt << 2 | mt << (2 + nrep);
                 LLVMValueRef args[10];
-                for (int i = 0; i < 4; i++) args[i] = LLVMBuildBitCast(B, af[4 * mt + i], pts[i], "");
-                for (int i = 0; i < 2; i++) args[4 + i] = LLVMBuildBitCast(B, bf[2 * nt + i], pts[4 + i], "");
+                for (int i = 0; i < 4; i++) args[i] = af[4 * mt + i];
+                for (int i = 0; i < 2; i++) args[4 + i] = bf[2 * nt + i];
                 for (int e = 0; e < 4; e++) args[6 + e] = y->r[cbase | e];
                 LLVMValueRef r = LLVMBuildCall2(B, fty, fn, args, 10, "");
                 for (int e = 0; e < 4; e++) y->r[cbase | e] = LLVMBuildExtractValue(B, r, (unsigned)e, "");

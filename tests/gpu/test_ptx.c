@@ -183,6 +183,52 @@ START_TEST(dot_paths)
 }
 END_TEST
 
+static void mm_launch_k(launch *l, int64_t K)
+{
+    lb_init(l, 2, 2, 1);
+    lb_tensor2(l, "a_ptr", TT_F16, 128, K);
+    lb_tensor2(l, "b_ptr", TT_F16, K, 128);
+    lb_tensor2(l, "c_ptr", TT_F32, 128, 128);
+    lb_int(l, "M", 128);
+    lb_int(l, "N", 128);
+    lb_int(l, "K", K);
+    lb_const(l, "BM", 64);
+    lb_const(l, "BN", 64);
+    lb_const(l, "BK", 32);
+    lb_const(l, "IEEE", 0);
+}
+
+/* 64x64x32 f16 tiles, 4 warps as 2x2 (warp tile 32x32: 2 m16 x 4 n8 tiles).
+ * Per k16 step a warp issues 2 ldmatrix.x4 for A and 2 ldmatrix.x4.trans
+ * for B (two n8 tiles each), 2 k16 steps per BK=32. */
+START_TEST(dot_pipeline)
+{
+    launch l;
+    int smem = 0;
+    mm_launch_k(&l, 64);                    /* K % 16 == 0: both operands pipelined */
+    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    /* a stage = A 64x32 + B 32x64 f16 = 8 KB <= 16 KB: 4 stages */
+    ck_assert_int_eq(smem, 4 * 8192);
+    /* 16-byte copies: (4096 B / 16) / 128 threads = 2 per operand and thread;
+     * 3 prologue issues + 1 in the loop body */
+    ck_assert_int_eq(count_substr(p, "cp.async.cg.shared.global"), 4 * 2 * 2);
+    ck_assert_int_eq(count_substr(p, "cp.async.wait_group 2;"), 1);
+    ck_assert_int_eq(count_substr(p, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 2 * 2);
+    ck_assert_int_eq(count_substr(p, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"), 2 * 2);
+    ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), 2 * 4 * 2);
+    free(p);
+    launch_free(&l);
+    mm_launch_k(&l, 72);                    /* rows of A not provably 16-byte aligned: A from registers */
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    ck_assert_int_eq(smem, 4 * 4096 + 4096);   /* 4 stages of B + A's scratch tile */
+    ck_assert_int_eq(count_substr(p, "cp.async.cg.shared.global"), 4 * 2);
+    ck_assert_int_eq(count_substr(p, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 2 * 2);
+    ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), 2 * 4 * 2);
+    free(p);
+    launch_free(&l);
+}
+END_TEST
+
 START_TEST(more_kernels)
 {
     /* each kernel of kernels.py compiles and passes ptxas */
@@ -323,6 +369,7 @@ int main(void)
     tcase_add_test(tc, num_warps_and_arch);
     tcase_add_test(tc, numerics_modes);
     tcase_add_test(tc, dot_paths);
+    tcase_add_test(tc, dot_pipeline);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, errors_are_messages);
