@@ -346,29 +346,45 @@ static bool has_alias(const dcmd *c, const char *w, size_t n)
     return false;
 }
 
-/* Find word w (length n) in table; prints an error and returns NULL. */
-static const dcmd *lookup(const dcmd *table, const char *w, size_t n, const char *prefix)
+/* Whether w (length n) is a prefix of one of c's aliases. */
+static bool alias_prefix(const dcmd *c, const char *w, size_t n)
+{
+    const char *a = c->aliases;
+    while (a && *a) {
+        size_t l = strcspn(a, " ");
+        if (l > n && !strncmp(a, w, n)) return true;
+        a += l;
+        while (*a == ' ') a++;
+    }
+    return false;
+}
+
+/* Find word w (length n) in table: an exact name or alias, else a unique
+ * prefix of names and aliases. `what` names the table in messages ("" or
+ * "info "). Prints an error and returns NULL. */
+static const dcmd *lookup(const dcmd *table, const char *w, size_t n, const char *what)
 {
     for (const dcmd *c = table; c->name; c++)
         if ((strlen(c->name) == n && !strncmp(c->name, w, n)) || has_alias(c, w, n)) return c;
     const dcmd *found = NULL;
     int count = 0;
     for (const dcmd *c = table; c->name; c++)
-        if (!strncmp(c->name, w, n)) {
+        if (!strncmp(c->name, w, n) || alias_prefix(c, w, n)) {
             found = c;
             count++;
         }
     if (count == 1) return found;
     fflush(stdout);
+    char sub[64];
+    snprintf(sub, sizeof sub, "%.*s", *what ? (int)strlen(what) - 1 : 0, what);
     if (count == 0) {
-        fprintf(stderr, "Undefined %scommand: \"%.*s\".  Try \"help%s%s\".\n", prefix, (int)n, w,
-                *prefix ? " " : "", prefix);
+        fprintf(stderr, "Undefined %scommand: \"%.*s\".  Try \"help%s%s\".\n", what, (int)n, w, *sub ? " " : "", sub);
         return NULL;
     }
-    fprintf(stderr, "Ambiguous %scommand \"%.*s\":", prefix, (int)n, w);
+    fprintf(stderr, "Ambiguous %scommand \"%.*s\":", what, (int)n, w);
     const char *sep = " ";
     for (const dcmd *c = table; c->name; c++)
-        if (!strncmp(c->name, w, n)) {
+        if (!strncmp(c->name, w, n) || alias_prefix(c, w, n)) {
             fprintf(stderr, "%s%s", sep, c->name);
             sep = ", ";
         }

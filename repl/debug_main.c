@@ -137,7 +137,7 @@ int repl_cmd_debug(int argc, char *const *argv)
                 if (r.interactive) printf("quit\n");
                 break;
             }
-            repl_dbg_execute(&r, line, r.interactive);
+            repl_dbg_execute(&r, line, true);   /* stdin: a blank line repeats, as in gdb */
             free(line);
         }
     }

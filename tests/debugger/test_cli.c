@@ -1,1 +1,228 @@
-int main(void){return 77;}
+/* test_cli.c — `tritium debug` as a program: gdb's options (-batch, -ex, -x,
+ * exit statuses), the command table (aliases, unique prefixes, ambiguous and
+ * unknown commands, help), commands read from a pipe (blank lines repeat,
+ * end of input quits), and the launch commands (set arg/grid/const, load).
+ *
+ * usage: test_debugger_cli TRITIUM   (run from the source root) */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tritium/support.h"
+
+static const char *g_tritium;
+
+#define HELPERS "tests/debugger/kernels/helpers.py"
+
+/* Run `tritium debug ARGS` (a shell fragment) with stdin from `input`
+ * (NULL: /dev/null); returns stdout+stderr, *status the exit status. */
+static char *run(const char *args, const char *input, int *status)
+{
+    char tmp[] = "/tmp/tritium-cli-XXXXXX";
+    int fd = mkstemp(tmp);
+    ck_assert(fd >= 0);
+    if (input && write(fd, input, strlen(input)) < 0) ck_abort_msg("write");
+    close(fd);
+    char *sh = xasprintf("'%s' debug %s < %s 2>&1", g_tritium, args, input ? tmp : "/dev/null");
+    FILE *p = popen(sh, "r");
+    strbuf out = { 0 };
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
+        buf[n] = 0;
+        sb_puts(&out, buf);
+    }
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    free(sh);
+    remove(tmp);
+    return sb_take(&out);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+#define HAS(out, s) ck_assert_msg(strstr(out, s), "missing <%s> in:\n%s", s, out)
+#define HASNOT(out, s) ck_assert_msg(!strstr(out, s), "unexpected <%s> in:\n%s", s, out)
+
+START_TEST(aliases_and_prefixes)
+{
+    int st;
+    char *o = run("-batch -ex 'b 25' -ex 'r' -ex 'n' -ex 'p pid' -ex 'bt' -ex 'i b' -ex 'inf prog' -ex 'brea 27' "
+                  "-ex 'c' -ex 'disp pid' -ex 's' -ex 'tb 30' -ex 'cont' -ex 'whe' -ex 'k' " HELPERS, NULL, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "Breakpoint 1 at ");
+    HAS(o, "Breakpoint 1, program (0,0,0) helpers_kernel () at ");
+    HAS(o, "\n26\t    z = square(y)\n");              /* n */
+    HAS(o, "$1 = 0\n");                               /* p */
+    HAS(o, "#0  helpers_kernel () at ");             /* bt */
+    HAS(o, "Num     Type            Disp Enb What\n"); /* i b */
+    HAS(o, "0 finished, 1 stopped, 3 pending.");     /* inf prog */
+    HAS(o, "Breakpoint 2 at ");                       /* brea */
+    HAS(o, "Breakpoint 2, program (0,0,0)");         /* c */
+    HAS(o, "1: pid = 0\n");                           /* disp */
+    HAS(o, "Temporary breakpoint 3, program (0,0,0)"); /* tb, cont */
+    HAS(o, "[Launch killed");                         /* k */
+    free(o);
+}
+END_TEST
+
+START_TEST(errors_and_exit_status)
+{
+    int st;
+    char *o = run("-batch -ex 'di' -ex 'frobnicate' -ex 'info frob' -ex 'print 6 * 7' -ex 'print (' " HELPERS, NULL, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "Ambiguous command \"di\": disable, display.\n");
+    HAS(o, "Undefined command: \"frobnicate\".  Try \"help\".\n");
+    HAS(o, "Undefined info command: \"frob\".  Try \"help info\".\n");
+    HAS(o, "$1 = 42\n");                             /* the session goes on */
+    free(o);
+    o = run("-batch -ex 'print 1' -ex 'info programs' " HELPERS, NULL, &st);
+    ck_assert_int_eq(st, 0);
+    free(o);
+    o = run("-batch -ex 'quit 3' -ex 'print 1' " HELPERS, NULL, &st);
+    ck_assert_int_eq(st, 3);
+    HASNOT(o, "$1");
+    free(o);
+    /* no kernel, a missing file, help */
+    o = run("-batch -ex run", NULL, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "No kernel loaded");
+    free(o);
+    o = run("-batch nosuch.py", NULL, &st);
+    ck_assert_int_eq(st, 2);
+    HAS(o, "cannot read 'nosuch.py'");
+    free(o);
+    o = run("--help", NULL, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "usage: tritium debug [-batch] [-ex CMD]...");
+    HAS(o, "--arg NAME=SPEC");
+    free(o);
+}
+END_TEST
+
+START_TEST(x_file_stops_at_first_error)
+{
+    char tmp[] = "/tmp/tritium-cmds-XXXXXX";
+    int fd = mkstemp(tmp);
+    const char *cmds = "print 1\n# a comment\n\nbogus\nprint 2\n";
+    if (write(fd, cmds, strlen(cmds)) < 0) ck_abort_msg("write");
+    close(fd);
+    char *args = xasprintf("-batch -ex 'print 0' -x %s -ex 'print 3' " HELPERS, tmp);
+    int st;
+    char *o = run(args, NULL, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "$1 = 0\n$2 = 1\nUndefined command: \"bogus\".");
+    HAS(o, "$3 = 3\n");                              /* -ex goes on */
+    HASNOT(o, "= 2\n");
+    /* source: the same rule inside the debugger */
+    free(o);
+    free(args);
+    args = xasprintf("-batch -ex 'source %s' -ex 'echo done\\n' " HELPERS, tmp);
+    o = run(args, NULL, &st);
+    HAS(o, "$1 = 1\n");
+    HASNOT(o, "$2 = 2");
+    HAS(o, "done\n");
+    ck_assert_int_eq(st, 1);
+    free(o);
+    free(args);
+    remove(tmp);
+}
+END_TEST
+
+START_TEST(help_from_the_table)
+{
+    int st;
+    char *o = run("-batch -ex help -ex 'help info' -ex 'help b' -ex 'help set arg' -ex 'h n'", NULL, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "Running:\n  run          -- Start the launch from fresh inputs");
+    HAS(o, "Breakpoints:\n");
+    HAS(o, "  watch        -- Stop when any program writes these elements");
+    HAS(o, "List of \"info\" subcommands:");
+    HAS(o, "info programs                -- Which programs finished");
+    HAS(o, "Usage: break [LOCATION] [pid (x[,y[,z]])] [if COND]");
+    HAS(o, "Aliases: b br bre brea\n");
+    HAS(o, "Usage: set arg NAME=SPEC\n");
+    HAS(o, "Usage: next [N]\n");
+    free(o);
+}
+END_TEST
+
+START_TEST(piped_input_repeats_and_eof_quits)
+{
+    int st;
+    /* blank lines repeat `next`; end of input leaves with status 0 */
+    char *o = run(HELPERS, "break 26\nrun\nnext\n\n\nprint i\n", &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "\n27\t    acc = tl.zeros((BLOCK,), dtype=tl.float32)\n28\t    for i in range(3):\n29\t        acc += z\n");
+    HAS(o, "$1 = 0\n");
+    HASNOT(o, "(tritium)");                          /* no prompt when not a terminal */
+    free(o);
+    /* a blank line after `list` lists the next lines */
+    o = run(HELPERS, "list 5\n\n", &st);
+    HAS(o, "\n10\t    return t + 1.0\n11\t\n");
+    HAS(o, "\n19\t\n");
+    free(o);
+    /* a blank line after a command that does not repeat does nothing */
+    o = run(HELPERS, "print 5\n\n\n", &st);
+    ck_assert_int_eq(count_of(o, "= 5"), 1);
+    free(o);
+}
+END_TEST
+
+START_TEST(launch_commands)
+{
+    int st;
+    char *o = run("-batch -ex 'set grid 2' -ex 'info programs' -ex 'set arg x_ptr=ones:f32[64]' -ex run "
+                  "-ex 'print out_ptr[0:4]' -ex 'set const BLOCK=32' -ex 'set grid 1' -ex run -ex 'print out_ptr[30:34]' "
+                  "-ex 'set arg nosuch=3' -ex 'info launch' " HELPERS, NULL, &st);
+    ck_assert_int_eq(st, 1);                         /* nosuch */
+    HAS(o, "Grid (2,1,1): 2 programs.");
+    /* x = 1: square(1) = 2, twice = 4, square(4) = 17, three times: 51 */
+    HAS(o, "$1 = f32[4] [51. 51. 51. 51.]\n");
+    HAS(o, "$2 = f32[4] [51. 51.  0.  0.]\n");       /* one program of 32 now */
+    HAS(o, "nosuch");
+    HAS(o, "The launch is unchanged.");
+    HAS(o, "Grid       (1,1,1), 1 programs");
+    HAS(o, "Options    --arg x_ptr=ones:f32[64] --const BLOCK=32 --grid 1\n");
+    free(o);
+    o = run("-batch -ex 'break 25' -ex 'load examples/vector_add.py' -ex 'info launch' -ex 'info breakpoints' -ex run "
+            HELPERS, NULL, &st);
+    HAS(o, "Loaded add_kernel from examples/vector_add.py: grid (97,1,1).");
+    HAS(o, "Kernel     add_kernel (examples/vector_add.py)");
+    /* the breakpoint stays: line 25 of the new file is a comment, 26 has code */
+    HAS(o, "in add_kernel at examples/vector_add.py:26");
+    HAS(o, "Breakpoint 1, program (0,0,0) add_kernel () at examples/vector_add.py:26");
+    free(o);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s TRITIUM\n", argv[0]);
+        return 2;
+    }
+    g_tritium = argv[1];
+    Suite *s = suite_create("debugger-cli");
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, aliases_and_prefixes);
+    tcase_add_test(tc, errors_and_exit_status);
+    tcase_add_test(tc, x_file_stops_at_first_error);
+    tcase_add_test(tc, help_from_the_table);
+    tcase_add_test(tc, piped_input_repeats_and_eof_quits);
+    tcase_add_test(tc, launch_commands);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
