@@ -219,7 +219,8 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
     memset(p, 0, sizeof *p);
     p->loop = forop;
     p->body = body;
-    p->inloop = xcalloc((size_t)g->f->values.n + 1, sizeof(bool));
+    p->inloop = arena_alloc(&g->mem, (size_t)g->f->values.n + 1);   /* freed with g->mem */
+    memset(p->inloop, 0, (size_t)g->f->values.n + 1);
     mark(g, body, p->inloop);
     for (int i = 0; i < rg->nops; i++) {
         ir_op *op = &rg->ops[i];
@@ -229,10 +230,7 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
         try_load(g, p, op->opnd[0]);
         try_load(g, p, op->opnd[1]);
     }
-    if (!p->nload) {
-        free(p->inloop);
-        return NULL;
-    }
+    if (!p->nload) return NULL;
     int64_t sb = 0;
     for (int i = 0; i < p->nload; i++) {
         p->ld[i].off = sb;
@@ -400,7 +398,5 @@ void g_pipe_end(gctx *g, gpipe *p)
     g_barrier(g);
     g->scratch_off = p->saved_scratch;
     if (g->npipes > 0 && g->pipes[g->npipes - 1] == p) g->npipes--;
-    /* the tiles stay referenced by g->stile of values that are dead now */
-    free(p->inloop);
-    p->inloop = NULL;
+    /* p (arena) stays: g->stile of the loop's dead values points into it */
 }
