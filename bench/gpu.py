@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""bench/gpu.py — tritium's GPU path against Triton 3.6 on the example kernels.
+
+For each case (vector add 2^26 f32; softmax 16384x1024 f32; layer norm
+8192x4096 f32; matmul 4096^3 f16 with 128x128x32 tiles) this runs
+
+  * tritium:  tritium run examples/X.py <sizes> --device gpu --numerics fast
+                  --bench N --json --save NAME=... (every tensor)
+              with TRITIUM_CACHE_DIR pointing to an empty directory (cold
+              compile = front end + LLVM -> PTX + driver JIT/module load, as
+              its --json reports them); kernel time = the median of N launches
+              timed one by one with CUDA events, L2 flushed before each;
+              host launch overhead = the mean host time of one cuLaunchKernel
+              over back-to-back launches;
+  * Triton:   the same @triton.jit function from the same file, on the inputs
+              tritium generated (read back from its .npy files), with the same
+              constexprs and num_warps: cold compile = the first call with
+              TRITON_CACHE_DIR empty (synchronized); kernel time =
+              triton.testing.do_bench(..., return_mode="median"); host launch
+              overhead = the mean host time of kernel[grid](...) over
+              back-to-back calls;
+
+and checks that both produced the same output (max |tritium - triton|, both
+in Triton's fast numerics). A last row launches a one-program 1024-element
+add kernel on both sides: the host launch overhead of a tiny kernel. Achieved
+bandwidth counts the bytes a kernel must move at least (inputs read once,
+outputs written once). Ratio = tritium time / Triton time (below 1: tritium
+is faster). Prints one table at the end.
+
+    python3 bench/gpu.py [--tritium PATH] [--iters N] [--only NAME[,NAME]] [--no-triton]
+
+Needs a CUDA GPU, torch and triton (Triton is skipped when missing).
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+EX = os.path.join(ROOT, "examples")
+
+N_VA = 1 << 26
+SM_M, SM_N = 16384, 1024
+LN_M, LN_N = 8192, 4096
+MM = 4096
+
+# name, file, kernel, tritium launch-spec words, the tensors (name -> is_output),
+# minimal bytes moved, flops, size text, num_warps
+CASES = [
+    dict(name="vector_add", file="vector_add.py", kernel="add_kernel", size="2^26 f32",
+         spec=["--arg", f"x_ptr=randn:f32[{N_VA}]", "--arg", f"y_ptr=randn:f32[{N_VA}]",
+               "--arg", f"output_ptr=empty:f32[{N_VA}]", "--const", "BLOCK_SIZE=1024"],
+         tensors={"x_ptr": False, "y_ptr": False, "output_ptr": True},
+         bytes=3 * N_VA * 4, flops=0, num_warps=4),
+    dict(name="softmax", file="softmax.py", kernel="softmax_kernel", size=f"{SM_M}x{SM_N} f32",
+         spec=["--grid", str(SM_M), "--arg", f"output_ptr=empty:f32[{SM_M},{SM_N}]",
+               "--arg", f"input_ptr=randn:f32[{SM_M},{SM_N}]", "--const", "BLOCK_SIZE=1024"],
+         tensors={"output_ptr": True, "input_ptr": False},
+         bytes=2 * SM_M * SM_N * 4, flops=0, num_warps=4),
+    dict(name="layer_norm", file="layer_norm.py", kernel="layer_norm_fwd_fused", size=f"{LN_M}x{LN_N} f32",
+         spec=["--arg", f"X=randn:f32[{LN_M},{LN_N}]", "--arg", f"Y=empty:f32[{LN_M},{LN_N}]",
+               "--arg", f"W=randn:f32[{LN_N}]", "--arg", f"B=randn:f32[{LN_N}]",
+               "--arg", f"Mean=empty:f32[{LN_M}]", "--arg", f"Rstd=empty:f32[{LN_M}]",
+               "--const", "BLOCK_SIZE=1024"],
+         tensors={"X": False, "Y": True, "W": False, "B": False, "Mean": True, "Rstd": True},
+         bytes=(2 * LN_M * LN_N + 2 * LN_N + 2 * LN_M) * 4, flops=0, num_warps=4),
+    dict(name="matmul", file="matmul.py", kernel="matmul_kernel", size=f"{MM}^3 f16",
+         spec=["--arg", f"a_ptr=randn:f16[{MM},{MM}]", "--arg", f"b_ptr=randn:f16[{MM},{MM}]",
+               "--arg", f"c_ptr=empty:f16[{MM},{MM}]", "--const", "BLOCK_SIZE_M=128",
+               "--const", "BLOCK_SIZE_N=128", "--const", "BLOCK_SIZE_K=32", "--const", "GROUP_SIZE_M=8"],
+         tensors={"a_ptr": False, "b_ptr": False, "c_ptr": True},
+         bytes=3 * MM * MM * 2, flops=2 * MM ** 3, num_warps=4),
+]
+TINY_N = 1024
+
+
+def find_tritium(explicit):
+    if explicit:
+        return explicit
+    if os.environ.get("TRITIUM"):
+        return os.environ["TRITIUM"]
+    found = [p for p in glob.glob(os.path.join(ROOT, "build*", "repl", "tritium")) if os.access(p, os.X_OK)]
+    if found:
+        return max(found, key=os.path.getmtime)
+    return shutil.which("tritium")
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def run_tritium(exe, case, tmp, iters):
+    """One cold `tritium run --device gpu --bench`; returns a dict or raises."""
+    cache = tempfile.mkdtemp(prefix="tcache-", dir=tmp)
+    cmd = [exe, "run", os.path.join(EX, case["file"]), *case["spec"], "--num-warps", str(case["num_warps"]),
+           "--device", "gpu", "--numerics", "fast", "--bench", str(iters), "--json"]
+    for t in case["tensors"]:
+        cmd += ["--save", f"{t}={tmp}/{case['name']}-{t}.npy"]
+    env = dict(os.environ, TRITIUM_CACHE_DIR=cache)
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise RuntimeError(f"tritium exited {p.returncode}: {p.stderr.strip()[-600:]}")
+    j = json.loads(p.stdout)
+    g = j["gpu"]
+    return dict(ms=g["bench"]["median_ms"], launch_us=g["bench"]["launch_us"],
+                compile_ms=g["front_ms"] + g["compile_ms"] + g["load_ms"],
+                detail=f"front {g['front_ms']:.1f} + ptx {g['compile_ms']:.1f} + load {g['load_ms']:.1f} ms",
+                regs=g["num_regs"], spill=g["spill_bytes"], smem=g["smem_bytes"], device=g["device"],
+                arch=g["arch"], wall_s=wall)
+
+
+class TritonSide:
+    """Triton in this process; TRITON_CACHE_DIR is set before triton is imported."""
+
+    def __init__(self, tmp):
+        os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="trcache-", dir=tmp)
+        import numpy as np
+        import torch
+        import triton
+        import triton.language as tl
+        from triton.testing import do_bench
+        self.np, self.torch, self.triton, self.do_bench = np, torch, triton, do_bench
+        torch.zeros(1, device="cuda")
+        torch.cuda.synchronize()
+
+        @triton.jit
+        def _tiny_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            m = offs < n
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+        self.tiny_kernel = _tiny_add
+        # Triton builds its launcher stub on the first launch of any kernel:
+        # pay that here, so the cold compile times below are the kernels' own.
+        x = torch.randn(TINY_N, device="cuda")
+        self.tiny = (x, x.clone(), torch.empty_like(x))
+        self.tiny_kernel[(1,)](*self.tiny, TINY_N, BLOCK=TINY_N, num_warps=4)
+        torch.cuda.synchronize()
+        self.version = triton.__version__
+
+    def module(self, file):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("bench_" + file[:-3], os.path.join(EX, file))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    def load(self, tmp, case, name):
+        return self.torch.from_numpy(self.np.load(f"{tmp}/{case['name']}-{name}.npy")).cuda()
+
+    def launcher(self, case, tmp):
+        """(call, outputs) for a case, on tritium's inputs."""
+        torch, triton = self.torch, self.triton
+        mod = self.module(case["file"])
+        k = getattr(mod, case["kernel"])
+        nw = case["num_warps"]
+        t = {n: (torch.empty_like(self.load(tmp, case, n)) if out else self.load(tmp, case, n))
+             for n, out in case["tensors"].items()}
+        if case["name"] == "vector_add":
+            n = t["x_ptr"].numel()
+            def call():
+                k[(triton.cdiv(n, 1024),)](t["x_ptr"], t["y_ptr"], t["output_ptr"], n, BLOCK_SIZE=1024, num_warps=nw)
+        elif case["name"] == "softmax":
+            x, y = t["input_ptr"], t["output_ptr"]
+            def call():
+                k[(x.shape[0],)](y, x, x.stride(0), y.stride(0), x.shape[0], x.shape[1], BLOCK_SIZE=1024, num_warps=nw)
+        elif case["name"] == "layer_norm":
+            X = t["X"]
+            def call():
+                k[(X.shape[0],)](X, t["Y"], t["W"], t["B"], t["Mean"], t["Rstd"], X.stride(0), X.shape[1], 1e-5,
+                                 BLOCK_SIZE=1024, num_warps=nw)
+        else:
+            a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
+            M, K = a.shape
+            N = b.shape[1]
+            def call():
+                k[(triton.cdiv(M, 128) * triton.cdiv(N, 128),)](
+                    a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                    BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, num_warps=nw)
+        return call, {n: v for n, v in t.items() if case["tensors"][n]}
+
+    def host_launch_us(self, call, n=200):
+        call()
+        self.torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            call()
+        us = (time.perf_counter() - t0) * 1e6 / n
+        self.torch.cuda.synchronize()
+        return us
+
+    def run(self, case, tmp):
+        torch = self.torch
+        call, outs = self.launcher(case, tmp)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        call()                                     # cold: compile (empty cache) + load + launch
+        torch.cuda.synchronize()
+        cold = (time.perf_counter() - t0) * 1e3
+        diff = 0.0
+        for n, v in outs.items():
+            ref = self.load(tmp, case, n)
+            d = (v.float() - ref.float()).abs().max().item()
+            diff = max(diff, d)
+        ms = self.do_bench(call, return_mode="median")
+        return dict(ms=ms, compile_ms=cold, launch_us=self.host_launch_us(call), maxdiff=diff)
+
+    def run_tiny(self):
+        call = lambda: self.tiny_kernel[(1,)](*self.tiny, TINY_N, BLOCK=TINY_N, num_warps=4)  # noqa: E731
+        return dict(ms=self.do_bench(call, return_mode="median"), launch_us=self.host_launch_us(call, 1000),
+                    compile_ms=None, maxdiff=None)
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tritium")
+    ap.add_argument("--iters", type=int, default=100, help="timed launches for tritium's --bench")
+    ap.add_argument("--only")
+    ap.add_argument("--no-triton", action="store_true")
+    a = ap.parse_args()
+    exe = find_tritium(a.tritium)
+    if not exe:
+        sys.exit("bench/gpu.py: no tritium executable (build it or pass --tritium)")
+    cases = [c for c in CASES if not a.only or c["name"] in a.only.split(",")]
+    tmp = tempfile.mkdtemp(prefix="tritium-gpu-bench-")
+    rows = []
+    device = "?"
+    try:
+        tri = None
+        if not a.no_triton:
+            try:
+                tri = TritonSide(tmp)
+            except Exception as e:  # noqa: BLE001
+                log(f"triton: not available ({e}); tritium only")
+        for c in cases:
+            row = dict(case=c, tt=None, tr=None, err=[])
+            log(f"== {c['name']} ({c['size']})")
+            try:
+                row["tt"] = run_tritium(exe, c, tmp, a.iters)
+                device = f"{row['tt']['device']} ({row['tt']['arch']})"
+                log(f"   tritium: {row['tt']['ms']:.4f} ms, compile {row['tt']['detail']}, "
+                    f"regs {row['tt']['regs']} spill {row['tt']['spill']} smem {row['tt']['smem']}")
+            except Exception as e:  # noqa: BLE001
+                row["err"].append(f"tritium: {e}")
+                log(f"   tritium FAILED: {e}")
+            if tri and row["tt"]:
+                try:
+                    row["tr"] = tri.run(c, tmp)
+                    log(f"   triton:  {row['tr']['ms']:.4f} ms, first call {row['tr']['compile_ms']:.1f} ms, "
+                        f"max |tritium - triton| {row['tr']['maxdiff']:.3g}")
+                except Exception as e:  # noqa: BLE001
+                    row["err"].append(f"triton: {e}")
+                    log(f"   triton FAILED: {e}")
+            for f in glob.glob(f"{tmp}/{c['name']}-*.npy"):
+                os.remove(f)
+            rows.append(row)
+        # the tiny kernel: host launch overhead
+        tiny = dict(case=dict(name="tiny add", size=f"{TINY_N} f32, 1 program", bytes=3 * TINY_N * 4, flops=0),
+                    tt=None, tr=None, err=[])
+        try:
+            cache = tempfile.mkdtemp(prefix="tcache-", dir=tmp)
+            cmd = [exe, "run", os.path.join(EX, "vector_add.py"), "--arg", f"x_ptr=randn:f32[{TINY_N}]",
+                   "--arg", f"y_ptr=randn:f32[{TINY_N}]", "--arg", f"output_ptr=empty:f32[{TINY_N}]",
+                   "--device", "gpu", "--numerics", "fast", "--bench", "1000", "--json"]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, TRITIUM_CACHE_DIR=cache))
+            if p.returncode:
+                raise RuntimeError(p.stderr.strip()[-400:])
+            g = json.loads(p.stdout)["gpu"]
+            tiny["tt"] = dict(ms=g["bench"]["median_ms"], launch_us=g["bench"]["launch_us"],
+                              compile_ms=g["front_ms"] + g["compile_ms"] + g["load_ms"])
+        except Exception as e:  # noqa: BLE001
+            tiny["err"].append(f"tritium: {e}")
+        if tri:
+            try:
+                tiny["tr"] = tri.run_tiny()
+            except Exception as e:  # noqa: BLE001
+                tiny["err"].append(f"triton: {e}")
+        rows.append(tiny)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    # ---- the table ----
+    def perf(c, ms):
+        if ms is None or not ms:
+            return None
+        if c.get("flops"):
+            return f"{c['flops'] / (ms * 1e-3) / 1e12:.1f} TFLOP/s"
+        return f"{c['bytes'] / (ms * 1e-3) / 1e9:.0f} GB/s"
+
+    hdr = ["kernel", "size", "tritium ms", "triton ms", "ratio", "tritium perf", "triton perf",
+           "compile tritium ms", "compile triton ms", "launch tritium us", "launch triton us", "max|diff|"]
+    table = []
+    for r in rows:
+        c, tt, tr = r["case"], r["tt"] or {}, r["tr"] or {}
+        ratio = tt["ms"] / tr["ms"] if tt.get("ms") and tr.get("ms") else None
+        table.append([c["name"], c["size"], fmt(tt.get("ms"), ".4f"), fmt(tr.get("ms"), ".4f"), fmt(ratio, ".2f"),
+                      perf(c, tt.get("ms")) or "-", perf(c, tr.get("ms")) or "-",
+                      fmt(tt.get("compile_ms"), ".0f"), fmt(tr.get("compile_ms"), ".0f"),
+                      fmt(tt.get("launch_us"), ".1f"), fmt(tr.get("launch_us"), ".1f"),
+                      fmt(tr.get("maxdiff"), ".3g")])
+    w = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(hdr)]
+    print()
+    print(f"device: {device}; triton {getattr(tri, 'version', 'n/a')}; tritium --numerics fast; "
+          f"kernel times: median, CUDA events (tritium --bench {a.iters}, triton do_bench)")
+    print("  ".join(h.ljust(w[i]) for i, h in enumerate(hdr)))
+    print("  ".join("-" * w[i] for i in range(len(hdr))))
+    for row in table:
+        print("  ".join(v.ljust(w[i]) if i < 2 else v.rjust(w[i]) for i, v in enumerate(row)))
+    errs = [f"{r['case']['name']}: {e}" for r in rows for e in r["err"]]
+    for e in errs:
+        print("error:", e)
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
