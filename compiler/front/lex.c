@@ -94,6 +94,7 @@ static void lex_number(lexer *L)
     token *t = push(L, is_float ? TK_FLOAT : TK_INT, s, (int)(L->p - s));
     if (bad) {
         t->kind = TK_ERROR;
+        t->sval = "invalid number literal";
         return;
     }
     if (is_float) {
@@ -170,7 +171,8 @@ static void lex_string(lexer *L, const char *start, bool raw, bool fstr)
     t->sval = arena_strdup(L->a, b.s ? b.s : "");
     t->fstring = fstr;
     if (!closed) {
-        t->kind = TK_ERROR;   /* unterminated string literal */
+        t->kind = TK_ERROR;
+        t->sval = "unterminated string literal";
         t->len = 1;
     }
     sb_free(&b);
@@ -215,7 +217,10 @@ static bool line_start(lexer *L)
             L->nindent--;
             push(L, TK_DEDENT, p, 0);
         }
-        /* an inconsistent dedent: treat as the enclosing level (parser reports) */
+        if (col != L->indents[L->nindent - 1]) {
+            token *t = push(L, TK_ERROR, p, 0);
+            t->sval = "unindent does not match any outer indentation level";
+        }
     }
     return true;
 }

@@ -22,7 +22,7 @@ typedef struct token {
     int64_t ival;           /* TK_INT (values above INT64_MAX saturate, flagged by big) */
     bool big;
     double fval;            /* TK_FLOAT */
-    char *sval;             /* TK_STRING: decoded contents (arena) */
+    const char *sval;       /* TK_STRING: decoded contents (arena); TK_ERROR: the message */
     bool fstring;
 } token;
 

@@ -129,6 +129,10 @@ static node *parse_atom(parser *P)
             next(P);
             if (accept_op(P, ")")) return mk(P, E_TUPLE, t);
             node *e = parse_expr_list(P);
+            if (e && (peek(P)->kind == TK_EOF || peek(P)->kind == TK_NEWLINE)) {   /* brackets hold no NEWLINE but the last */
+                error_at(P, t, "'(' was never closed");
+                return NULL;
+            }
             if (!e || !expect_op(P, ")")) return NULL;
             return e;
         }
@@ -148,7 +152,7 @@ static node *parse_atom(parser *P)
     default:
         break;
     }
-    error_at(P, t, "expected an expression");
+    error_at(P, t, t->kind == TK_ERROR && t->sval ? t->sval : "expected an expression");
     return NULL;
 }
 
@@ -600,7 +604,7 @@ static node *parse_statement(parser *P)
     } else if (t->kind == TK_INDENT) {
         error_at(P, t, "unexpected indent");
     } else if (t->kind == TK_ERROR) {
-        error_at(P, t, "invalid character in kernel source");
+        error_at(P, t, t->sval ? t->sval : "invalid character in kernel source");
     } else if (tok_is_op(t, "@")) {
         error_at(P, t, "decorators are not supported inside a kernel");
     } else {
