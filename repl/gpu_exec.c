@@ -130,6 +130,7 @@ int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_g
     double front_ms = res->front_ms;
     memset(res, 0, sizeof *res);
     res->front_ms = front_ms;
+    res->numerics = g->numerics;
     gpu_options o;
     gpu_options_default(&o);
     o.numerics = g->numerics;
@@ -157,7 +158,8 @@ void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
     fprintf(f, "grid     (%lld, %lld, %lld): %lld CTAs of %d threads (num_warps %d)\n", (long long)l->grid[0],
             (long long)l->grid[1], (long long)l->grid[2], (long long)(l->grid[0] * l->grid[1] * l->grid[2]),
             32 * (l->num_warps > 0 ? l->num_warps : 4), l->num_warps > 0 ? l->num_warps : 4);
-    fprintf(f, "device   %s (%s)\n", st->device, st->arch);
+    fprintf(f, "device   %s (%s), numerics %s\n", st->device, st->arch,
+            r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee");
     fprintf(f, "compile  front end %.2f ms, LLVM -> PTX %.2f ms%s, load %.2f ms%s; %d registers, %d bytes spilled, "
                "%d bytes shared memory\n",
             r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms,
@@ -174,6 +176,7 @@ json_t *repl_gpu_json(const repl_gpu_result *r)
     json_t *o = json_object();
     json_object_set_new(o, "device", json_string(st->device));
     json_object_set_new(o, "arch", json_string(st->arch));
+    json_object_set_new(o, "numerics", json_string(r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee"));
     json_object_set_new(o, "front_ms", json_real(r->front_ms));
     json_object_set_new(o, "compile_ms", json_real(st->compile_ms));
     json_object_set_new(o, "ptx_cached", json_boolean(st->ptx_cached));

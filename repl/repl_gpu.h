@@ -62,6 +62,7 @@ typedef struct repl_gpu_result {
     int bench_iters;               /* 0: no benchmark */
     double bench_median_ms, bench_min_ms, bench_max_ms;   /* CUDA events, per launch */
     double launch_us;              /* host time of one cuLaunchKernel, mean */
+    gpu_numerics numerics;
 } repl_gpu_result;
 
 /* Run launch l on the GPU (gpu_launch: copy in, launch, copy out into l's
