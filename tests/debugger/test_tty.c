@@ -93,9 +93,11 @@ static char *prompt_line(void)
 
 static void start(void)
 {
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd)) strcpy(cwd, ".");
     tmux("kill-session -t dbg");
     tmux("new-session -d -s dbg -x 150 -y 50 -c '%s' \"env XDG_STATE_HOME=%s TERM=xterm '%s' debug "
-         "tests/debugger/kernels/helpers.py\"", getenv("PWD") ? getenv("PWD") : ".", g_state, g_tritium);
+         "tests/debugger/kernels/helpers.py\"", cwd, g_state, g_tritium);
     tmux("set-option -t dbg remain-on-exit on");
     wait_for("(tritium) ", 1);
 }
