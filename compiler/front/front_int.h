@@ -23,12 +23,17 @@ struct front_module {
     arena mem;
     int file;
     lexed lx;
-    VEC(funcdef) funcs;
+    VEC(funcdef) funcs;      /* the file's jit functions, then the prelude's */
+    int nuser;               /* how many of funcs are the file's */
     VEC(global) globals;
     VEC(alias) aliases;
     VEC(front_param *) params;   /* per function, built lazily */
     VEC(int) nparams;
 };
+
+/* prelude.c: triton.language's functions written in Triton (random.py) */
+extern const char front_prelude_name[];
+extern const char front_prelude_text[];
 
 /* ---- values ---- */
 

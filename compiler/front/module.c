@@ -149,14 +149,11 @@ static bool alias_is_jit(front_module *m, const char *name)
     return false;
 }
 
-static front_module *load(const char *name, const char *text)
+/* Scan one file's tokens: jit functions, imports and globals; skip the rest.
+ * Returns false after a diagnostic in kernel code. */
+static bool scan(front_module *m, int file, lexed *lx)
 {
-    front_module *m = xcalloc(1, sizeof *m);
-    m->file = diag_add_source(name, text);
-    const char *src = diag_file_text(m->file);
-    lex_file(&m->mem, src, &m->lx);
-    parser P = { .a = &m->mem, .file = m->file, .toks = m->lx.toks, .ntoks = m->lx.ntoks };
-    bool failed = false;
+    parser P = { .a = &m->mem, .file = file, .toks = lx->toks, .ntoks = lx->ntoks };
     while (peek(&P)->kind != TK_EOF) {
         token *t = peek(&P);
         if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT || t->kind == TK_INDENT) {
@@ -166,21 +163,15 @@ static front_module *load(const char *name, const char *text)
         }
         if (tok_is_op(t, "@")) {
             bool jit = false, ok;
-            VEC(const char *) decos = {0};
             while (tok_is_op(peek(&P), "@")) {
                 const char *d = decorator(&P, &ok);
-                vec_push(&decos, d);
                 if (!strcmp(d, "jit") || alias_is_jit(m, d)) jit = true;
             }
-            vec_free(&decos);
             if (tok_is_name(peek(&P), "def") && jit) {
                 funcdef f = {0};
                 f.is_jit = true;
                 int errs = diag_error_count();
-                if (!parse_funcdef(&P, &f) || diag_error_count() != errs) {
-                    failed = true;
-                    break;
-                }
+                if (!parse_funcdef(&P, &f) || diag_error_count() != errs) return false;
                 vec_push(&m->funcs, f);
             } else {
                 parse_skip_statement(&P);
@@ -199,10 +190,25 @@ static front_module *load(const char *name, const char *text)
         }
         parse_skip_statement(&P);
     }
-    if (failed) {
+    return true;
+}
+
+static front_module *load(const char *name, const char *text)
+{
+    front_module *m = xcalloc(1, sizeof *m);
+    m->file = diag_add_source(name, text);
+    lex_file(&m->mem, diag_file_text(m->file), &m->lx);
+    if (!scan(m, m->file, &m->lx)) {
         front_module_free(m);
         return NULL;
     }
+    m->nuser = m->funcs.n;
+    /* the parts of triton.language written in Triton (prelude.c) */
+    static int prelude = -1;
+    if (prelude < 0) prelude = diag_add_source(front_prelude_name, front_prelude_text);
+    lexed plx;
+    lex_file(&m->mem, diag_file_text(prelude), &plx);
+    if (!scan(m, prelude, &plx)) die("the built-in prelude does not parse");
     return m;
 }
 
@@ -238,8 +244,8 @@ void front_module_free(front_module *m)
     free(m);
 }
 
-int front_function_count(const front_module *m) { return m->funcs.n; }
-const char *front_function_name(const front_module *m, int i) { return i >= 0 && i < m->funcs.n ? m->funcs.v[i].name : NULL; }
+int front_function_count(const front_module *m) { return m->nuser; }
+const char *front_function_name(const front_module *m, int i) { return i >= 0 && i < m->nuser ? m->funcs.v[i].name : NULL; }
 const char *front_launch_comment(const front_module *m) { return m->lx.launch_comment ? m->lx.launch_comment : ""; }
 int front_file(const front_module *m) { return m->file; }
 

@@ -76,6 +76,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(ATOMIC_XCHG, "atomic_xchg", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
     X(ATOMIC_CAS, "atomic_cas", "pointer,cmp,val,sem,scope", IN_TL | IN_METHOD) \
     X(UMULHI, "umulhi", "x,y", IN_TL | IN_MATH) \
+    X(TO_TENSOR, "to_tensor", "x", IN_TL) \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \
@@ -120,9 +121,27 @@ static const struct { const char *name; tt_dtype d; } dtypes[] = {
     { "float", TT_F32 }, { "half", TT_F16 }, { "double", TT_F64 }, { "bool", TT_BOOL },
 };
 
+/* tl.rand & co. are the prelude's __tl_ functions (prelude.c) */
+static bool prelude_func(sema *S, const char *name, sval *out)
+{
+    static const char *const names[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x",
+                                         "philox", "uint_to_uniform_float", "pair_uniform_to_normal", NULL };
+    for (int k = 0; names[k]; k++) {
+        if (strcmp(names[k], name)) continue;
+        char full[64];
+        snprintf(full, sizeof full, "__tl_%s", name);
+        for (int i = S->m->nuser; i < S->m->funcs.n; i++) {
+            if (!strcmp(S->m->funcs.v[i].name, full)) {
+                *out = (sval){ .k = V_FUNC, .i = i, .v = -1 };
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
 {
-    (void)S;
     switch (mod) {
     case MOD_TL:
         for (size_t i = 0; i < TT_COUNTOF(dtypes); i++) {
@@ -133,6 +152,7 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
         }
         if (!strcmp(name, "math")) { *out = (sval){ .k = V_MODULE, .i = MOD_MATH, .v = -1 }; return true; }
         if (!strcmp(name, "extra")) { *out = (sval){ .k = V_MODULE, .i = MOD_EXTRA, .v = -1 }; return true; }
+        if (prelude_func(S, name, out)) return true;
         return find(name, IN_TL, out, V_BUILTIN);
     case MOD_MATH: return find(name, IN_MATH, out, V_BUILTIN);
     case MOD_LIBDEVICE: return find(name, IN_LIBDEVICE, out, V_BUILTIN);
@@ -844,6 +864,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_CONSTEXPR:
         return req(S, p, id, &B, 0);
+    case B_TO_TENSOR:
+        return want_tensor(S, p, req(S, p, id, &B, 0), "the argument");
     case B_POINTER_TYPE: {
         tt_dtype pt;
         tt_dtype dt = want_dtype(S, p, req(S, p, id, &B, 0), &pt);

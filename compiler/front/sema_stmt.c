@@ -615,7 +615,7 @@ static sval const_value(const launch_const *c)
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
 {
     int fi = -1;
-    for (int i = 0; i < m->funcs.n; i++)
+    for (int i = 0; i < m->nuser; i++)
         if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
     if (fi < 0) {
         diag_error(((src_pos){ m->file, 0, 0 }), "no @triton.jit function named '%s'", kernel);
