@@ -410,9 +410,9 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
         if (t->ulp >= 0) snprintf(b1 + k, sizeof b1 - (size_t)k, ", ulp %lld", (long long)t->ulp);
     }
     if (t->ok)
-        fprintf(out, "%-9s%s  ok: %lld elements agree (%s)%s\n", t->name, sh, (long long)t->numel, b1, side);
+        fprintf(out, "%-8s %s  ok: %lld elements agree (%s)%s\n", t->name, sh, (long long)t->numel, b1, side);
     else
-        fprintf(out, "%-9s%s  MISMATCH: %lld of %lld elements differ (%s)%s\n", t->name, sh,
+        fprintf(out, "%-8s %s  MISMATCH: %lld of %lld elements differ (%s)%s\n", t->name, sh,
                 (long long)t->mismatches, (long long)t->numel, b1, side);
     if (t->max_abs_at < 0 && t->max_ulp_at < 0) {
         fprintf(out, "         bit-identical\n");

@@ -19,8 +19,10 @@ const char *dbg_src_line(int file, int line) { return diag_source_line(file, lin
 /* Scan the text: stmt[l] = first line of the statement containing line l. */
 static void scan_statements(const char *t, dbg_lines *L)
 {
-    int nl = 1;
+    int nl = 0;
+    size_t len = strlen(t);
     for (const char *p = t; *p; p++) if (*p == '\n') nl++;
+    if (len && t[len - 1] != '\n') nl++;       /* a last line without a newline */
     L->nlines = nl;
     L->stmt = xcalloc((size_t)nl + 2, sizeof *L->stmt);
     L->code = xcalloc((size_t)nl + 2, sizeof *L->code);
@@ -60,7 +62,6 @@ static void scan_statements(const char *t, dbg_lines *L)
         if (*p == '\n') p++;
         line++;
     }
-    if (line <= nl) L->stmt[line] = start;
     for (int l = 1; l <= nl; l++) if (!L->stmt[l]) L->stmt[l] = l;
 }
 
@@ -213,12 +214,6 @@ static void list_range(dbg_session *d, int file, int a, int b)
     int n = file_nlines(d, file);
     if (a < 1) a = 1;
     if (b > n) b = n;
-    /* a trailing newline gives an empty last "line": do not list it */
-    if (b == n && b >= 1 && !*dbg_src_line(file, b)) {
-        const char *t = diag_file_text(file);
-        size_t len = t ? strlen(t) : 0;
-        if (len && t[len - 1] == '\n') b--;
-    }
     if (a > b) {
         dbg_error(d, "Line number %d out of range; \"%s\" has %d lines.", a, diag_file_name(file), b);
         return;

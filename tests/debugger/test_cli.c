@@ -70,6 +70,17 @@ START_TEST(aliases_and_prefixes)
     HAS(o, "Temporary breakpoint 3, program (0,0,0)"); /* tb, cont */
     HAS(o, "[Launch killed");                         /* k */
     free(o);
+    /* delete display, show */
+    o = run("-batch -ex 'display 1 + 1' -ex 'display 2' -ex 'delete display 1' -ex 'info display' "
+            "-ex 'show settings' -ex 'set print elements 5' -ex 'show print elements' -ex 'show version' " HELPERS,
+            NULL, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "Num Enb Expression\n2:   y  2\n");
+    HASNOT(o, "1:   y");
+    HAS(o, "print elements: 1000\nstop-on-fault: on\nschedule: auto\n");
+    HAS(o, "print elements: 5\n");
+    HAS(o, "tritium ");
+    free(o);
 }
 END_TEST
 

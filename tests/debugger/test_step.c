@@ -117,6 +117,20 @@ START_TEST(stepi_one_op)
     /* ir marks the op about to run */
     tk_do(&k, dbg_cmd_ir, "");
     ck_assert_int_eq(count_of(tk_out(&k), "\n=> "), 1);
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "helpers.py:23, program (0,0,0), region 0:\n"));
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "tt.make_range"));
+    tk_do(&k, dbg_cmd_ir, "region");
+    ck_assert_int_eq(count_of(tk_out(&k), "=> "), 1);
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "scf.for"));
+    tk_do(&k, dbg_cmd_ir, "all");
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "tt.func public @helpers_kernel("));
+    ck_assert_int_eq(tk_do(&k, dbg_cmd_ir, "bogus"), -1);
+    /* info line: ops on a line; info source */
+    tk_do(&k, dbg_cmd_info_line, "24");
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "Line 24 of \""));
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "\" has 3 ops.\n"));
+    tk_do(&k, dbg_cmd_info_source, "");
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "Contains 31 lines."));
     tk_close(&k);
 }
 END_TEST

@@ -186,6 +186,29 @@ START_TEST(terminal_session)
     type("kill");
     keys("Enter");
     wait_for("[Launch killed", 1);
+    /* completion of breakpoint locations: files and functions */
+    type("tbreak helpers.");
+    keys("Tab");
+    nap(200);
+    l = prompt_line();
+    ck_assert_str_eq(l, "(tritium) tbreak helpers.py:");
+    free(l);
+    keys("C-u");
+    type("tbreak sq");
+    keys("Tab");
+    nap(200);
+    l = prompt_line();
+    ck_assert_str_eq(l, "(tritium) tbreak square");
+    free(l);
+    keys("C-u");
+    /* subcommands */
+    type("info prog");
+    keys("Tab");
+    nap(200);
+    l = prompt_line();
+    ck_assert_str_eq(l, "(tritium) info programs");
+    free(l);
+    keys("C-u");
     /* history: Up brings back the last line */
     keys("Up");
     nap(200);
