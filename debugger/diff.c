@@ -427,8 +427,8 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
         fputc('\n', out);
     }
     if (t->nfirst == 0) return;
-    fprintf(out, "         %s %d mismatch%s:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst,
-            t->nfirst == 1 ? "" : "es");
+    if (t->nfirst == 1) fprintf(out, "         %s:\n", t->mismatches > 1 ? "the first mismatch" : "the mismatch");
+    else fprintf(out, "         %s %d mismatches:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst);
     fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", "interp", other, "abs err", "ulp",
             "written by (interpreter)");
     for (int k = 0; k < t->nfirst; k++) {
