@@ -286,15 +286,6 @@ static bool starts_word(const char *s, const char *w)
     return !strncmp(s, w, n) && (!s[n] || isspace((unsigned char)s[n]) || s[n] == '(');
 }
 
-static const char *func_at_line(dbg_session *d, int file, int line)
-{
-    for (int g = 0; g < d->nops; g++)
-        if (d->ops[g].line == line && d->ops[g].file == file && d->ops[g].loc >= 0) {
-            const char *f = d->fn->locs.v[d->ops[g].loc].func;
-            return f ? f : d->kernel;
-        }
-    return d->kernel;
-}
 
 static void describe_bp(const dbg_bp *b, strbuf *o)
 {
@@ -530,6 +521,45 @@ int dbg_cmd_ignore(dbg_session *d, const char *args)
     return 0;
 }
 
+/* The code locations of a line or function breakpoint: one per inline
+ * instance that holds the line (or is a call of the function), with the
+ * first op of each as its "address". Returns the count (at most max). */
+typedef struct bp_site { int32_t inst; int g, level; } bp_site;
+
+static int bp_sites(dbg_session *d, const dbg_bp *b, bp_site *out, int max)
+{
+    int n = 0;
+    for (int g = 0; g < d->nops; g++) {
+        const dbg_opinfo *oi = &d->ops[g];
+        if (oi->pos < 0) continue;
+        for (int j = 0; j <= oi->depth; j++) {
+            const dbg_pos *p = &d->pos[oi->pos + j];
+            bool match = b->kind == BP_LINE ? p->line == b->rline && p->file == b->rfile
+                                            : j >= 1 && !strcmp(p->func, b->func);
+            if (!match) continue;
+            bool have = false;
+            for (int k = 0; k < n && !have; k++) have = out[k].inst == p->inst && out[k].level == j;
+            if (!have && n < max) out[n++] = (bp_site){ p->inst, g, j };
+            break;
+        }
+    }
+    return n;
+}
+
+static void site_text(dbg_session *d, const bp_site *st, strbuf *o)
+{
+    const dbg_pos *p = &d->pos[d->ops[st->g].pos];
+    sb_printf(o, "in %s at %s:%d", p[st->level].func, diag_file_name(p[st->level].file), p[st->level].line);
+    for (int k = st->level - 1; k >= 0; k--)
+        sb_printf(o, "%s %s at :%d", k == st->level - 1 ? ", inlined from" : ",", p[k].func, p[k].line);
+}
+
+static void site_addr(dbg_session *d, int g, char *buf, size_t n)
+{
+    int r = d->gregion[g];
+    snprintf(buf, n, "op %d:%d", r, g - d->opbase[r]);
+}
+
 static int info_bps(dbg_session *d, const char *args, bool watch_only)
 {
     const char *s = dbg_skip(args);
@@ -540,23 +570,39 @@ static int info_bps(dbg_session *d, const char *args, bool watch_only)
         dbg_bp *b = d->bps.v[i];
         if (watch_only && b->kind < BP_WATCH) continue;
         if (only >= 0 && b->num != only) continue;
-        if (!shown) dbg_printf(d, "Num     Type            Disp Enb What\n");
+        if (!shown) dbg_printf(d, "Num     Type            Disp Enb Address    What\n");
         shown++;
         static const char *types[] = { "breakpoint", "breakpoint", "breakpoint", "watchpoint", "read watchpoint",
                                        "acc watchpoint" };
         static const char *disps[] = { "keep", "del", "dis" };
         strbuf o = { 0 };
-        char pb[80];
+        char pb[80], addr[32] = "";
+        bp_site sites[64];
+        int nsites = 0;
         switch (b->kind) {
         case BP_LINE:
-            if (b->rline) sb_printf(&o, "in %s at %s:%d", func_at_line(d, b->rfile, b->rline),
-                                    diag_file_name(b->rfile), b->rline);
-            else sb_printf(&o, "<PENDING> %s", b->what);
-            break;
+            if (!b->rline) {
+                sb_printf(&o, "<PENDING> %s", b->what);
+                snprintf(addr, sizeof addr, "<PENDING>");
+                break;
+            }
+            /* fall through */
         case BP_FUNC:
-            if (b->func_is_kernel) sb_printf(&o, "in %s at program start", b->func);
-            else if (b->nlocs) sb_printf(&o, "in %s (%d inlined call%s)", b->func, b->nlocs, b->nlocs == 1 ? "" : "s");
-            else sb_printf(&o, "<PENDING> %s (not called by this kernel)", b->func);
+            if (b->kind == BP_FUNC && b->func_is_kernel) {
+                sb_printf(&o, "in %s at program start", b->func);
+                site_addr(d, 0, addr, sizeof addr);
+                break;
+            }
+            nsites = bp_sites(d, b, sites, 64);
+            if (nsites == 0) {
+                sb_printf(&o, "<PENDING> %s (not called by this kernel)", b->what);
+                snprintf(addr, sizeof addr, "<PENDING>");
+            } else if (nsites == 1) {
+                site_text(d, &sites[0], &o);
+                site_addr(d, sites[0].g, addr, sizeof addr);
+            } else {
+                snprintf(addr, sizeof addr, "<MULTIPLE>");
+            }
             break;
         case BP_PID:
             sb_printf(&o, "program %s start", dbg_pid_str(b->pidf, pb, sizeof pb));
@@ -564,7 +610,12 @@ static int info_bps(dbg_session *d, const char *args, bool watch_only)
         default:
             sb_printf(&o, "%s", b->what);
         }
-        dbg_printf(d, "%-7d %-15s %-4s %-3s %s\n", b->num, types[b->kind], disps[b->disp], b->enabled ? "y" : "n", o.s);
+        char row[256];
+        snprintf(row, sizeof row, "%-7d %-15s %-4s %-3s %-10s %s", b->num, types[b->kind], disps[b->disp],
+                 b->enabled ? "y" : "n", addr, o.s ? o.s : "");
+        size_t rl = strlen(row);
+        while (rl && row[rl - 1] == ' ') row[--rl] = 0;
+        dbg_printf(d, "%s\n", row);
         sb_free(&o);
         if (b->has_pid && b->kind != BP_PID) dbg_printf(d, "\tstop only in program %s\n", dbg_pid_str(b->pidf, pb, sizeof pb));
         if (b->cond) dbg_printf(d, "\tstop only if %s\n", b->cond);
@@ -572,6 +623,16 @@ static int info_bps(dbg_session *d, const char *args, bool watch_only)
             dbg_printf(d, "\t%s already hit %" PRId64 " time%s\n", b->kind >= BP_WATCH ? "watchpoint" : "breakpoint",
                        b->hits, b->hits == 1 ? "" : "s");
         if (b->ignore) dbg_printf(d, "\tWill ignore next %" PRId64 " crossings of breakpoint.\n", b->ignore);
+        /* one row per inlined copy, as gdb lists the locations of a breakpoint */
+        for (int k = 0; nsites > 1 && k < nsites; k++) {
+            char num[32];
+            snprintf(num, sizeof num, "%d.%d", b->num, k + 1);
+            site_addr(d, sites[k].g, addr, sizeof addr);
+            strbuf t = { 0 };
+            site_text(d, &sites[k], &t);
+            dbg_printf(d, "%-7s %-15s %-4s %-3s %-10s %s\n", num, "", "", b->enabled ? "y" : "n", addr, t.s);
+            sb_free(&t);
+        }
     }
     if (!shown) {
         if (only >= 0) return dbg_error(d, "No breakpoint or watchpoint matching '%" PRId64 "'.", only);

@@ -98,8 +98,8 @@ START_TEST(line_breakpoint_every_program)
         ck_assert_int_eq(lines[i], 25);
     }
     tk_do(&k, dbg_cmd_info_breakpoints, "");
-    ck_assert_ptr_nonnull(strstr(tk_out(&k), "Num     Type            Disp Enb What\n"));
-    ck_assert_ptr_nonnull(strstr(tk_out(&k), "1       breakpoint      keep y   in helpers_kernel at "));
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "Num     Type            Disp Enb Address    What\n"));
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "1       breakpoint      keep y   op 0:9     in helpers_kernel at "));
     ck_assert_ptr_nonnull(strstr(tk_out(&k), "\tbreakpoint already hit 4 times\n"));
     tk_close(&k);
 }
@@ -110,6 +110,14 @@ START_TEST(line_breakpoint_in_every_inlined_copy)
     tk k;
     tk_open(&k, HELPERS, "--grid 2");
     tk_do(&k, dbg_cmd_break, "helpers.py:10");
+    /* gdb lists one row per location: one per inlined copy */
+    tk_do(&k, dbg_cmd_info_breakpoints, "");
+    const char *o = tk_out(&k);
+    ck_assert_ptr_nonnull(strstr(o, "1       breakpoint      keep y   <MULTIPLE>\n"));
+    ck_assert_ptr_nonnull(strstr(o, "\n1.1                          y   op 0:"));
+    ck_assert_ptr_nonnull(strstr(o, "helpers.py:10, inlined from twice at :15, helpers_kernel at :25\n"));
+    ck_assert_ptr_nonnull(strstr(o, "\n1.2                          y   op 0:"));
+    ck_assert_ptr_nonnull(strstr(o, "helpers.py:10, inlined from helpers_kernel at :26\n"));
     int64_t pids[16];
     int lines[16], depths[16];
     int n = run_all(&k, pids, lines, depths, 16);

@@ -62,7 +62,7 @@ START_TEST(aliases_and_prefixes)
     HAS(o, "\n26\t    z = square(y)\n");              /* n */
     HAS(o, "$1 = 0\n");                               /* p */
     HAS(o, "#0  helpers_kernel () at ");             /* bt */
-    HAS(o, "Num     Type            Disp Enb What\n"); /* i b */
+    HAS(o, "Num     Type            Disp Enb Address    What\n"); /* i b */
     HAS(o, "0 finished, 1 stopped, 3 pending.");     /* inf prog */
     HAS(o, "Breakpoint 2 at ");                       /* brea */
     HAS(o, "Breakpoint 2, program (0,0,0)");         /* c */

@@ -33,7 +33,7 @@ START_TEST(watch_atomic_writes)
     }
     ck_assert_int_eq(dbg_get_state(k.d), DBG_IDLE);
     tk_do(&k, dbg_cmd_info_watchpoints, "");
-    ck_assert_ptr_nonnull(strstr(tk_out(&k), "1       watchpoint      keep y   total_ptr[0]\n\twatchpoint already hit 4 times\n"));
+    ck_assert_ptr_nonnull(strstr(tk_out(&k), "1       watchpoint      keep y              total_ptr[0]\n\twatchpoint already hit 4 times\n"));
     tk_close(&k);
 }
 END_TEST
