@@ -364,7 +364,8 @@ static int add_break(dbg_session *d, const char *args, bool temporary)
     if (have_loc) {
         if (loc.kind == LOC_LINE) {
             b.kind = BP_LINE;
-            b.file = loc.file ? xstrdup(loc.file) : NULL;
+            /* bound to its file: after `load` of another file it is pending */
+            b.file = xstrdup(loc.file ? loc.file : diag_file_name(loc.rfile));
             b.line = loc.rline;
             b.rfile = loc.rfile;
             b.rline = loc.rline;
@@ -582,7 +583,7 @@ static int info_bps(dbg_session *d, const char *args, bool watch_only)
         switch (b->kind) {
         case BP_LINE:
             if (!b->rline) {
-                sb_printf(&o, "<PENDING> %s", b->what);
+                sb_printf(&o, "%s:%d", b->file ? b->file : "?", b->line);
                 snprintf(addr, sizeof addr, "<PENDING>");
                 break;
             }
@@ -595,7 +596,7 @@ static int info_bps(dbg_session *d, const char *args, bool watch_only)
             }
             nsites = bp_sites(d, b, sites, 64);
             if (nsites == 0) {
-                sb_printf(&o, "<PENDING> %s (not called by this kernel)", b->what);
+                sb_printf(&o, "%s (not called by this kernel)", b->what);
                 snprintf(addr, sizeof addr, "<PENDING>");
             } else if (nsites == 1) {
                 site_text(d, &sites[0], &o);
