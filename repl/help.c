@@ -12,6 +12,10 @@ static const char main_usage[] =
     "commands:\n"
     "  run FILE.py[:KERNEL] [launch spec]   run a launch in the checked interpreter\n"
     "  ir FILE.py[:KERNEL] [launch spec]    print the kernel's IR for a launch\n"
+    "  debug FILE.py[:KERNEL] [launch spec] debug the launch from a gdb-like prompt\n"
+    "  ptx FILE.py[:KERNEL] [launch spec]   print the PTX the GPU compiler makes\n"
+    "  diff FILE.py[:KERNEL] [launch spec]  run on the CPU and the GPU, compare every output\n"
+    "  run ... --device gpu                 run the launch on the GPU\n"
     "\n"
     "  tritium COMMAND --help    options of a command and the launch spec\n"
     "  tritium --version         print the version\n";

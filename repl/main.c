@@ -54,7 +54,11 @@ int main(int argc, char **argv)
         diag_error(REPL_NOPOS, "unknown option '%s' (try 'tritium --help')", cmd);
     else if (sug)
         diag_error(REPL_NOPOS, "unknown command '%s' (did you mean '%s'?)", cmd, sug);
-    else
-        diag_error(REPL_NOPOS, "unknown command '%s' (commands: run, ir)", cmd);
+    else {
+        char list[128] = "";
+        for (size_t i = 0; i < TT_COUNTOF(commands); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+        diag_error(REPL_NOPOS, "unknown command '%s' (commands: %s)", cmd, list);
+    }
     return REPL_EXIT_INPUT;
 }
