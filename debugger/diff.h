@@ -58,7 +58,7 @@ typedef struct dbg_diff_options {
 /* Defaults: ieee, per-dtype tolerances, no ULPs, 10 mismatches, in order. */
 void dbg_diff_options_default(dbg_diff_options *o);
 
-/* The default tolerances for a dtype (documented in docs/gpu.md):
+/* The default tolerances for a dtype (documented in README.md, "GPU"):
  *   bool, integers        exact (rtol 0, atol 0)
  *   f16, bf16             rtol 1e-2, atol 1e-2 (both modes)
  *   f32                   ieee: rtol 1e-5, atol 1e-6;  fast: rtol 1e-4, atol 1e-5
