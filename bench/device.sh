@@ -1,0 +1,69 @@
+#!/bin/sh
+# bench/device.sh pack|run — the whole GPU check in one call.
+#
+#   sh bench/device.sh pack   here (Debian 12 with README's packages): the
+#       device build (-Dstatic_llvm=true: LLVM and jansson linked in; the
+#       binaries need only glibc, libstdc++, libz, libzstd, libreadline and,
+#       through dlopen, libcuda), stripped and gzipped into build-dev-carry/
+#       (about 45 MB), with the libraries a bare GPU machine may lack.
+#   sh bench/device.sh run    on the GPU machine, in the repository root, with
+#       build-dev-carry carried: the gpu_run Check suite, every launch of
+#       tests/gpu/launches.txt on the GPU and in the interpreter
+#       (tests/gpu/device_check.sh), `tritium diff` on every example and the
+#       planted order bug plus random-size trials (tests/gpu/test_diff.sh and
+#       below), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
+#       interpreter benchmark against TRITON_INTERPRET=1 (bench/run.py);
+#       the tables last. Exit status 0 when every check passed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+D=build-dev-carry
+
+case "${1:-}" in
+pack)
+    set -e
+    [ -f build-dev/build.ninja ] || meson setup build-dev -Dstatic_llvm=true -Dbuildtype=release
+    ninja -C build-dev repl/tritium tests/gpu/test_gpu_run tests/gpu/gpu_tool
+    rm -rf "$D" && mkdir -p "$D"
+    strip -o "$D/tritium" build-dev/repl/tritium
+    strip -o "$D/test_gpu_run" build-dev/tests/gpu/test_gpu_run
+    strip -o "$D/gpu_tool" build-dev/tests/gpu/gpu_tool
+    cp /lib/x86_64-linux-gnu/libsubunit.so.0 /lib/x86_64-linux-gnu/libreadline.so.8 \
+       /lib/x86_64-linux-gnu/libtinfo.so.6 "$D/"
+    gzip -f "$D/tritium" "$D/test_gpu_run" "$D/gpu_tool"
+    du -sh "$D"
+    ;;
+run)
+    for f in "$D"/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+    chmod +x "$D/tritium" "$D/test_gpu_run" "$D/gpu_tool"
+    # the carried libraries only where the machine lacks them
+    if ldd "$D/tritium" "$D/test_gpu_run" | grep -q "not found"; then
+        export LD_LIBRARY_PATH="$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    fi
+    export TRITIUM_SRCDIR="$PWD" TRITIUM_CACHE_DIR=/tmp/tritium-cache PYTHONUNBUFFERED=1
+    T=$PWD/$D/tritium
+    fail=0
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+    echo "== 1. gpu_run suite";       "$D/test_gpu_run" || fail=$((fail + 1))
+    echo "== 2. launches.txt";        sh tests/gpu/device_check.sh "$D" >"${OUT:-/tmp}/device_check.log" 2>&1 || fail=$((fail + 1))
+    grep -E "== correctness|FAILED" "${OUT:-/tmp}/device_check.log"
+    echo "== 3. diff on the examples"; sh tests/gpu/test_diff.sh "$T" || fail=$((fail + 1))
+    echo "== 4. diff --trials 20, random sizes"
+    for e in "vector_add.py --sizes n_elements=1:200000 --arg x_ptr=randn:f32[n_elements] --arg y_ptr=randn:f32[n_elements] --arg output_ptr=empty:f32[n_elements] --arg n_elements=1000" \
+             "softmax.py --sizes n_cols=1:1024 --sizes n_rows=1:300 --arg input_ptr=randn:f32[n_rows,n_cols] --arg output_ptr=empty:f32[n_rows,n_cols] --arg n_rows=10 --arg n_cols=100 --arg input_row_stride=n_cols --arg output_row_stride=n_cols" \
+             "matmul.py --sizes M=1:300 --sizes N=1:300 --sizes K=1:300 --arg a_ptr=randn:f16[M,K] --arg b_ptr=randn:f16[K,N] --arg c_ptr=empty:f16[M,N] --arg M=64 --arg N=64 --arg K=64"; do
+        # shellcheck disable=SC2086
+        "$T" diff examples/$e --trials 20 >/tmp/trials.log 2>&1 || fail=$((fail + 1))
+        tail -n 1 /tmp/trials.log
+    done
+    echo "== 5. GPU benchmark (tritium vs Triton 3.6)"
+    python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
+    echo "== 6. interpreter benchmark (tritium vs TRITON_INTERPRET=1, one thread)"
+    python3 bench/run.py --tritium "$T" || fail=$((fail + 1))
+    echo "== $fail step(s) failed"
+    [ "$fail" -eq 0 ]
+    ;;
+*)
+    echo "usage: sh bench/device.sh pack|run" >&2
+    exit 2
+    ;;
+esac
