@@ -94,10 +94,13 @@ static void go(dbg_session *d)
     print_stop(d);
 }
 
-int dbg_cmd_run(dbg_session *d, const char *args)
+/* run and start: a fresh launch; start stops at the first line (gdb's start) */
+static int begin_launch(dbg_session *d, const char *args, bool stop_at_first_line)
 {
     if (!d->loaded) return dbg_error(d, "No kernel loaded; use `load FILE.py[:KERNEL]`.");
-    if (!dbg_blank(args)) return dbg_error(d, "run takes no arguments here; change the launch with `set arg`, `set grid`, `set const`.");
+    if (!dbg_blank(args))
+        return dbg_error(d, "%s takes no arguments here; change the launch with `set arg`, `set grid`, `set const`.",
+                         stop_at_first_line ? "start" : "run");
     if (!dbg_live_new(d)) return dbg_error(d, "cannot start the launch");
     char sb[64];
     dbg_printf(d, "Starting launch: %s, grid (%" PRId64 ",%" PRId64 ",%" PRId64 "), %" PRId64 " program%s, schedule %s\n",
@@ -109,34 +112,19 @@ int dbg_cmd_run(dbg_session *d, const char *args)
     d->prev_stop_prog = -1;
     d->sel_frame = 0;
     clear_step(d);
+    if (stop_at_first_line) {
+        d->step.kind = STEP_INTO;
+        d->step.count = 1;
+        d->step.newprog = true;
+    }
     dbg_launch_start(d);
+    if (stop_at_first_line) clear_step(d);
     print_stop(d);
     return 0;
 }
 
-int dbg_cmd_start(dbg_session *d, const char *args)
-{
-    if (!d->loaded) return dbg_error(d, "No kernel loaded; use `load FILE.py[:KERNEL]`.");
-    if (!dbg_blank(args)) return dbg_error(d, "start takes no arguments");
-    if (!dbg_live_new(d)) return dbg_error(d, "cannot start the launch");
-    char sb[64];
-    dbg_printf(d, "Starting launch: %s, grid (%" PRId64 ",%" PRId64 ",%" PRId64 "), %" PRId64 " program%s, schedule %s\n",
-               d->kernel, d->grid[0], d->grid[1], d->grid[2], d->nprog, d->nprog == 1 ? "" : "s",
-               dbg_sched_name(d, sb, sizeof sb));
-    dbg_sched_reset(d);
-    d->interrupt = 0;
-    d->launch_status = 0;
-    d->prev_stop_prog = -1;
-    d->sel_frame = 0;
-    clear_step(d);
-    d->step.kind = STEP_INTO;
-    d->step.count = 1;
-    d->step.newprog = true;
-    dbg_launch_start(d);
-    clear_step(d);
-    print_stop(d);
-    return 0;
-}
+int dbg_cmd_run(dbg_session *d, const char *args) { return begin_launch(d, args, false); }
+int dbg_cmd_start(dbg_session *d, const char *args) { return begin_launch(d, args, true); }
 
 int dbg_cmd_continue(dbg_session *d, const char *args)
 {

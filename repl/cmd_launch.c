@@ -204,6 +204,16 @@ static char **copy_words(repl_dbg *r)
     return c;
 }
 
+/* Split a command's arguments like a shell; report a quoting error. */
+static bool split_args(const char *args, int *wc, char ***w)
+{
+    char err[128];
+    if (repl_split_words(args, wc, w, err, sizeof err)) return true;
+    fflush(stdout);
+    fprintf(stderr, "%s\n", err);
+    return false;
+}
+
 int repl_dbg_set_launch_word(repl_dbg *r, const char *opt, const char *value)
 {
     const char *v = value;
@@ -216,12 +226,7 @@ int repl_dbg_set_launch_word(repl_dbg *r, const char *opt, const char *value)
     /* one shell-like word: quotes allowed */
     int wc;
     char **w;
-    char err[128];
-    if (!repl_split_words(v, &wc, &w, err, sizeof err)) {
-        fflush(stdout);
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
+    if (!split_args(v, &wc, &w)) return -1;
     if (wc != 1 && strcmp(opt, "--grid")) {
         repl_words_free(wc, w);
         fflush(stdout);
@@ -247,12 +252,7 @@ int repl_dbg_cmd_set_launch(repl_dbg *r, const char *args)
 {
     int wc;
     char **w;
-    char err[128];
-    if (!repl_split_words(args, &wc, &w, err, sizeof err)) {
-        fflush(stdout);
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
+    if (!split_args(args, &wc, &w)) return -1;
     int nsaved = r->words.n;
     char **saved = copy_words(r);
     repl_dbg_add_words(r, wc, w);
@@ -264,12 +264,7 @@ int repl_dbg_cmd_load(repl_dbg *r, const char *args)
 {
     int wc;
     char **w;
-    char err[128];
-    if (!repl_split_words(args, &wc, &w, err, sizeof err)) {
-        fflush(stdout);
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
+    if (!split_args(args, &wc, &w)) return -1;
     if (wc == 0) {
         repl_words_free(wc, w);
         fflush(stdout);
