@@ -387,6 +387,16 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
         }                                                                                         \
     }
 
+/* The fault of one lane accessing esz bytes at a, in buffer b (NULL: in no
+ * buffer); -1 when the access is fine. */
+static inline int lane_fault(const interp_buf *b, uint64_t a, int esz)
+{
+    if (!b) return FK_OOB;
+    if (a & (uint64_t)(esz - 1)) return FK_MISALIGNED;
+    if (b->esize != esz) return FK_TYPE;
+    return -1;
+}
+
 static void eval_load(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
@@ -447,16 +457,9 @@ static void eval_load(interp_prog *p, const ir_op *op)
                 b = bi >= 0 ? &s->bufs[bi] : NULL;
                 reader = b ? reader_of(s, b) : NULL;
             }
-            if (!b) {
-                note(&fs, FK_OOB, i, a, -1, 0, -1);
-                goto fill;
-            }
-            if (a & (uint64_t)(esz - 1)) {
-                note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
-                goto fill;
-            }
-            if (b->esize != esz) {
-                note(&fs, FK_TYPE, i, a, bi, 0, -1);
+            int fk = lane_fault(b, a, esz);
+            if (fk >= 0) {
+                note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
                 goto fill;
             }
             memcpy(o, b->host + (a - b->base), (size_t)esz);
@@ -535,16 +538,9 @@ static void eval_store(interp_prog *p, const ir_op *op)
                     reader = reader_if(s, b);
                 }
             }
-            if (!b) {
-                note(&fs, FK_OOB, i, a, -1, 0, -1);
-                continue;
-            }
-            if (a & (uint64_t)(esz - 1)) {
-                note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
-                continue;
-            }
-            if (b->esize != esz) {
-                note(&fs, FK_TYPE, i, a, bi, 0, -1);
+            int fk = lane_fault(b, a, esz);
+            if (fk >= 0) {
+                note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
                 continue;
             }
             shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, s->o.check_races, reader,
@@ -689,16 +685,9 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
                 check_init = b->init && s->o.check_uninit;
             }
         }
-        if (!b) {
-            note(&fs, FK_OOB, i, a, -1, 0, -1);
-            continue;
-        }
-        if (a & (uint64_t)(esz - 1)) {
-            note(&fs, FK_MISALIGNED, i, a, bi, 0, -1);
-            continue;
-        }
-        if (b->esize != esz) {
-            note(&fs, FK_TYPE, i, a, bi, 0, -1);
+        int fk = lane_fault(b, a, esz);
+        if (fk >= 0) {
+            note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
             continue;
         }
         int64_t e = (int64_t)((a - b->base) >> b->eshift);
