@@ -146,3 +146,35 @@ def scalar_prog(x_ptr, out_ptr, n):
 @triton.jit
 def oob_store(out_ptr, off):
     tl.store(out_ptr + off, 1.0)
+
+
+@triton.jit
+def casts_misc(x_ptr, f16_ptr, bf16_ptr, i32_ptr, u8_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    # conversions between every dtype family, and *i1 stores
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    tl.store(f16_ptr + offs, x.to(tl.float16), mask=m)
+    tl.store(bf16_ptr + offs, (x * 3.0).to(tl.bfloat16), mask=m)
+    tl.store(i32_ptr + offs, (x * 1000.0).to(tl.int32) + (offs.to(tl.uint32) >> 3).to(tl.int32), mask=m)
+    tl.store(u8_ptr + offs, tl.minimum(tl.abs(x) * 40.0, 255.0).to(tl.uint8), mask=m)
+    tl.store(b_ptr + offs, x > 0.5, mask=m)
+
+
+@triton.jit
+def misc3d(x_ptr, y_ptr, s_ptr, r_ptr, seed, n, N: tl.constexpr):
+    # a 3-D grid, an early return, tl.reshape, argmin, a runtime ternary,
+    # fma / sigmoid / exp2 / log2 / rsqrt / erf, and tl.rand (Philox: umulhi)
+    lin = (tl.program_id(2) * tl.num_programs(1) + tl.program_id(1)) * tl.num_programs(0) + tl.program_id(0)
+    if lin * N >= n:
+        return
+    offs = lin * N + tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    x2 = tl.reshape(x, (N // 8, 8))
+    s = tl.sum(x2, axis=1) + tl.argmin(x2, axis=1).to(tl.float32)
+    tl.store(s_ptr + lin * (N // 8) + tl.arange(0, N // 8), s)
+    a = tl.fma(x, 2.0, 1.0)
+    b = tl.sigmoid(x) + tl.exp2(x) * 0.001 + tl.log2(tl.abs(x) + 1.0) + tl.rsqrt(tl.abs(x) + 1.0) + tl.erf(x)
+    y = a if lin % 2 == 0 else b
+    tl.store(y_ptr + offs, y)
+    tl.store(r_ptr + offs, tl.rand(seed, offs))
