@@ -6,6 +6,9 @@
 #include <string.h>
 
 #define MAX_DEPTH 200
+/* Left-assoc chains (a+b+c, a.b.c, f()()) build left-deep trees that later
+ * passes walk recursively, so their length is capped too. */
+#define MAX_CHAIN 1000
 
 static token *peek(parser *P) { return &P->toks[P->i]; }
 static token *peek2(parser *P) { return &P->toks[P->i + 1 < P->ntoks ? P->i + 1 : P->i]; }
@@ -219,7 +222,11 @@ static bool parse_subscripts(parser *P, node *sub)
 static node *parse_primary(parser *P)
 {
     node *n = parse_atom(P);
-    while (n) {
+    for (int len = 0; n; len++) {
+        if (len > MAX_CHAIN) {
+            error_at(P, peek(P), "expression too long");
+            return NULL;
+        }
         token *t = peek(P);
         if (tok_is_op(t, "(")) {
             next(P);
@@ -283,7 +290,11 @@ static node *parse_factor(parser *P)
 static node *binary_level(parser *P, const char *const *ops, node *(*sub)(parser *))
 {
     node *n = sub(P);
-    while (n) {
+    for (int len = 0; n; len++) {
+        if (len > MAX_CHAIN) {
+            error_at(P, peek(P), "expression too long");
+            return NULL;
+        }
         token *t = peek(P);
         const char *op = NULL;
         for (int i = 0; ops[i]; i++)
@@ -375,7 +386,11 @@ static node *parse_not(parser *P)
 static node *boolop(parser *P, const char *kw, node *(*sub)(parser *))
 {
     node *n = sub(P);
-    while (n && is_kw(peek(P), kw)) {
+    for (int len = 0; n && is_kw(peek(P), kw); len++) {
+        if (len > MAX_CHAIN) {
+            error_at(P, peek(P), "expression too long");
+            return NULL;
+        }
         token *t = next(P);
         node *b = mk(P, E_BOOLOP, t);
         b->op = kw;
