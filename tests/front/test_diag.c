@@ -302,10 +302,24 @@ void add_diag_known_bugs(TCase *tc)
     (void)tc;
 }
 
+/* a 5000-term sum would build a tree 5000 deep: rejected, not a stack overflow */
+START_TEST(long_chain)
+{
+    strbuf b = {0};
+    sb_puts(&b, PRELUDE "def k(X):\n    x = tl.load(X)\n    y = x");
+    for (int i = 0; i < 5000; i++) sb_puts(&b, "+x");
+    sb_puts(&b, "\n    tl.store(X, y)\n");
+    const char *d = compile_err(b.s, "k", "X:*f32[16]");
+    ck_assert_msg(strstr(d, "k.py:6:") && strstr(d, "expression too long"), "got: %s", d);
+    sb_free(&b);
+}
+END_TEST
+
 TCase *tc_diag(void)
 {
     TCase *tc = tcase_create("diag");
     tcase_add_test(tc, missing_colon);
+    tcase_add_test(tc, long_chain);
     tcase_add_test(tc, bad_indentation);
     tcase_add_test(tc, unknown_name);
     tcase_add_test(tc, chained_comparison);
