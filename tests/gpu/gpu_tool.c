@@ -55,47 +55,11 @@ static bool parse_arg(launch *l, const char *s)
     return true;
 }
 
-int main(int argc, char **argv)
+/* Do what `mode` asks with the compiled kernel; the caller frees f and l. */
+static int act(int mode, gpu_options o, bool noref, double rtol, double atol, const char *kernel,
+               ir_func *f, launch *lp)
 {
-    gpu_options o;
-    gpu_options_default(&o);
-    o.no_cache = getenv("TRITIUM_GPU_CACHE") == NULL;
-    int mode = 0;                    /* 0 ptx, 1 llvm, 2 run */
-    double rtol = 1e-5, atol = 1e-6;
-    bool noref = false;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--ptx")) mode = 0;
-        else if (!strcmp(a, "--llvm")) mode = 1;
-        else if (!strcmp(a, "--run")) mode = 2;
-        else if (!strcmp(a, "--ptxas")) mode = 3;
-        else if (!strcmp(a, "--interp")) mode = 4;
-        else if (!strcmp(a, "--no-ref")) noref = true;
-        else if (!strcmp(a, "--fast")) o.numerics = GPU_NUMERICS_FAST;
-        else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
-        else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
-        else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);
-        else if (!strcmp(a, "--rtol") && i + 1 < argc) rtol = atof(argv[++i]);
-        else if (!strcmp(a, "--atol") && i + 1 < argc) atol = atof(argv[++i]);
-        else return usage();
-    }
-    if (argc - i < 3) return usage();
-    const char *file = argv[i], *kernel = argv[i + 1];
-    launch l;
-    int64_t g[3] = { 1, 1, 1 };
-    sscanf(argv[i + 2], "%lld,%lld,%lld", (long long *)&g[0], (long long *)&g[1], (long long *)&g[2]);
-    lb_init(&l, g[0], g[1], g[2]);
-    l.num_warps = o.num_warps;
-    for (int k = i + 3; k < argc; k++)
-        if (!parse_arg(&l, argv[k])) {
-            fprintf(stderr, "gpu_tool: bad argument '%s'\n", argv[k]);
-            return 2;
-        }
-    front_module *m = front_load(file);
-    if (!m) return 2;
-    ir_func *f = front_compile(m, kernel, &l);
-    if (!f) return 2;
+    launch l = *lp;   /* tensors shared with the caller */
     char err[4096];
     if (mode == 4) {
         interp_options io;
@@ -179,7 +143,58 @@ int main(int argc, char **argv)
            kernel, st.arch, bad ? "MISMATCH" : "ok", st.compile_ms, st.ptx_cached ? " (cached)" : "", st.load_ms,
            st.cubin_cached ? " (cached)" : "", st.kernel_ms, st.bench_ms, st.num_regs, st.spill_bytes, st.smem_bytes,
            st.device);
-    launch_free(&l);
     launch_free(&ref);
     return bad ? 1 : 0;
 }
+
+int main(int argc, char **argv)
+{
+    gpu_options o;
+    gpu_options_default(&o);
+    o.no_cache = getenv("TRITIUM_GPU_CACHE") == NULL;
+    int mode = 0;                    /* 0 ptx, 1 llvm, 2 run */
+    double rtol = 1e-5, atol = 1e-6;
+    bool noref = false;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--ptx")) mode = 0;
+        else if (!strcmp(a, "--llvm")) mode = 1;
+        else if (!strcmp(a, "--run")) mode = 2;
+        else if (!strcmp(a, "--ptxas")) mode = 3;
+        else if (!strcmp(a, "--interp")) mode = 4;
+        else if (!strcmp(a, "--no-ref")) noref = true;
+        else if (!strcmp(a, "--fast")) o.numerics = GPU_NUMERICS_FAST;
+        else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
+        else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
+        else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);
+        else if (!strcmp(a, "--rtol") && i + 1 < argc) rtol = atof(argv[++i]);
+        else if (!strcmp(a, "--atol") && i + 1 < argc) atol = atof(argv[++i]);
+        else return usage();
+    }
+    if (argc - i < 3) return usage();
+    const char *file = argv[i], *kernel = argv[i + 1];
+    launch l;
+    int64_t g[3] = { 1, 1, 1 };
+    sscanf(argv[i + 2], "%lld,%lld,%lld", (long long *)&g[0], (long long *)&g[1], (long long *)&g[2]);
+    lb_init(&l, g[0], g[1], g[2]);
+    l.num_warps = o.num_warps;
+    for (int k = i + 3; k < argc; k++)
+        if (!parse_arg(&l, argv[k])) {
+            fprintf(stderr, "gpu_tool: bad argument '%s'\n", argv[k]);
+            return 2;
+        }
+    front_module *m = front_load(file);
+    ir_func *f = m ? front_compile(m, kernel, &l) : NULL;
+    if (!f) {
+        front_module_free(m);
+        launch_free(&l);
+        return 2;
+    }
+    int rc = act(mode, o, noref, rtol, atol, kernel, f, &l);
+    ir_func_free(f);
+    front_module_free(m);
+    launch_free(&l);
+    return rc;
+}
+
