@@ -3,7 +3,7 @@
 #
 # Build the libFuzzer harnesses with clang (ASan + UBSan, -fsanitize=fuzzer)
 # in build-fuzz/ and run each for DURATION seconds (default 60) on its seed
-# corpus tests/fuzz/corpus/NAME. Harnesses: spec (launch-spec parser and
+# corpus tests/fuzz/corpus/NAME (front: examples/ and tests/repl/kernels/). Harnesses: spec (launch-spec parser and
 # resolver), front (front_load_text + front_compile), npy (npy_parse).
 # New corpus entries go to build-fuzz/corpus/NAME; crashes, leaks and
 # timeouts to fuzz-out/NAME/. Exits non-zero when a harness found something.
@@ -35,6 +35,14 @@ for n in $NAMES; do
         "$ROOT/tests/fuzz/fuzz_$n.c" $LIBS -o "$BUILD/fuzz-$n"
 done
 
+# Seed corpora: the front end starts from the project's own kernel files.
+seeds() {
+    case $1 in
+    front) echo "$ROOT/examples $ROOT/tests/repl/kernels" ;;
+    *) echo "$ROOT/tests/fuzz/corpus/$1" ;;
+    esac
+}
+
 status=0
 for n in $NAMES; do
     # diag.h keeps every registered source for the life of the process (the
@@ -50,7 +58,7 @@ for n in $NAMES; do
     # shellcheck disable=SC2086
     if ! UBSAN_OPTIONS=print_stacktrace=1 "$BUILD/fuzz-$n" -max_total_time="$DUR" -max_len=4096 -timeout=10 \
             -print_final_stats=1 -artifact_prefix="$ROOT/fuzz-out/$n/" $LEAK ${FUZZ_FLAGS:-} \
-            "$BUILD/corpus/$n" "$ROOT/tests/fuzz/corpus/$n" >"$ROOT/fuzz-out/$n/log.txt" 2>&1; then
+            "$BUILD/corpus/$n" $(seeds "$n") >"$ROOT/fuzz-out/$n/log.txt" 2>&1; then
         echo "fuzz-$n: FAILED, see fuzz-out/$n/log.txt"
         status=1
     fi
@@ -61,7 +69,7 @@ for n in $NAMES; do
         # (the source registry stays reachable, so only real leaks show)
         echo "   replaying the corpus with leak checking"
         if ! "$BUILD/fuzz-$n" -runs=0 -detect_leaks=1 -artifact_prefix="$ROOT/fuzz-out/$n/" \
-                "$BUILD/corpus/$n" "$ROOT/tests/fuzz/corpus/$n" >"$ROOT/fuzz-out/$n/leaks.txt" 2>&1; then
+                "$BUILD/corpus/$n" $(seeds "$n") >"$ROOT/fuzz-out/$n/leaks.txt" 2>&1; then
             echo "fuzz-$n: LEAK or crash on replay, see fuzz-out/$n/leaks.txt"
             status=1
         fi
