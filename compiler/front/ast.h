@@ -14,6 +14,7 @@ typedef enum {
     E_SLICE,       /* a bare ':' (lo/hi/step unsupported beyond None) */
     E_BINOP, E_UNARY, E_BOOLOP, E_COMPARE, E_IFEXP,
     E_TUPLE, E_LIST,
+    E_DICT,        /* {k: v}: keys in items, values in kwvals (decorator arguments only) */
     /* statements */
     S_EXPR, S_ASSIGN, S_AUGASSIGN, S_ANNASSIGN, S_IF, S_FOR, S_WHILE,
     S_RETURN, S_PASS, S_ASSERT, S_BREAK, S_CONTINUE, S_OTHER,

@@ -10,16 +10,24 @@ static token *peek(parser *P) { return &P->toks[P->i]; }
 
 /* decorator: '@' dotted_name ['(' ... ')'] NEWLINE; returns the dotted name's
  * last component ("jit", "autotune", "heuristics", ...). */
-static const char *decorator(parser *P, bool *ok)
+static node *quiet_expr(parser *P);
+
+/* decorator: '@' expr NEWLINE. Returns the last name of the decorator's
+ * dotted name ("jit", "autotune", "heuristics", ...) and its parsed
+ * expression in *expr (NULL when it is not an expression we can read). */
+static const char *decorator(parser *P, node **expr)
 {
     P->i++;   /* '@' */
+    int start = P->i;
     const char *last = "";
-    *ok = true;
     while (peek(P)->kind == TK_NAME || tok_is_op(peek(P), ".")) {
         token *t = &P->toks[P->i++];
         if (t->kind == TK_NAME) last = arena_strndup(P->a, t->start, (size_t)t->len);
     }
-    /* skip arguments up to the end of the line (brackets keep NEWLINE out) */
+    P->i = start;
+    *expr = quiet_expr(P);
+    if (!*expr || peek(P)->kind != TK_NEWLINE) *expr = NULL;
+    /* skip what is left of the line (brackets keep NEWLINE out) */
     while (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) P->i++;
     if (peek(P)->kind == TK_NEWLINE) P->i++;
     return last;
@@ -95,6 +103,24 @@ static void import_stmt(parser *P, front_module *m)
     parse_skip_statement(P);
 }
 
+/* Parse an expression of host code without reporting errors: host code is
+ * not ours to judge. Returns NULL (position restored) when it does not parse. */
+static node *quiet_expr(parser *P)
+{
+    int start = P->i, errs = P->errors;
+    FILE *null = fopen("/dev/null", "w");
+    FILE *old = diag_set_stream(null);
+    node *e = parse_expr(P);
+    diag_set_stream(old);
+    if (null) fclose(null);
+    if (!e || P->errors != errs) {
+        P->errors = errs;
+        P->i = start;
+        return NULL;
+    }
+    return e;
+}
+
 /* A top-level `NAME = tl.constexpr(expr)`, `NAME: tl.constexpr = expr` or
  * `NAME = expr` (kept as a non-constexpr global so kernels using it get a
  * precise error). Parsed quietly: host code is not ours to judge. */
@@ -162,14 +188,23 @@ static bool scan(front_module *m, int file, lexed *lx)
             continue;
         }
         if (tok_is_op(t, "@")) {
-            bool jit = false, ok;
+            bool jit = false;
+            node_list decos = { NULL, 0 };
+            node *all[16];
             while (tok_is_op(peek(&P), "@")) {
-                const char *d = decorator(&P, &ok);
+                node *e;
+                const char *d = decorator(&P, &e);
                 if (!strcmp(d, "jit") || alias_is_jit(m, d)) jit = true;
+                if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
             }
             if (tok_is_name(peek(&P), "def") && jit) {
                 funcdef f = {0};
                 f.is_jit = true;
+                if (decos.n) {
+                    f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);
+                    memcpy(f.decorators.v, all, sizeof(node *) * (size_t)decos.n);
+                    f.decorators.n = decos.n;
+                }
                 int errs = diag_error_count();
                 if (!parse_funcdef(&P, &f) || diag_error_count() != errs) return false;
                 vec_push(&m->funcs, f);
@@ -267,6 +302,33 @@ static bool literal_default(node *d, launch_const *out)
     }
 }
 
+static node *kwarg(node *call, const char *name, int pos)
+{
+    for (int i = 0; i < call->kwnames.n; i++)
+        if (!strcmp(call->kwnames.v[i]->name, name)) return call->kwvals.v[i];
+    return pos < call->items.n ? call->items.v[pos] : NULL;
+}
+
+/* The value a `@triton.autotune(configs=[triton.Config({...}), ...])` decorator's
+ * first config gives `name`: tritium runs the first config (a correct kernel's
+ * results differ between configs only through float ordering). */
+static node *autotune_value(const funcdef *f, const char *name)
+{
+    for (int d = 0; d < f->decorators.n; d++) {
+        node *c = f->decorators.v[d];
+        if (c->kind != E_CALL || (c->a->kind != E_ATTR && c->a->kind != E_NAME) || strcmp(c->a->name, "autotune")) continue;
+        node *configs = kwarg(c, "configs", 0);
+        if (!configs || (configs->kind != E_LIST && configs->kind != E_TUPLE) || !configs->items.n) continue;
+        node *cfg = configs->items.v[0];
+        if (cfg->kind != E_CALL || (cfg->a->kind != E_ATTR && cfg->a->kind != E_NAME) || strcmp(cfg->a->name, "Config")) continue;
+        node *kw = kwarg(cfg, "kwargs", 0);
+        if (!kw || kw->kind != E_DICT) continue;
+        for (int i = 0; i < kw->items.n; i++)
+            if (kw->items.v[i]->kind == E_STR && !strcmp(kw->items.v[i]->name, name)) return kw->kwvals.v[i];
+    }
+    return NULL;
+}
+
 int front_params(const front_module *cm, const char *kernel, const front_param **out)
 {
     front_module *m = (front_module *)cm;
@@ -299,6 +361,10 @@ int front_params(const front_module *cm, const char *kernel, const front_param *
                     }
             }
             if (p->def) ps[i].has_default = literal_default(p->def, &ps[i].def);
+            if (ps[i].is_constexpr && !ps[i].has_default) {
+                node *v = autotune_value(f, p->name);
+                if (v) ps[i].has_default = literal_default(v, &ps[i].def);
+            }
         }
         m->params.v[fi] = ps;
         m->nparams.v[fi] = f->nparams;

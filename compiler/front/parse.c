@@ -139,6 +139,22 @@ static node *parse_atom(parser *P)
             if (!e || !expect_op(P, ")")) return NULL;
             return e;
         }
+        if (tok_is_op(t, "{")) {
+            /* dict: '{' [expr ':' expr (',' expr ':' expr)* [',']] '}' */
+            next(P);
+            n = mk(P, E_DICT, t);
+            while (!tok_is_op(peek(P), "}")) {
+                node *k = parse_expr(P);
+                if (!k || !expect_op(P, ":")) return NULL;
+                node *v = parse_expr(P);
+                if (!v) return NULL;
+                list_push(P, &n->items, k);
+                list_push(P, &n->kwvals, v);
+                if (!accept_op(P, ",")) break;
+            }
+            if (!expect_op(P, "}")) return NULL;
+            return n;
+        }
         if (tok_is_op(t, "[")) {
             next(P);
             n = mk(P, E_LIST, t);

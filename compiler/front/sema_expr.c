@@ -292,6 +292,8 @@ sval sema_expr(sema *S, node *e)
         for (int i = 0; i < t.n; i++) t.items[i] = sema_expr(S, e->items.v[i]);
         return t;
     }
+    case E_DICT:
+        sema_error(S, e->pos, "dict literals are not supported in kernels");
     default:
         sema_error(S, e->pos, "unsupported expression");
     }

@@ -657,6 +657,8 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
                 v = sema_expr(&S, pa->def);
                 S.plain_globals = false;
                 S.sc = &top;
+            } else if (fp->has_default) {
+                v = const_value(&fp->def);   /* from @triton.autotune's first config */
             } else
                 sema_error(&S, pa->pos, "constexpr parameter '%s' has no value; pass --const %s=VALUE", pa->name, pa->name);
             if (a && a->kind == ARG_TENSOR) sema_error(&S, pa->pos, "constexpr parameter '%s' was given a tensor", pa->name);

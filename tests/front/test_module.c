@@ -322,9 +322,37 @@ void add_module_known_bugs(TCase *tc)
     (void)tc;
 }
 
+/* @triton.autotune's first config supplies constexprs the launch leaves out */
+START_TEST(autotune_first_config)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "@triton.autotune(configs=[triton.Config({'B': 64, 'S': 'x'}, num_warps=4),\n"
+        "                          triton.Config({'B': 128}, num_warps=8)], key=['n'])\n"
+        "@triton.jit\n"
+        "def k(X, n, B: tl.constexpr, S: tl.constexpr, C: tl.constexpr = 3):\n"
+        "    tl.store(X + tl.arange(0, B), 1.0)\n";
+    front_module *m = front_load_text("k.py", src);
+    ck_assert_ptr_nonnull(m);
+    const front_param *ps;
+    ck_assert_int_eq(front_params(m, "k", &ps), 5);
+    ck_assert(ps[2].is_constexpr && ps[2].has_default && ps[2].def.kind == CONST_INT && ps[2].def.i == 64);
+    ck_assert(ps[3].has_default && ps[3].def.kind == CONST_STR && !strcmp(ps[3].def.s, "x"));
+    ck_assert(ps[4].has_default && ps[4].def.i == 3);      /* the parameter's own default */
+    ck_assert(!ps[0].has_default && !ps[1].has_default);
+    front_module_free(m);
+    ir_func *f = compile_ok(src, "k", "X:*f32[64] n:i32");
+    ir_op *r = find_op(f, IR_MAKE_RANGE, 0);
+    ck_assert_int_eq(r->attr[1], 64);
+    ir_func_free(f);
+}
+END_TEST
+
 TCase *tc_module(void)
 {
     TCase *tc = tcase_create("module");
+    tcase_add_test(tc, autotune_first_config);
     tcase_add_test(tc, only_jit_functions_are_parsed);
     tcase_add_test(tc, launch_comment_lines);
     tcase_add_test(tc, plain_global_is_an_error);
