@@ -40,6 +40,8 @@ extern const char front_prelude_text[];
 typedef enum {
     V_NONE, V_INT, V_FLOAT, V_BOOL, V_STR, V_DTYPE, V_FUNC, V_MODULE, V_BUILTIN,
     V_METHOD, V_TUPLE, V_TENSOR,
+    V_BLOCKPTR,              /* tl.make_block_ptr: i = rank; items = base, shape[i] (i64), strides[i] (i64),
+                              * offsets[i] (i32) as tensors, then block_shape[i] as V_INT */
 } vkind;
 
 typedef struct sval sval;
@@ -123,6 +125,14 @@ void sema_block(sema *S, node_list *stmts);
 sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const char **kwn, sval *kwv, int nkw);
 bool sema_lookup(sema *S, const char *name, sval *out);
 void sema_bind(sema *S, const char *name, sval v);
+
+/* block pointers (sema_blockptr.c) */
+int sema_bp_tensors(const sval *bp);                 /* how many tensor components: 3*rank + 1 */
+sval sema_bp_with(sema *S, sval bp, int k, sval t);  /* a copy with tensor component k replaced */
+sval sema_bp_load(sema *S, src_pos p, sval bp, sval boundary_check, sval padding);
+void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval boundary_check);
+sval sema_make_block_ptr(sema *S, src_pos p, sval base, sval shape, sval strides, sval offsets, sval block, sval order);
+sval sema_advance(sema *S, src_pos p, sval bp, sval deltas);
 
 /* builtins: resolve a module attribute / tensor method / Python builtin */
 enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA };

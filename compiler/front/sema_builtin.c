@@ -77,6 +77,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(ATOMIC_CAS, "atomic_cas", "pointer,cmp,val,sem,scope", IN_TL | IN_METHOD) \
     X(UMULHI, "umulhi", "x,y", IN_TL | IN_MATH) \
     X(TO_TENSOR, "to_tensor", "x", IN_TL) \
+    X(MAKE_BLOCK_PTR, "make_block_ptr", "base,shape,strides,offsets,block_shape,order", IN_TL) \
+    X(ADVANCE, "advance", "base,offsets", IN_TL) \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \
@@ -590,6 +592,10 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_LOAD: {
         sval ptr = req(S, p, id, &B, 0);
+        if (ptr.k == V_BLOCKPTR) {
+            if (B.has[1] || B.has[2]) sema_error(S, p, "load: `mask` and `other` cannot be used with a block pointer; use boundary_check");
+            return sema_bp_load(S, p, ptr, B.has[3] ? B.a[3] : sv_none(), B.has[4] ? B.a[4] : sv_none());
+        }
         if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "load: the pointer argument must be a pointer, got %s", sv_describe(S, &ptr));
         if (B.has[3] || B.has[4]) sema_error(S, p, "load: boundary_check and padding_option apply only to block pointers, which are not supported yet");
         for (int i = 5; i <= 6; i++)
@@ -621,6 +627,11 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_STORE: {
         sval ptr = req(S, p, id, &B, 0);
+        if (ptr.k == V_BLOCKPTR) {
+            if (B.has[2]) sema_error(S, p, "store: `mask` cannot be used with a block pointer; use boundary_check");
+            sema_bp_store(S, p, ptr, req(S, p, id, &B, 1), B.has[3] ? B.a[3] : sv_none());
+            return sv_none();
+        }
         if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "store: the pointer argument must be a pointer, got %s", sv_describe(S, &ptr));
         if (B.has[3]) sema_error(S, p, "store: boundary_check applies only to block pointers, which are not supported yet");
         sval val = req(S, p, id, &B, 1);
@@ -864,6 +875,13 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_CONSTEXPR:
         return req(S, p, id, &B, 0);
+    case B_MAKE_BLOCK_PTR: {
+        sval order = B.has[5] ? B.a[5] : sv_none();
+        return sema_make_block_ptr(S, p, req(S, p, id, &B, 0), req(S, p, id, &B, 1), req(S, p, id, &B, 2),
+                                   req(S, p, id, &B, 3), req(S, p, id, &B, 4), order);
+    }
+    case B_ADVANCE:
+        return sema_advance(S, p, req(S, p, id, &B, 0), req(S, p, id, &B, 1));
     case B_TO_TENSOR:
         return want_tensor(S, p, req(S, p, id, &B, 0), "the argument");
     case B_POINTER_TYPE: {

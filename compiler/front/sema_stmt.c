@@ -180,8 +180,9 @@ static void exec_if(sema *S, node *s)
         bool hb = scope_get(&before, name, &b0);
         bool ht = scope_get(&sthen, name, &t), he = scope_get(&selse, name, &e);
         if (!ht || !he) continue;                 /* defined in one branch only: not visible */
-        if (t.k == V_TUPLE || e.k == V_TUPLE)
-            sema_error(S, s->pos, "'%s' is a tuple assigned inside a runtime if; assign its elements to separate names", name);
+        if (t.k == V_TUPLE || e.k == V_TUPLE || t.k == V_BLOCKPTR || e.k == V_BLOCKPTR)
+            sema_error(S, s->pos, "'%s' (%s) is assigned inside a runtime if; only tensors can be (assign the elements "
+                       "to separate names, or advance a block pointer outside the if)", name, sv_describe(S, &t));
         if (hb && t.k != V_TENSOR && e.k != V_TENSOR && !sv_is_const(&t)) continue; /* unchanged non-tensors */
         S->b.region = rthen;
         S->sc = &sthen;
@@ -255,60 +256,107 @@ sval sema_ternary(sema *S, node *e, sval c)
 
 /* ---- loops ---- */
 
+/* Loop-carried values, one slot per tensor: a block pointer is carried as
+ * its tensor components (base, shapes, strides, offsets). */
 typedef struct carried {
-    const char **name;
-    sval *init;
+    const char **name;       /* per slot */
+    sval *init;              /* per slot: the initial tensor */
+    sval *whole;             /* per slot: the name's whole initial value */
+    int *comp;               /* per slot: -1 for a tensor, else the block pointer's component */
     int n;
 } carried;
+
+static void add_slot(sema *S, carried *c, int cap, const char *name, sval init, sval whole, int comp)
+{
+    if (c->n == cap) die("carried slots overflow");
+    c->name[c->n] = name;
+    c->init[c->n] = init;
+    c->whole[c->n] = whole;
+    c->comp[c->n] = comp;
+    c->n++;
+    (void)S;
+}
 
 /* Names assigned in the body and defined before the loop become loop-carried. */
 static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
 {
     names assigned = {0};
     assigned_names(S, body, &assigned);
-    c->name = arena_alloc(S->a, sizeof(char *) * (size_t)(assigned.n + 1));
-    c->init = arena_alloc(S->a, sizeof(sval) * (size_t)(assigned.n + 1));
+    int cap = 0;
+    for (int i = 0; i < assigned.n; i++) {
+        sval v;
+        cap += sema_lookup(S, assigned.v[i], &v) && v.k == V_BLOCKPTR ? sema_bp_tensors(&v) : 1;
+    }
+    c->name = arena_alloc(S->a, sizeof(char *) * (size_t)(cap + 1));
+    c->init = arena_alloc(S->a, sizeof(sval) * (size_t)(cap + 1));
+    c->whole = arena_alloc(S->a, sizeof(sval) * (size_t)(cap + 1));
+    c->comp = arena_alloc(S->a, sizeof(int) * (size_t)(cap + 1));
     c->n = 0;
     for (int i = 0; i < assigned.n; i++) {
         sval v;
-        if (!sema_lookup(S, assigned.v[i], &v)) continue;
-        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE) {
-            /* tuples of tensors are carried element-wise by Triton; keep it simple */
-            sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors can be loop-carried", assigned.v[i], sv_describe(S, &v));
+        const char *name = assigned.v[i];
+        if (!sema_lookup(S, name, &v)) continue;
+        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE)
+            sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors and block pointers can be loop-carried",
+                       name, sv_describe(S, &v));
+        if (is_constexpr_name(S, name) && (v.k == V_TENSOR || sv_is_const(&v)))
+            sema_error(S, p, "cannot reassign constexpr '%s' in a loop", name);
+        if (v.k == V_BLOCKPTR) {
+            for (int k = 0; k < sema_bp_tensors(&v); k++) add_slot(S, c, cap, name, v.items[k], v, k);
+            continue;
         }
         if (v.k != V_TENSOR && !sv_is_const(&v)) continue;
-        if (is_constexpr_name(S, assigned.v[i]))
-            sema_error(S, p, "cannot reassign constexpr '%s' in a loop", assigned.v[i]);
-        c->name[c->n] = assigned.v[i];
-        c->init[c->n] = as_carried(S, p, assigned.v[i], v);
-        c->n++;
+        sval t = as_carried(S, p, name, v);
+        add_slot(S, c, cap, name, t, t, -1);
+    }
+}
+
+/* Bind every carried name to the values vals[0..n) (region arguments or the
+ * loop's results), rebuilding block pointers from their components. */
+static void bind_slots(sema *S, carried *c, const ir_value *vals)
+{
+    sval cur = sv_none();
+    for (int i = 0; i < c->n; i++) {
+        sval t = sv_tensor(vals[i], c->init[i].dt, c->init[i].pt);
+        if (c->comp[i] < 0) {
+            ir_value_set_name(S->fn, t.v, c->name[i]);
+            sema_bind(S, c->name[i], t);
+            continue;
+        }
+        if (c->comp[i] == 0) cur = c->whole[i];
+        cur = sema_bp_with(S, cur, c->comp[i], t);
+        if (i + 1 == c->n || c->comp[i + 1] <= 0) sema_bind(S, c->name[i], cur);
     }
 }
 
 /* After the body: yield the carried names' values, checking their types. */
-static void yield_carried(sema *S, src_pos p, carried *c, int extra, const ir_value *extra_vals)
+static void yield_carried(sema *S, src_pos p, carried *c)
 {
-    ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + extra + 1));
-    for (int i = 0; i < extra; i++) ys[i] = extra_vals[i];
+    ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + 1));
     for (int i = 0; i < c->n; i++) {
         sval v;
         if (!sema_lookup(S, c->name[i], &v)) die("carried name vanished");
-        v = as_carried(S, p, c->name[i], v);
+        if (c->comp[i] >= 0) {
+            if (v.k != V_BLOCKPTR || v.i != c->whole[i].i)
+                sema_error(S, p, "loop-carried variable '%s' was a block pointer of rank %d before the loop but is %s in it",
+                           c->name[i], (int)c->whole[i].i, sv_describe(S, &v));
+            v = v.items[c->comp[i]];
+        } else {
+            v = as_carried(S, p, c->name[i], v);
+        }
         if (!same_type(S, v, c->init[i]))
             sema_error(S, p, "loop-carried variable '%s' has initial type %s but is re-assigned to %s in the loop; "
                              "make sure its type stays the same", c->name[i], sv_describe(S, &c->init[i]), sv_describe(S, &v));
-        ys[extra + i] = v.v;
+        ys[i] = v.v;
     }
-    ir_emit(&S->b, IR_YIELD, 0, NULL, c->n + extra, ys);
+    ir_emit(&S->b, IR_YIELD, 0, NULL, c->n, ys);
 }
 
 static void bind_results(sema *S, carried *c, ir_value first)
 {
-    for (int i = 0; i < c->n; i++) {
-        sval r = sv_tensor(first + i, c->init[i].dt, c->init[i].pt);
-        ir_value_set_name(S->fn, r.v, c->name[i]);
-        sema_bind(S, c->name[i], r);
-    }
+    ir_value *vals = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + 1));
+    for (int i = 0; i < c->n; i++) vals[i] = first + i;   /* an op's results are consecutive */
+    bind_slots(S, c, vals);
 }
 
 static sval loop_bound(sema *S, src_pos p, sval v)
@@ -402,17 +450,13 @@ static void exec_for(sema *S, node *s)
     ir_value_set_name(S->fn, ivv.v, var);
     S->b.region = body;
     S->runtime_cf++;
-    for (int i = 0; i < c.n; i++) {
-        sval a2 = sv_tensor(S->fn->regions.v[body].args[i + 1], c.init[i].dt, c.init[i].pt);
-        ir_value_set_name(S->fn, a2.v, c.name[i]);
-        sema_bind(S, c.name[i], a2);
-    }
+    bind_slots(S, &c, S->fn->regions.v[body].args + 1);
     if (neg) ivv = sema_binop(S, s->pos, "-", sema_to_tensor(S, s->pos, base), sema_binop(S, s->pos, "*", ivv, stt));
     sema_bind(S, var, ivv);
     sema_block(S, &s->body);
     if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
     S->b.loc = for_loc;
-    yield_carried(S, s->pos, &c, 0, NULL);
+    yield_carried(S, s->pos, &c);
     S->runtime_cf--;
     S->sc = outer;
     S->b.region = parent;
@@ -442,7 +486,7 @@ static void exec_while(sema *S, node *s)
     /* before: evaluate the condition on the carried values */
     int32_t before = ir_new_region(S->fn, c.n, types);
     S->b.region = before;
-    for (int i = 0; i < c.n; i++) sema_bind(S, c.name[i], sv_tensor(S->fn->regions.v[before].args[i], c.init[i].dt, c.init[i].pt));
+    bind_slots(S, &c, S->fn->regions.v[before].args);
     sval cond = sema_expr(S, s->a);
     if (cond.k != V_TENSOR) sema_error(S, s->a->pos, "a while condition must be a runtime value (constexpr while loops are not supported)");
     if (sv_shape(S, &cond)->rank != 0) sema_error(S, s->a->pos, "a while condition must be a scalar");
@@ -455,15 +499,11 @@ static void exec_while(sema *S, node *s)
     /* after: the body */
     int32_t after = ir_new_region(S->fn, c.n, types);
     S->b.region = after;
-    for (int i = 0; i < c.n; i++) {
-        sval a2 = sv_tensor(S->fn->regions.v[after].args[i], c.init[i].dt, c.init[i].pt);
-        ir_value_set_name(S->fn, a2.v, c.name[i]);
-        sema_bind(S, c.name[i], a2);
-    }
+    bind_slots(S, &c, S->fn->regions.v[after].args);
     sema_block(S, &s->body);
     if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
     S->b.loc = wloc;
-    yield_carried(S, s->pos, &c, 0, NULL);
+    yield_carried(S, s->pos, &c);
     S->runtime_cf--;
     S->sc = outer;
     S->b.region = parent;

@@ -43,6 +43,7 @@ int main(void)
         suite_add_tcase(s, tc_expr());
         suite_add_tcase(s, tc_golden());
         suite_add_tcase(s, tc_random());
+        suite_add_tcase(s, tc_blockptr());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
