@@ -42,6 +42,8 @@ typedef enum {
     V_METHOD, V_TUPLE, V_TENSOR,
     V_BLOCKPTR,              /* tl.make_block_ptr: i = rank; items = base, shape[i] (i64), strides[i] (i64),
                               * offsets[i] (i32) as tensors, then block_shape[i] as V_INT */
+    V_TDESC,                 /* tl.make_tensor_descriptor: laid out as a block pointer at offset 0;
+                              * s = the padding option ("zero" or "nan") */
 } vkind;
 
 typedef struct sval sval;
@@ -133,6 +135,10 @@ sval sema_bp_load(sema *S, src_pos p, sval bp, sval boundary_check, sval padding
 void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval boundary_check);
 sval sema_make_block_ptr(sema *S, src_pos p, sval base, sval shape, sval strides, sval offsets, sval block, sval order);
 sval sema_advance(sema *S, src_pos p, sval bp, sval deltas);
+sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding);
+/* desc.load(offsets) / desc.store(offsets, value): every dimension bounds-checked */
+sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets);
+void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value);
 
 /* builtins: resolve a module attribute / tensor method / Python builtin */
 enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA };

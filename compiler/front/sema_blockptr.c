@@ -1,5 +1,7 @@
 /* sema_blockptr.c — block pointers (tl.make_block_ptr, tl.advance, and
- * tl.load / tl.store on them), lowered to ordinary pointer tiles and masks:
+ * tl.load / tl.store on them) and device-side tensor descriptors
+ * (tl.make_tensor_descriptor, desc.load / desc.store: a block pointer whose
+ * every dimension is bounds-checked), lowered to ordinary pointer tiles and masks:
  * element i of the block is base + sum_d (offsets[d] + i_d) * strides[d], and
  * boundary_check=(d, ...) masks 0 <= offsets[d] + i_d < shape[d]
  * (semantics §2.6; semantic.py make_block_ptr / _load_block_pointer). */
@@ -152,4 +154,53 @@ void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval check)
     ir_value ops[3] = { ptr.v, value.v, mask.k != V_NONE ? mask.v : -1 };
     sema_setloc(S, p);
     ir_emit(&S->b, IR_STORE, 0, NULL, mask.k != V_NONE ? 3 : 2, ops);
+}
+
+sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding)
+{
+    if (block.k != V_TUPLE) sema_error(S, p, "make_tensor_descriptor: block_shape must be a tuple of constexprs");
+    int rank = block.n;
+    sval zeros = { .k = V_TUPLE, .n = rank, .v = -1 };
+    zeros.items = arena_alloc(S->a, sizeof(sval) * (size_t)(rank + 1));
+    for (int d = 0; d < rank; d++) zeros.items[d] = sv_int(0);
+    if (strides.k == V_TUPLE && strides.n == rank && strides.items[rank - 1].k == V_INT && strides.items[rank - 1].i != 1)
+        sema_error(S, p, "make_tensor_descriptor: the last stride must be 1");
+    sval d = sema_make_block_ptr(S, p, base, shape, strides, zeros, block, zeros);
+    d.k = V_TDESC;
+    d.s = "zero";
+    if (padding.k == V_STR) {
+        if (strcmp(padding.s, "zero") && strcmp(padding.s, "nan"))
+            sema_error(S, p, "make_tensor_descriptor: padding_option must be \"zero\" or \"nan\"");
+        d.s = padding.s;
+    }
+    return d;
+}
+
+static sval at_offsets(sema *S, src_pos p, sval desc, sval offsets, sval *all)
+{
+    int rank = (int)desc.i;
+    if (offsets.k != V_TUPLE || offsets.n != rank)
+        sema_error(S, p, "a tensor descriptor of rank %d needs %d offsets, got %s", rank, rank, sv_describe(S, &offsets));
+    sval bp = desc;
+    bp.k = V_BLOCKPTR;
+    for (int d = 0; d < rank; d++)
+        bp = sema_bp_with(S, bp, 1 + 2 * rank + d, scalar_int(S, p, offsets.items[d], TT_I32, "offsets"));
+    *all = (sval){ .k = V_TUPLE, .n = rank, .v = -1 };
+    all->items = arena_alloc(S->a, sizeof(sval) * (size_t)rank);
+    for (int d = 0; d < rank; d++) all->items[d] = sv_int(d);
+    return bp;
+}
+
+sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
+{
+    sval all;
+    sval bp = at_offsets(S, p, desc, offsets, &all);
+    return sema_bp_load(S, p, bp, all, (sval){ .k = V_STR, .s = desc.s, .v = -1 });
+}
+
+void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value)
+{
+    sval all;
+    sval bp = at_offsets(S, p, desc, offsets, &all);
+    sema_bp_store(S, p, bp, value, all);
 }

@@ -79,6 +79,9 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(TO_TENSOR, "to_tensor", "x", IN_TL) \
     X(MAKE_BLOCK_PTR, "make_block_ptr", "base,shape,strides,offsets,block_shape,order", IN_TL) \
     X(ADVANCE, "advance", "base,offsets", IN_TL) \
+    X(MAKE_TENSOR_DESC, "make_tensor_descriptor", "base,shape,strides,block_shape,padding_option", IN_TL) \
+    X(DESC_LOAD, "load_tensor_descriptor", "desc,offsets", IN_TL) \
+    X(DESC_STORE, "store_tensor_descriptor", "desc,offsets,value", IN_TL) \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \
@@ -184,6 +187,12 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
             return true;
         }
         return false;
+    }
+    if (self.k == V_TDESC && (!strcmp(name, "load") || !strcmp(name, "store"))) {
+        *out = (sval){ .k = V_METHOD, .i = !strcmp(name, "load") ? B_DESC_LOAD : B_DESC_STORE, .v = -1 };
+        out->self = arena_alloc(S->a, sizeof(sval));
+        *out->self = self;
+        return true;
     }
     if (self.k != V_TENSOR) return false;
     if (!strcmp(name, "dtype") || !strcmp(name, "type")) {
@@ -882,6 +891,17 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_ADVANCE:
         return sema_advance(S, p, req(S, p, id, &B, 0), req(S, p, id, &B, 1));
+    case B_MAKE_TENSOR_DESC:
+        return sema_make_tensor_desc(S, p, req(S, p, id, &B, 0), req(S, p, id, &B, 1), req(S, p, id, &B, 2),
+                                     req(S, p, id, &B, 3), B.has[4] ? B.a[4] : sv_none());
+    case B_DESC_LOAD:
+    case B_DESC_STORE: {
+        sval d = req(S, p, id, &B, 0);
+        if (d.k != V_TDESC) sema_error(S, p, "%s: expected a tensor descriptor, got %s", btab[id].name, sv_describe(S, &d));
+        if (id == B_DESC_LOAD) return sema_desc_load(S, p, d, req(S, p, id, &B, 1));
+        sema_desc_store(S, p, d, req(S, p, id, &B, 1), req(S, p, id, &B, 2));
+        return sv_none();
+    }
     case B_TO_TENSOR:
         return want_tensor(S, p, req(S, p, id, &B, 0), "the argument");
     case B_POINTER_TYPE: {

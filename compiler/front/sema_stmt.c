@@ -296,7 +296,7 @@ static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
         sval v;
         const char *name = assigned.v[i];
         if (!sema_lookup(S, name, &v)) continue;
-        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE)
+        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE || v.k == V_TDESC)
             sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors and block pointers can be loop-carried",
                        name, sv_describe(S, &v));
         if (is_constexpr_name(S, name) && (v.k == V_TENSOR || sv_is_const(&v)))

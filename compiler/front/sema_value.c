@@ -39,7 +39,7 @@ bool sv_truthy(sema *S, src_pos p, const sval *v)
     case V_NONE: return false;
     case V_STR: return v->s[0] != 0;
     case V_TUPLE: return v->n != 0;
-    case V_DTYPE: case V_FUNC: case V_MODULE: case V_BUILTIN: case V_METHOD: case V_BLOCKPTR: return true;
+    case V_DTYPE: case V_FUNC: case V_MODULE: case V_BUILTIN: case V_METHOD: case V_BLOCKPTR: case V_TDESC: return true;
     case V_TENSOR: break;
     }
     sema_error(S, p, "a tensor has no compile-time truth value here; this needs a constexpr");
@@ -75,6 +75,7 @@ const char *sv_describe(sema *S, const sval *v)
     case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
     case V_TUPLE: snprintf(buf, sizeof buf, "tuple of %d", v->n); break;
     case V_BLOCKPTR: snprintf(buf, sizeof buf, "a block pointer of rank %d", (int)v->i); break;
+    case V_TDESC: snprintf(buf, sizeof buf, "a tensor descriptor of rank %d", (int)v->i); break;
     case V_TENSOR: {
         const ir_type_info *t = sv_shape(S, v);
         int len = snprintf(buf, sizeof buf, "%s", dtname(v->dt, v->pt, d, sizeof d));
