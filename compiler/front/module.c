@@ -103,14 +103,14 @@ static void import_stmt(parser *P, front_module *m)
     parse_skip_statement(P);
 }
 
-/* Parse an expression of host code without reporting errors: host code is
- * not ours to judge. Returns NULL (position restored) when it does not parse. */
-static node *quiet_expr(parser *P)
+/* Parse host code with `fn` without reporting errors: host code is not ours
+ * to judge. Returns NULL (position restored) when it does not parse. */
+static node *quietly(parser *P, node *(*fn)(parser *))
 {
     int start = P->i, errs = P->errors;
     FILE *null = fopen("/dev/null", "w");
     FILE *old = diag_set_stream(null);
-    node *e = parse_expr(P);
+    node *e = fn(P);
     diag_set_stream(old);
     if (null) fclose(null);
     if (!e || P->errors != errs) {
@@ -121,21 +121,15 @@ static node *quiet_expr(parser *P)
     return e;
 }
 
+static node *quiet_expr(parser *P) { return quietly(P, parse_expr); }
+
 /* A top-level `NAME = tl.constexpr(expr)`, `NAME: tl.constexpr = expr` or
  * `NAME = expr` (kept as a non-constexpr global so kernels using it get a
  * precise error). Parsed quietly: host code is not ours to judge. */
 static void global_stmt(parser *P, front_module *m)
 {
-    int start = P->i;
-    FILE *null = fopen("/dev/null", "w");
-    FILE *old = diag_set_stream(null);
-    int errs = P->errors;
-    node *s = parse_simple_statement(P);
-    diag_set_stream(old);
-    if (null) fclose(null);
-    if (!s || P->errors != errs) {
-        P->errors = errs;
-        P->i = start;
+    node *s = quietly(P, parse_simple_statement);
+    if (!s) {
         parse_skip_statement(P);
         return;
     }
