@@ -321,6 +321,13 @@ static const dcmd top_cmds[] = {
     /* launch */
     { "load", "file", R(repl_dbg_cmd_load), NULL, 0, ARGS_FILE, C_LNCH, "load FILE.py[:KERNEL] [launch spec]",
       "Debug another kernel (breakpoints stay).", NULL },
+#ifdef TRITIUM_HAVE_GPU
+    { "diff", "", R(repl_dbg_cmd_diff), NULL, 0, ARGS_NONE, C_LNCH,
+      "diff [--rtol R] [--atol A] [--ulp N] [--numerics ieee|fast] [--show N] [--against SCHEDULE]",
+      "Run the loaded launch from fresh inputs in the interpreter and on the GPU and report every\n"
+      "element that disagrees, with the program and line that wrote it (as `tritium diff`).\n"
+      "--against SCHEDULE compares with a second interpreter run instead (no GPU needed).", NULL },
+#endif
     { "set", "", NULL, NULL, set_cmds, 0, ARGS_SUB, C_LNCH, "set SUBCOMMAND",
       "Change the launch (set arg/grid/const/launch) or a setting.", NULL },
     { "show", "", NULL, NULL, show_cmds, 0, ARGS_SUB, C_LNCH, "show SUBCOMMAND", "Show a setting or the launch.", NULL },

@@ -56,6 +56,8 @@ void repl_dbg_add_words(repl_dbg *r, int n, char *const *words);
 int repl_dbg_set_launch_word(repl_dbg *r, const char *opt, const char *value);
 int repl_dbg_cmd_load(repl_dbg *r, const char *args);
 int repl_dbg_cmd_set_launch(repl_dbg *r, const char *args);
+/* `diff [options]`: the loaded launch on the CPU and the GPU (cmd_diff.c). */
+int repl_dbg_cmd_diff(repl_dbg *r, const char *args);
 int repl_dbg_cmd_info_launch(repl_dbg *r, const char *args);
 void repl_dbg_close(repl_dbg *r);
 

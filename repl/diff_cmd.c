@@ -240,6 +240,36 @@ static void progress_clear(void)
 
 /* ---- the command ------------------------------------------------------------ */
 
+bool *repl_uninit_flags(const repl_spec *s, const launch *l)
+{
+    bool *uninit = xcalloc((size_t)l->nargs + 1, sizeof *uninit);
+    for (int i = 0; i < l->nargs; i++) {
+        const repl_value *v = repl_spec_value(s, l->args[i].name);
+        uninit[i] = v && v->kind == VAL_GEN && !strcmp(v->gen, "empty");
+    }
+    return uninit;
+}
+
+void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, const bool *uninit, dbg_diff_options *o)
+{
+    dbg_diff_options_default(o);
+    o->numerics = g->numerics;
+    o->has_rtol = g->has_rtol;
+    o->rtol = g->rtol;
+    o->has_atol = g->has_atol;
+    o->atol = g->atol;
+    o->ulp = g->ulp;
+    o->max_show = g->show;
+    o->arch = g->arch;
+    o->sched = s->sched;
+    o->sched_seed = s->has_sched_seed ? s->sched_seed : seed;
+    o->threads = s->threads;
+    o->uninit = uninit;
+    o->against_interp = g->against_interp;
+    o->other_sched = g->other_sched;
+    o->other_seed = g->has_other_seed ? g->other_seed : seed + 1;
+}
+
 int repl_cmd_diff(int argc, char *const *argv)
 {
     if (repl_wants_help(argc, argv)) {
@@ -311,28 +341,9 @@ int repl_cmd_diff(int argc, char *const *argv)
             rc = REPL_EXIT_INPUT;
             break;
         }
-        bool *uninit = xcalloc((size_t)t.launch.nargs + 1, sizeof *uninit);
-        for (int i = 0; i < t.launch.nargs; i++) {
-            const repl_value *v = repl_spec_value(s, t.launch.args[i].name);
-            uninit[i] = v && v->kind == VAL_GEN && !strcmp(v->gen, "empty");
-        }
+        bool *uninit = repl_uninit_flags(s, &t.launch);
         dbg_diff_options o;
-        dbg_diff_options_default(&o);
-        o.numerics = g.numerics;
-        o.has_rtol = g.has_rtol;
-        o.rtol = g.rtol;
-        o.has_atol = g.has_atol;
-        o.atol = g.atol;
-        o.ulp = g.ulp;
-        o.max_show = g.show;
-        o.arch = g.arch;
-        o.sched = s->sched;
-        o.sched_seed = s->has_sched_seed ? s->sched_seed : seed;
-        o.threads = s->threads;
-        o.uninit = uninit;
-        o.against_interp = g.against_interp;
-        o.other_sched = g.other_sched;
-        o.other_seed = g.has_other_seed ? g.other_seed : seed + 1;
+        repl_diff_options(&g, s, seed, uninit, &o);
         if (g.trials > 1) o.max_interp_reports = 3;
         /* with a progress bar the interpreter's reports are held back and
          * printed between redraws */

@@ -51,6 +51,37 @@ static int count_of(const char *hay, const char *needle)
 #define HAS(out, s) ck_assert_msg(strstr(out, s), "missing <%s> in:\n%s", s, out)
 #define HASNOT(out, s) ck_assert_msg(!strstr(out, s), "unexpected <%s> in:\n%s", s, out)
 
+/* diff: the loaded launch against a second interpreter run (no GPU needed),
+ * and without a driver a plain message and a failed command */
+START_TEST(diff_command)
+{
+    int st;
+    char *o = run("-batch -ex 'diff --against reverse --show 2' examples/order_bug.py", NULL, &st);
+    if (strstr(o, "Undefined command: \"diff\"")) {   /* a build without the GPU compiler */
+        free(o);
+        return;
+    }
+    ck_assert_int_eq(st, 0);
+    HAS(o, "out_ptr  f32[64]  MISMATCH: 63 of 64 elements differ");
+    HAS(o, "program (1, 0, 0) at examples/order_bug.py:46");
+    free(o);
+    o = run("-batch -ex 'diff --against reverse' examples/vector_add.py", NULL, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "agree");
+    HASNOT(o, "MISMATCH");
+    free(o);
+    o = run("-batch -ex 'diff --bogus' examples/vector_add.py", NULL, &st);
+    ck_assert_int_eq(st, 1);
+    free(o);
+    if (access("/usr/lib/x86_64-linux-gnu/libcuda.so.1", F_OK) != 0) {
+        o = run("-batch -ex diff examples/vector_add.py", NULL, &st);
+        ck_assert_int_eq(st, 1);
+        HAS(o, "no CUDA driver");
+        free(o);
+    }
+}
+END_TEST
+
 START_TEST(aliases_and_prefixes)
 {
     int st;
@@ -89,7 +120,7 @@ START_TEST(errors_and_exit_status)
     int st;
     char *o = run("-batch -ex 'di' -ex 'frobnicate' -ex 'info frob' -ex 'print 6 * 7' -ex 'print (' " HELPERS, NULL, &st);
     ck_assert_int_eq(st, 1);
-    HAS(o, "Ambiguous command \"di\": disable, display.\n");
+    HAS(o, "Ambiguous command \"di\": disable, display");   /* then diff in GPU builds */
     HAS(o, "Undefined command: \"frobnicate\".  Try \"help\".\n");
     HAS(o, "Undefined info command: \"frob\".  Try \"help info\".\n");
     HAS(o, "$1 = 42\n");                             /* the session goes on */
@@ -233,6 +264,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, help_from_the_table);
     tcase_add_test(tc, piped_input_repeats_and_eof_quits);
     tcase_add_test(tc, launch_commands);
+    tcase_add_test(tc, diff_command);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
