@@ -332,12 +332,9 @@ int repl_cmd_diff(int argc, char *const *argv)
             t.have_launch = true;
         }
         if (bar) progress(trial, g.trials, nbad);
-        int before = diag_error_count();
-        ir_func *fn = front_compile(t.mod, t.kernel, &t.launch);
+        if (bar) progress_clear();   /* diagnostics must not land inside the bar */
+        ir_func *fn = repl_target_compile(&t);
         if (!fn) {
-            if (bar) progress_clear();
-            if (diag_error_count() == before)
-                diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
             rc = REPL_EXIT_INPUT;
             break;
         }

@@ -19,34 +19,6 @@
 #define FLUSH_BYTES (256u << 20)
 #define HOST_LAUNCHES 200
 
-/* Kernel parameter slot for argument k (the ABI of gpu.h; the same packing
- * as compiler/gpu/run.c, which gpu_launch uses). */
-static int pack_param(const ir_func *f, int k, const launch_arg *a, cuda_devptr dev, uint64_t *slot)
-{
-    ir_type t = f->values.v[f->regions.v[IR_BODY].args[k]].type;
-    const ir_type_info *ti = ir_type_get(t);
-    if (ti->elem == TT_PTR) {
-        if (a->kind != ARG_TENSOR) return -1;
-        *slot = dev;
-        return 0;
-    }
-    if (a->kind == ARG_TENSOR) return -1;
-    double fv = a->kind == ARG_FLOAT ? a->f : (double)a->i;
-    int64_t iv = a->kind == ARG_INT ? a->i : (int64_t)a->f;
-    *slot = 0;
-    switch (ti->elem) {
-    case TT_BOOL: { int32_t v = iv != 0; memcpy(slot, &v, 4); break; }
-    case TT_I8: case TT_I16: case TT_I32: { int32_t v = (int32_t)iv; memcpy(slot, &v, 4); break; }
-    case TT_I64: memcpy(slot, &iv, 8); break;
-    case TT_F16: { uint16_t h = tt_f32_to_f16((float)fv); memcpy(slot, &h, 2); break; }
-    case TT_BF16: { uint16_t h = tt_f32_to_bf16((float)fv); memcpy(slot, &h, 2); break; }
-    case TT_F32: { float v = (float)fv; memcpy(slot, &v, 4); break; }
-    case TT_F64: memcpy(slot, &fv, 8); break;
-    default: return -1;
-    }
-    return 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -76,10 +48,7 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
         if (a->kind == ARG_TENSOR && a->tensor &&
             (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)))
             goto cuerr;
-        if (pack_param(f, i, a, dev[i], &slots[i])) {
-            snprintf(err, errlen, "argument %s does not match the kernel", a->name);
-            goto out;
-        }
+        if (gpu_pack_param(f, i, a, dev[i], &slots[i], err, errlen)) goto out;
         params[i] = &slots[i];
     }
     if (cuda_malloc(&flush, FLUSH_BYTES) || cuda_timer_create(&tm)) goto cuerr;

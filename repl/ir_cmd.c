@@ -12,11 +12,8 @@ int repl_cmd_ir(int argc, char *const *argv)
     repl_resolve_opts ro = { .types_only = true };
     int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH, &ro);
     if (rc) { repl_target_close(&t); return rc; }
-    int before = diag_error_count();
-    ir_func *fn = front_compile(t.mod, t.kernel, &t.launch);
+    ir_func *fn = repl_target_compile(&t);
     if (!fn) {
-        if (diag_error_count() == before)
-            diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
         rc = REPL_EXIT_INPUT;
     } else {
         ir_print(stdout, fn);

@@ -18,11 +18,8 @@ int repl_cmd_ptx(int argc, char *const *argv)
     int rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH, &ro);
     free(av);
     if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
-    int before = diag_error_count();
-    ir_func *fn = front_compile(t.mod, t.kernel, &t.launch);
+    ir_func *fn = repl_target_compile(&t);
     if (!fn) {
-        if (diag_error_count() == before)
-            diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
         rc = REPL_EXIT_INPUT;
         goto out;
     }

@@ -198,6 +198,8 @@ typedef struct repl_target {
 int repl_target_open(repl_target *t, int argc, char *const *argv, unsigned allowed,
                      const repl_resolve_opts *o);
 void repl_target_close(repl_target *t);
+/* Compile the target's kernel for its launch; NULL after a diagnostic. */
+ir_func *repl_target_compile(repl_target *t);
 
 /* `tritium run ...` and `tritium ir ...`: argv starts after the sub-command
  * name. Return the process exit status. */

@@ -272,12 +272,9 @@ int repl_cmd_run(int argc, char *const *argv)
         }
     }
 
-    int before = diag_error_count();
     double tf = now_seconds();
-    fn = front_compile(t.mod, t.kernel, &t.launch);
+    fn = repl_target_compile(&t);
     if (!fn) {
-        if (diag_error_count() == before)
-            diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t.file, t.kernel);
         goto out;
     }
 #ifdef TRITIUM_HAVE_GPU

@@ -186,3 +186,12 @@ void repl_target_close(repl_target *t)
     free(t->kernel);
     memset(t, 0, sizeof *t);
 }
+
+ir_func *repl_target_compile(repl_target *t)
+{
+    int before = diag_error_count();
+    ir_func *fn = front_compile(t->mod, t->kernel, &t->launch);
+    if (!fn && diag_error_count() == before)
+        diag_error(REPL_NOPOS, "%s: cannot compile kernel '%s'", t->file, t->kernel);
+    return fn;
+}

@@ -70,8 +70,7 @@ static int load_kernel(const gpu_kernel *gk, const gpu_options *o, const cuda_de
     return 0;
 }
 
-/* Kernel parameter slot for argument k (see gpu.h for the ABI). */
-static int pack_param(const ir_func *f, int k, const launch_arg *a, cuda_devptr dev, uint64_t *slot, char *err, size_t errlen)
+int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen)
 {
     ir_type t = f->values.v[f->regions.v[IR_BODY].args[k]].type;
     const ir_type_info *ti = ir_type_get(t);
@@ -163,7 +162,7 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
                 goto out;
             }
         }
-        if (pack_param(f, i, a, dev[i], &slots[i], err, errlen)) goto out;
+        if (gpu_pack_param(f, i, a, dev[i], &slots[i], err, errlen)) goto out;
         params[i] = &slots[i];
     }
     st->h2d_ms = (now_seconds() - t0) * 1e3;

@@ -102,4 +102,11 @@ typedef struct gpu_stats {
  * goes to err. */
 int gpu_launch(const ir_func *f, launch *l, const gpu_options *o, gpu_stats *st, char *err, size_t errlen);
 
+/* The 8-byte kernel parameter slot of runtime argument k of f: the device
+ * address `dev` for a pointer parameter, else the scalar converted to the
+ * parameter's IR type (i1..i32 as 32-bit, i64, f16/bf16 RTNE, f32, f64),
+ * zero-padded. Returns 0, or -1 with a message in err when the argument's
+ * kind does not match the parameter. */
+int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen);
+
 #endif
