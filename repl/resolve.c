@@ -250,6 +250,38 @@ static void set_tensor_name(tt_tensor *t, const char *name)
     t->name = xstrdup(name);
 }
 
+/* A runtime parameter given None: Triton's specialize_impl makes it the
+ * constexpr None (runtime/jit.py create_function_from_signature), so it
+ * travels as a launch_const and the kernel's signature drops it. */
+static void set_none(resolver *r, int i)
+{
+    r->consts[i] = (launch_const){ .name = xstrdup(r->params[i].name), .kind = CONST_NONE };
+    r->has_const[i] = true;
+    r->hv[i] = (hostval){ .kind = HV_NONE };
+}
+
+/* A runtime parameter left at its literal default (`bias=None`, `eps=1e-5`). */
+static bool runtime_default(resolver *r, int i)
+{
+    const front_param *p = &r->params[i];
+    const launch_const *d = &p->def;
+    hostval h;
+    switch (d->kind) {
+    case CONST_NONE: set_none(r, i); return true;
+    case CONST_INT: h = (hostval){ .kind = HV_INT, .i = d->i }; break;
+    case CONST_BOOL: h = (hostval){ .kind = HV_BOOL, .i = d->i }; break;
+    case CONST_FLOAT: h = (hostval){ .kind = HV_FLOAT, .f = d->f }; break;
+    default: return rerr("kernel '%s': the default of runtime parameter '%s' is not a number or None; pass --arg %s=...",
+                         r->kernel, p->name, p->name);
+    }
+    repl_value v = { .name = (char *)p->name, .text = (char *)"(default)" };
+    if (!set_scalar(r, i, &v, &h, false)) return false;
+    const launch_arg *a = &r->args[i];
+    if (a->kind == ARG_FLOAT) r->hv[i] = (hostval){ .kind = HV_FLOAT, .f = a->f };
+    else r->hv[i] = (hostval){ .kind = a->dtype == TT_BOOL ? HV_BOOL : HV_INT, .i = a->i };
+    return true;
+}
+
 static bool resolve_runtime(resolver *r, int i, const repl_value *v)
 {
     const front_param *p = &r->params[i];
@@ -276,11 +308,15 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
         if (repl_parse_int(v->text, &iv, &u64)) {
             h = (hostval){ .kind = HV_INT, .i = iv };
             ok = true;
+        } else if (!strcmp(v->text, "None")) {
+            free(origin);
+            set_none(r, i);
+            return true;
         } else if (k >= 0) {
             /* another parameter by name: no front end needed */
             ok = resolve_param(r, k);
             if (ok) h = r->hv[k];
-            if (ok && h.kind != HV_TENSOR && h.kind != HV_INT && h.kind != HV_FLOAT && h.kind != HV_BOOL) {
+            if (ok && h.kind != HV_TENSOR && h.kind != HV_INT && h.kind != HV_FLOAT && h.kind != HV_BOOL && h.kind != HV_NONE) {
                 free(origin);
                 return rerr("--arg %s: '%s' is %s; parameter '%s' needs a tensor or a number", p->name,
                             v->text, hv_kind_name(&h), p->name);
@@ -297,6 +333,9 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
             set_tensor_name(a->tensor, p->name);
         } else if (h.kind == HV_INT || h.kind == HV_FLOAT || h.kind == HV_BOOL) {
             if (!set_scalar(r, i, v, &h, u64)) return false;
+        } else if (h.kind == HV_NONE) {
+            set_none(r, i);
+            return true;
         } else {
             return rerr("--arg %s: '%s' is %s; parameter '%s' needs a tensor or a number", p->name,
                         v->text, hv_kind_name(&h), p->name);
@@ -428,8 +467,9 @@ static bool resolve_param(resolver *r, int i)
     bool ok;
     if (!v) {
         /* a constexpr left at its default (missing values were reported before) */
-        ok = p->is_constexpr && p->has_default;
-        if (ok) r->hv[i] = const_hostval(&p->def);   /* consts[i] stays empty */
+        ok = p->has_default;
+        if (ok && !p->is_constexpr) ok = runtime_default(r, i);
+        else if (ok) r->hv[i] = const_hostval(&p->def);   /* consts[i] stays empty */
     } else if (p->is_constexpr) {
         ok = resolve_const(r, i, v);
     } else {
@@ -533,7 +573,7 @@ static bool check_names(resolver *r)
     if (ok) {
         for (int i = 0; i < r->np; i++) {
             const front_param *p = &r->params[i];
-            if (r->given[i] || (p->is_constexpr && p->has_default)) continue;
+            if (r->given[i] || p->has_default) continue;
             if (p->is_constexpr) rerr("kernel '%s': no value for constexpr parameter '%s' (add --const %s=VALUE)",
                                       r->kernel, p->name, p->name);
             else rerr("kernel '%s': no value for parameter '%s' (add --arg %s=SPEC)", r->kernel, p->name, p->name);
@@ -582,13 +622,13 @@ bool repl_resolve(const repl_spec *s, const front_param *params, int nparams,
     for (int k = 0; k < s->nsaves + s->nexpects && ok; k++) {
         const repl_check *c = k < s->nsaves ? &s->saves[k] : &s->expects[k - s->nsaves];
         int i = find_param(&r, c->name, strlen(c->name));
-        if (r.args[i].kind != ARG_TENSOR)
+        if (r.has_const[i] || r.args[i].kind != ARG_TENSOR)
             ok = rerr("%s %s: '%s' is a scalar, not a tensor", k < s->nsaves ? "--save" : "--expect", c->name, c->name);
     }
 
     /* move the results into the launch, or free them */
     for (int i = 0; i < nparams; i++) {
-        if (ok && !params[i].is_constexpr) {
+        if (ok && !params[i].is_constexpr && !r.has_const[i]) {
             out->args = xrealloc(out->args, (size_t)(out->nargs + 1) * sizeof *out->args);
             out->args[out->nargs++] = r.args[i];
         } else if (ok && r.has_const[i]) {

@@ -323,6 +323,23 @@ static node *autotune_value(const funcdef *f, const char *name)
     return NULL;
 }
 
+/* Is parameter `idx` (`name`) listed in @triton.jit(do_not_specialize=[...])
+ * (by name or by index, as runtime/jit.py accepts both)? */
+static bool not_specialized(const funcdef *f, const char *name, int idx)
+{
+    for (int d = 0; d < f->decorators.n; d++) {
+        node *c = f->decorators.v[d];
+        if (c->kind != E_CALL || (c->a->kind != E_ATTR && c->a->kind != E_NAME) || strcmp(c->a->name, "jit")) continue;
+        node *l = kwarg(c, "do_not_specialize", 99);
+        if (!l || (l->kind != E_LIST && l->kind != E_TUPLE)) continue;
+        for (int i = 0; i < l->items.n; i++) {
+            node *x = l->items.v[i];
+            if ((x->kind == E_STR && !strcmp(x->name, name)) || (x->kind == E_INT && x->ival == idx)) return true;
+        }
+    }
+    return false;
+}
+
 int front_params(const front_module *cm, const char *kernel, const front_param **out)
 {
     front_module *m = (front_module *)cm;
@@ -354,6 +371,7 @@ int front_params(const front_module *cm, const char *kernel, const front_param *
                         ps[i].annot = ann[k].d;
                     }
             }
+            ps[i].no_specialize = not_specialized(f, p->name, i);
             if (p->def) ps[i].has_default = literal_default(p->def, &ps[i].def);
             if (ps[i].is_constexpr && !ps[i].has_default) {
                 node *v = autotune_value(f, p->name);

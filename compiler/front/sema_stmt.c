@@ -706,6 +706,11 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             top.v[top.n - 1].constexpr_decl = true;
             continue;
         }
+        if (!a && c && c->kind == CONST_NONE) {
+            /* None specializes as the constexpr None (runtime/jit.py specialize_impl) */
+            sema_bind(&S, pa->name, sv_none());
+            continue;
+        }
         if (!a) {
             if (c) sema_error(&S, pa->pos, "'%s' is a runtime parameter; pass it with --arg %s=..., not --const", pa->name, pa->name);
             sema_error(&S, pa->pos, "runtime parameter '%s' has no value; pass --arg %s=...", pa->name, pa->name);
@@ -720,6 +725,11 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             tt_dtype dt = a->kind == ARG_FLOAT ? TT_F32 : a->dtype;
             if (fp->annotated_dtype) dt = fp->annot;
             v = sv_tensor(ir_add_arg(S.fn, pa->name, ir_scalar(dt), dt, false), dt, 0);
+            /* an unannotated int equal to 1 specializes as the constexpr 1
+             * (specialize_impl; not under do_not_specialize); the argument
+             * stays in the signature, unused, so launches keep their shape */
+            if (a->kind == ARG_INT && a->dtype != TT_BOOL && a->i == 1 && !fp->annotated_dtype && !fp->no_specialize)
+                v = sv_int(1);
         }
         sema_bind(&S, pa->name, v);
     }

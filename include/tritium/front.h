@@ -36,6 +36,7 @@ typedef struct front_param {
     launch_const def;              /* that default */
     bool annotated_dtype;          /* e.g. `x: tl.int64`: forces the runtime type */
     tt_dtype annot;
+    bool no_specialize;            /* named in @triton.jit(do_not_specialize=[...]) */
 } front_param;
 
 /* Parameters of jit function `kernel`; returns the count or -1 when there is

@@ -74,7 +74,7 @@ START_TEST(runtime_if_results)
         "    else:\n"
         "        z = x + 3.0\n"
         "    tl.store(Z + offs, z + w)\n";
-    ir_func *f = compile_ok(src, "k", "X:*f32[16] Z:*f32[16] s:i32=1");
+    ir_func *f = compile_ok(src, "k", "X:*f32[16] Z:*f32[16] s:i32=3");
     int reg, idx;
     ir_op *ifop = find_op_at(f, IR_IF, 0, &reg, &idx);
     ck_assert_ptr_nonnull(ifop);
@@ -115,7 +115,7 @@ START_TEST(runtime_if_one_branch_name_invisible)
         "    if s > 0:\n"
         "        t = x * 2.0\n"
         "    tl.store(X, t)\n";
-    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=1");
+    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=3");
     ck_assert_msg(strstr(d, "k.py:8:") && strstr(d, "'t'"), "%s", d);
 }
 END_TEST
@@ -132,7 +132,7 @@ START_TEST(runtime_if_type_mismatch)
         "    else:\n"
         "        z = 1\n"
         "    tl.store(X, z)\n";
-    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=1");
+    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=3");
     ck_assert_msg(strstr(d, "z"), "%s", d);
 }
 END_TEST
@@ -415,7 +415,7 @@ START_TEST(if_livein_type_change)
         "    else:\n"
         "        z = 2.0\n"
         "    tl.store(X, z)\n";
-    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=1");
+    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=3");
     ck_assert_msg(strstr(d, "z"), "%s", d);
 }
 END_TEST
@@ -432,7 +432,7 @@ START_TEST(if_branch_types_differ_unused)
         "    else:\n"
         "        z = 1\n"
         "    tl.store(X, x)\n";
-    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=1");
+    const char *d = compile_err(src, "k", "X:*f32[16] s:i32=3");
     ck_assert_msg(strstr(d, "z"), "%s", d);
 }
 END_TEST
@@ -489,7 +489,7 @@ START_TEST(tuple_updated_in_runtime_if)
         "        t = (y, x)\n"
         "    tl.store(X, t[0])\n";
     const char *d;
-    ir_func *f = compile_src(src, "k", "X:*f32[16] s:i32=1", &d);
+    ir_func *f = compile_src(src, "k", "X:*f32[16] s:i32=3", &d);
     if (f) {
         ir_op *st = find_op(f, IR_STORE, 0);
         ck_assert_msg(def_opc(f, st->opnd[1]) == IR_IF, "t[0] after the if must be the if's result, not x");

@@ -200,7 +200,7 @@ START_TEST(syntax_variety_compiles)
         "\tif n > 0: z = z + 1.0\r\n"
         "\t\xce\xb1 = z\r\n"
         "\ttl.store(X, \xce\xb1)\r\n";
-    ir_func *f = compile_ok(src, "k", "X:*f32[4] n:i32=1");
+    ir_func *f = compile_ok(src, "k", "X:*f32[4] n:i32=2");
     ck_assert_int_eq(count_ops(f, IR_IF), 1);
     ck_assert_int_eq(count_ops(f, IR_MULF), 1);
     ir_op *ld = find_op(f, IR_LOAD, 0);
