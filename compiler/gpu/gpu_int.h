@@ -136,20 +136,11 @@ void gpu_plan(gctx *g);
  * constants, ranges, splats, broadcasts or cheap elementwise ops)? */
 bool gpu_is_remat(gctx *g, ir_value v, int depth);
 
-/* lower.c: helpers shared by the lowering files */
+/* lower_llvm.c: LLVM emission helpers shared by the lowering files */
 LLVMTypeRef g_type(gctx *g, ir_type t);          /* element (register) type */
 LLVMTypeRef g_mem_type(gctx *g, ir_type elem);   /* in memory: i1 -> i8 */
 gv g_new(gctx *g, int n, int lay);
 gv g_get(gctx *g, ir_value v);                   /* lowered value in its planned layout */
-/* v's registers in layout lay (register pick, rematerialization or a trip
- * through shared memory). */
-gv g_convert(gctx *g, ir_value v, int lay);
-gv g_convert_gv(gctx *g, gv x, ir_type t, int lay);
-/* Per-dim coordinate of the calling thread's lane/warp part in layout lay. */
-LLVMValueRef g_lw_coord(gctx *g, int lay, int d);
-/* i1: this thread is the first owner of its elements (replicated lanes/warps
- * other than the lowest skip); NULL when every thread owns its elements. */
-LLVMValueRef g_owner(gctx *g, int lay);
 LLVMValueRef g_const_i32(gctx *g, int64_t v);
 LLVMValueRef g_call(gctx *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, int nargs);
 LLVMValueRef g_intrinsic(gctx *g, const char *name, LLVMTypeRef *ovl, int novl, LLVMValueRef *args, int nargs);
@@ -158,6 +149,15 @@ void g_barrier(gctx *g);
 /* Shared-memory scratch of at least n bytes; returns its base (addrspace 3). */
 LLVMValueRef g_scratch(gctx *g, int64_t n);
 void g_set(gctx *g, ir_value v, gv x);
+/* lower_cvt.c: v's registers in layout lay (register pick, rematerialization
+ * or a trip through shared memory). */
+gv g_convert(gctx *g, ir_value v, int lay);
+gv g_convert_gv(gctx *g, gv x, ir_type t, int lay);
+/* Per-dim coordinate of the calling thread's lane/warp part in layout lay. */
+LLVMValueRef g_lw_coord(gctx *g, int lay, int d);
+/* i1: this thread is the first owner of its elements (replicated lanes/warps
+ * other than the lowest skip); NULL when every thread owns its elements. */
+LLVMValueRef g_owner(gctx *g, int lay);
 
 /* lower_elem.c */
 /* One element of an elementwise op (operands already in registers). */
@@ -174,9 +174,11 @@ typedef struct vplan { int vec, nbits, dim; int bitreg[8]; } vplan;
 vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize);
 bool g_mask_is_true(gctx *g, ir_value m);
 /* lower.c: lower a pure op (constants, ranges, splat, broadcast,
- * expand_dims, elementwise) in layout lay, fetching operands with fetch. */
+ * expand_dims, elementwise) in layout lay, fetching operands with fetch
+ * (g_lower_pure: with g_convert). */
 typedef gv (*g_fetch_fn)(gctx *g, ir_value v, int lay, void *ctx);
 gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx);
+gv g_lower_pure(gctx *g, ir_op *op, int lay);
 /* pipeline.c: multi-stage cp.async software pipelining of the loads that
  * feed tensor-core dots in an scf.for (Triton's SoftwarePipeliner /
  * LoopPipelining with num_stages). */
