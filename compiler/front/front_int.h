@@ -148,5 +148,6 @@ bool sema_python_builtin(const char *name, sval *out);
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
                        const char **kwn, sval *kwv, int nkw);
 const char *sema_builtin_name(int id);
+const char *sema_builtin_params(int id);   /* "input,axis,keep_dims" */
 
 #endif

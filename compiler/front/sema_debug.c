@@ -34,8 +34,8 @@ static sval dense_offsets(sema *S, src_pos p, int rank, const int64_t *shape)
     int64_t n = 1;
     for (int i = 0; i < rank; i++) n *= shape[i];
     ir_value r = ir_emit1(&S->b, IR_MAKE_RANGE, ir_tensor(ir_scalar(TT_I32), 1, &n), 0, NULL);
-    ir_def(S->fn, r)->attr[0] = 0;
-    ir_def(S->fn, r)->attr[1] = n;
+    ir_attr_set(ir_def(S->fn, r), "start", 0);
+    ir_attr_set(ir_def(S->fn, r), "end", n);
     sval off = sv_tensor(r, TT_I32, 0);
     if (rank != 1) {
         sval args[2] = { off, { .k = V_TUPLE, .n = rank, .v = -1 } };

@@ -247,7 +247,7 @@ sval sema_expand_dims(sema *S, src_pos p, sval v, int axis)
     ir_type nt = sema_type(v.dt, v.pt, rank + 1, shape);
     if (rank == 0) return emit1(S, IR_SPLAT, nt, 1, &v.v, v.dt, v.pt);
     sval r = emit1(S, IR_EXPAND_DIMS, nt, 1, &v.v, v.dt, v.pt);
-    ir_def(S->fn, r.v)->attr[0] = axis;
+    ir_attr_set(ir_def(S->fn, r.v), "axis", axis);
     return r;
 }
 
@@ -459,7 +459,7 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
     if (is_cmp(op)) {
         ir_type bt = ir_type_with_elem(t, ir_scalar(TT_BOOL));
         sval r = emit1(S, fl ? IR_CMPF : IR_CMPI, bt, 2, ops, TT_BOOL, 0);
-        ir_def(S->fn, r.v)->attr[0] = fl ? float_pred(op) : int_pred(op, sg);
+        ir_attr_set(ir_def(S->fn, r.v), "predicate", fl ? float_pred(op) : int_pred(op, sg));
         return r;
     }
     int opc = -1;

@@ -1,5 +1,6 @@
 /* ir.c — the op table, functions, regions and the builder. */
 #include "tritium/ir.h"
+#include "attrspec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,18 @@ int ir_op_lookup(const char *name, size_t len)
         if (strlen(ir_ops[i].name) == len && !memcmp(ir_ops[i].name, name, len)) return i;
     return -1;
 }
+
+int ir_attr_index(int opc, const char *name)
+{
+    ir_attrspec spec[4];
+    int n = ir_attrspec_split(ir_ops[opc].attrs, spec);
+    for (int i = 0; i < n; i++)
+        if (spec[i].name_len == strlen(name) && !memcmp(spec[i].name, name, spec[i].name_len)) return i;
+    die("%s has no attribute '%s' (ops.def)", ir_ops[opc].name, name);
+}
+
+void ir_attr_set(ir_op *op, const char *name, int64_t v) { op->attr[ir_attr_index(op->opc, name)] = v; }
+int64_t ir_attr_get(const ir_op *op, const char *name) { return op->attr[ir_attr_index(op->opc, name)]; }
 
 static const char *const cmpi_names[] = { "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", NULL };
 static const char *const cmpf_names[] = { "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq",

@@ -120,6 +120,13 @@ typedef struct ir_op {
     int32_t loc;                   /* index into ir_func.locs, -1: unknown */
 } ir_op;
 
+/* Attributes by name (ops.def order): the slot of attribute `name` of op
+ * code opc; dies when the op has no such attribute. For builders and
+ * printers, not for the executors' hot loops (a string compare per call). */
+int ir_attr_index(int opc, const char *name);
+void ir_attr_set(ir_op *op, const char *name, int64_t v);
+int64_t ir_attr_get(const ir_op *op, const char *name);
+
 enum { IR_DEF_ARG, IR_DEF_OP, IR_DEF_REGION_ARG };
 
 typedef struct ir_value_info {

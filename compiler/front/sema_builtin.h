@@ -1,0 +1,148 @@
+/* sema_builtin.h — the builtin table and what the files that implement
+ * builtins share (internal to compiler/front): argument binding with named
+ * accessors (sema_bind.c), memory ops (sema_mem.c), reductions and scans
+ * (sema_reduce.c); sema_builtin.c holds the table and the dispatcher.
+ * Names and parameters follow Triton 3.6 (python/triton/language/
+ * {core,semantic,standard,math}.py). */
+#ifndef TRITIUM_SEMA_BUILTIN_H
+#define TRITIUM_SEMA_BUILTIN_H
+
+#include "front_int.h"
+
+enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBDEVICE = 32 };
+
+/* X(ID, "name", "params", visibility). A parameter "*name" collects the
+ * remaining positional arguments into a tuple. */
+#define BUILTINS(X) \
+    X(PROGRAM_ID, "program_id", "axis", IN_TL) \
+    X(NUM_PROGRAMS, "num_programs", "axis", IN_TL) \
+    X(ARANGE, "arange", "start,end", IN_TL) \
+    X(ZEROS, "zeros", "shape,dtype", IN_TL) \
+    X(FULL, "full", "shape,value,dtype", IN_TL) \
+    X(ZEROS_LIKE, "zeros_like", "input", IN_TL) \
+    X(CDIV, "cdiv", "x,div", IN_TL | IN_TRITON | IN_METHOD) \
+    X(WHERE, "where", "condition,x,y", IN_TL) \
+    X(MINIMUM, "minimum", "x,y,propagate_nan", IN_TL | IN_MATH) \
+    X(MAXIMUM, "maximum", "x,y,propagate_nan", IN_TL | IN_MATH) \
+    X(CLAMP, "clamp", "x,min,max,propagate_nan", IN_TL | IN_MATH) \
+    X(LOAD, "load", "pointer,mask,other,boundary_check,padding_option,cache_modifier,eviction_policy,volatile", IN_TL) \
+    X(STORE, "store", "pointer,value,mask,boundary_check,cache_modifier,eviction_policy", IN_TL | IN_METHOD) \
+    X(SUM, "sum", "input,axis,keep_dims,dtype", IN_TL | IN_METHOD) \
+    X(MAX, "max", "input,axis,return_indices,return_indices_tie_break_left,keep_dims", IN_TL | IN_METHOD) \
+    X(MIN, "min", "input,axis,return_indices,return_indices_tie_break_left,keep_dims", IN_TL | IN_METHOD) \
+    X(ARGMAX, "argmax", "input,axis,tie_break_left,keep_dims", IN_TL | IN_METHOD) \
+    X(ARGMIN, "argmin", "input,axis,tie_break_left,keep_dims", IN_TL | IN_METHOD) \
+    X(XOR_SUM, "xor_sum", "input,axis,keep_dims", IN_TL | IN_METHOD) \
+    X(EXP, "exp", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(EXP2, "exp2", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(LOG, "log", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(LOG2, "log2", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(SQRT, "sqrt", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(RSQRT, "rsqrt", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(SIN, "sin", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(COS, "cos", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(ERF, "erf", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(FLOOR, "floor", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(CEIL, "ceil", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
+    X(ABS, "abs", "x", IN_TL | IN_MATH | IN_METHOD | IN_PY) \
+    X(SIGMOID, "sigmoid", "x", IN_TL | IN_MATH | IN_METHOD) \
+    X(FMA, "fma", "x,y,z", IN_TL | IN_MATH | IN_LIBDEVICE) \
+    X(DOT, "dot", "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", IN_TL) \
+    X(TRANS, "trans", "input,*dims", IN_TL | IN_METHOD) \
+    X(PERMUTE, "permute", "input,*dims", IN_TL | IN_METHOD) \
+    X(RESHAPE, "reshape", "input,*shape,can_reorder", IN_TL | IN_METHOD) \
+    X(VIEW, "view", "input,*shape", IN_TL | IN_METHOD) \
+    X(RAVEL, "ravel", "x,can_reorder", IN_TL | IN_METHOD) \
+    X(BROADCAST_TO, "broadcast_to", "input,*shape", IN_TL | IN_METHOD) \
+    X(EXPAND_DIMS, "expand_dims", "input,axis", IN_TL | IN_METHOD) \
+    X(MULTIPLE_OF, "multiple_of", "input,values", IN_TL) \
+    X(MAX_CONTIGUOUS, "max_contiguous", "input,values", IN_TL) \
+    X(MAX_CONSTANCY, "max_constancy", "input,values", IN_TL) \
+    X(ASSUME, "assume", "cond", IN_TL) \
+    X(DEBUG_BARRIER, "debug_barrier", "", IN_TL) \
+    X(STATIC_ASSERT, "static_assert", "cond,msg", IN_TL) \
+    X(STATIC_PRINT, "static_print", "*values", IN_TL) \
+    X(DEVICE_ASSERT, "device_assert", "cond,msg,mask", IN_TL) \
+    X(STATIC_RANGE, "static_range", "arg1,arg2,arg3", IN_TL) \
+    X(RANGE, "range", "arg1,arg2,arg3,num_stages,loop_unroll_factor,disallow_acc_multi_buffer,flatten,warp_specialize,disable_licm", IN_TL | IN_PY) \
+    X(CAST, "cast", "input,dtype,fp_downcast_rounding,bitcast", IN_TL | IN_METHOD) \
+    X(TO, "to", "input,dtype,fp_downcast_rounding,bitcast", IN_METHOD) \
+    X(CONSTEXPR, "constexpr", "value", IN_TL) \
+    X(POINTER_TYPE, "pointer_type", "element_ty", IN_TL) \
+    X(ATOMIC_ADD, "atomic_add", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_MAX, "atomic_max", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_MIN, "atomic_min", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_AND, "atomic_and", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_OR, "atomic_or", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_XOR, "atomic_xor", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_XCHG, "atomic_xchg", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_CAS, "atomic_cas", "pointer,cmp,val,sem,scope", IN_TL | IN_METHOD) \
+    X(UMULHI, "umulhi", "x,y", IN_TL | IN_MATH) \
+    X(TO_TENSOR, "to_tensor", "x", IN_TL) \
+    X(MAKE_BLOCK_PTR, "make_block_ptr", "base,shape,strides,offsets,block_shape,order", IN_TL) \
+    X(ADVANCE, "advance", "base,offsets", IN_TL) \
+    X(MAKE_TENSOR_DESC, "make_tensor_descriptor", "base,shape,strides,block_shape,padding_option", IN_TL) \
+    X(DESC_LOAD, "load_tensor_descriptor", "desc,offsets", IN_TL) \
+    X(DESC_STORE, "store_tensor_descriptor", "desc,offsets,value", IN_TL) \
+    X(PY_MIN, "min", "*args", IN_PY) \
+    X(PY_MAX, "max", "*args", IN_PY) \
+    X(PY_LEN, "len", "obj", IN_PY) \
+    X(PY_INT, "int", "x", IN_PY) \
+    X(PY_FLOAT, "float", "x", IN_PY) \
+    X(PY_BOOL, "bool", "x", IN_PY) \
+    X(PY_PRINT, "print", "*args", IN_PY) \
+    X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY)
+
+enum {
+#define X(id, name, params, vis) B_##id,
+    BUILTINS(X)
+#undef X
+    B_COUNT
+};
+/* ---- argument binding (sema_bind.c) ---- */
+
+#define SEMA_MAXP 12
+
+/* The arguments of one call bound to the builtin's parameters by position
+ * and keyword, as Python binds them; None counts as "not given". */
+typedef struct bargs {
+    int id;                        /* B_* */
+    sval a[SEMA_MAXP];
+    bool has[SEMA_MAXP];
+    const char *names[SEMA_MAXP];
+    int n;
+} bargs;
+
+/* Bind a call's arguments (self first for methods) to builtin `id`'s
+ * parameters; errors as Python words them (unexpected keyword, multiple
+ * values, too many positional arguments). */
+void sema_bind_args(sema *S, src_pos p, int id, sval *self, sval *args, int nargs, const char **kwn, sval *kwv,
+                    int nkw, bargs *B);
+/* Named accessors. `name` must be one of the builtin's parameters (an
+ * internal error otherwise). sema_arg returns None when not given. */
+bool sema_arg_has(const bargs *B, const char *name);
+sval sema_arg(const bargs *B, const char *name);
+sval sema_arg_req(sema *S, src_pos p, const bargs *B, const char *name);   /* error when missing */
+bool sema_arg_bool(sema *S, src_pos p, const bargs *B, const char *name, bool def);
+
+/* Checks shared by the builtins; each reports a sema_error. */
+int64_t sema_want_int(sema *S, src_pos p, sval v, const char *what);       /* constexpr int */
+tt_dtype sema_want_dtype(sema *S, src_pos p, sval v, tt_dtype *pt);        /* tl.float32 & co. */
+sval sema_want_tensor(sema *S, src_pos p, sval v, const char *what);       /* numbers -> 0-d tensors */
+/* A shape: an int or a tuple of constexpr ints (powers of two when
+ * check_pow2), at most 2^20 elements; returns the rank. */
+int sema_want_shape(sema *S, src_pos p, sval v, int64_t *shape, bool check_pow2);
+bool sema_is_pow2(int64_t x);
+void sema_check_fp(sema *S, src_pos p, sval x, const char *fn);          /* math.py _check_dtype */
+/* Emit a one-result op at the current location. */
+sval sema_emit(sema *S, int opc, ir_type t, int n, const ir_value *ops, tt_dtype dt, tt_dtype pt);
+/* x viewed with a new shape of the same element count (a splat for 0-d x). */
+sval sema_reshape(sema *S, src_pos p, sval x, int rank, const int64_t *shape);
+
+/* ---- builtins by concern ---- */
+sval sema_builtin_load(sema *S, src_pos p, const bargs *B);                /* sema_mem.c */
+void sema_builtin_store(sema *S, src_pos p, const bargs *B);
+sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B);
+sval sema_builtin_reduce(sema *S, src_pos p, int id, const bargs *B);      /* sema_reduce.c */
+
+#endif

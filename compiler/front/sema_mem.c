@@ -1,0 +1,154 @@
+/* sema_mem.c — tl.load, tl.store and the atomics: pointer tensors with
+ * mask and `other`, block pointers, sem/scope strings (Triton 3.6
+ * semantic.py load, store, atomic_*). */
+#include "sema_builtin.h"
+
+#include <string.h>
+
+/* tl.load (semantic.py load): pointer tensors with mask/other, or block pointers */
+sval sema_builtin_load(sema *S, src_pos p, const bargs *B)
+{
+    sval ptr = sema_arg_req(S, p, B, "pointer");
+    if (ptr.k == V_BLOCKPTR) {
+        if (sema_arg_has(B, "mask") || sema_arg_has(B, "other")) sema_error(S, p, "load: `mask` and `other` cannot be used with a block pointer; use boundary_check");
+        return sema_bp_load(S, p, ptr, sema_arg(B, "boundary_check"), sema_arg(B, "padding_option"));
+    }
+    if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "load: the pointer argument must be a pointer, got %s", sv_describe(S, &ptr));
+    if (sema_arg_has(B, "boundary_check") || sema_arg_has(B, "padding_option")) sema_error(S, p, "load: boundary_check and padding_option apply only to block pointers, which are not supported yet");
+    static const char *const strs[] = { "cache_modifier", "eviction_policy" };
+    for (int i = 0; i < 2; i++)
+        if (sema_arg_has(B, strs[i]) && sema_arg(B, strs[i]).k != V_STR)
+            sema_error(S, p, "load: %s must be a string", strs[i]);
+    sval mask = {0}, other = {0};
+    if (sema_arg_has(B, "other") && !sema_arg_has(B, "mask")) sema_error(S, p, "load: `other` cannot be provided without `mask`");
+    if (sema_arg_has(B, "mask")) {
+        mask = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
+        if (mask.dt != TT_BOOL) sema_error(S, p, "load: mask must be a boolean tensor, got %s", sv_describe(S, &mask));
+        const ir_type_info *pt0 = sv_shape(S, &ptr);
+        if (pt0->rank == 0 && sv_shape(S, &mask)->rank > 0)
+            sema_error(S, p, "load: mask argument cannot be a block if the pointer argument is not a block");
+        mask = sema_broadcast_to(S, p, mask, pt0->rank, pt0->shape);
+    }
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    ir_value ops[3] = { ptr.v, -1, -1 };
+    int n = 1;
+    if (sema_arg_has(B, "mask")) ops[n++] = mask.v;
+    if (sema_arg_has(B, "other")) {
+        other = sema_cast(S, p, sema_arg(B, "other"), ptr.pt, 0, false);
+        other = sema_broadcast_to(S, p, other, rank, shape);
+        ops[n++] = other.v;
+    }
+    sema_setloc(S, p);
+    return sema_emit(S, IR_LOAD, sema_type(ptr.pt, 0, rank, shape), n, ops, ptr.pt, 0);
+}
+
+/* tl.store (semantic.py store) */
+void sema_builtin_store(sema *S, src_pos p, const bargs *B)
+{
+    sval ptr = sema_arg_req(S, p, B, "pointer");
+    if (ptr.k == V_BLOCKPTR) {
+        if (sema_arg_has(B, "mask")) sema_error(S, p, "store: `mask` cannot be used with a block pointer; use boundary_check");
+        sema_bp_store(S, p, ptr, sema_arg_req(S, p, B, "value"), sema_arg(B, "boundary_check"));
+        return;
+    }
+    if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "store: the pointer argument must be a pointer, got %s", sv_describe(S, &ptr));
+    if (sema_arg_has(B, "boundary_check")) sema_error(S, p, "store: boundary_check applies only to block pointers, which are not supported yet");
+    sval val = sema_arg_req(S, p, B, "value");
+    sval mask = {0};
+    if (sema_arg_has(B, "mask")) {
+        mask = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
+        if (mask.dt != TT_BOOL) sema_error(S, p, "store: mask must be a boolean tensor, got %s", sv_describe(S, &mask));
+        const ir_type_info *pt0 = sv_shape(S, &ptr);
+        if (pt0->rank == 0 && sv_shape(S, &mask)->rank > 0)
+            sema_error(S, p, "store: mask argument cannot be a block if the pointer argument is not a block");
+        mask = sema_broadcast_to(S, p, mask, pt0->rank, pt0->shape);
+    }
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    /* *i1 is stored as int8 (semantic.py store): 0.5 -> 0 -> False */
+    if (ptr.pt == TT_BOOL && val.k == V_TENSOR && val.dt != TT_BOOL) val = sema_cast(S, p, val, TT_I8, 0, false);
+    val = sema_cast(S, p, val, ptr.pt, 0, false);
+    if (sv_shape(S, &val)->rank > rank) sema_error(S, p, "store: value %s has a higher rank than the pointer %s", sv_describe(S, &val), sv_describe(S, &ptr));
+    val = sema_broadcast_to(S, p, val, rank, shape);
+    ir_value ops[3] = { ptr.v, val.v, sema_arg_has(B, "mask") ? mask.v : -1 };
+    sema_setloc(S, p);
+    ir_emit(&S->b, IR_STORE, 0, NULL, sema_arg_has(B, "mask") ? 3 : 2, ops);
+    return;
+}
+
+/* tl.atomic_* (semantic.py atomic_*, atom_red_typechecking_impl) */
+sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
+{
+    sval ptr = sema_arg_req(S, p, B, "pointer");
+    if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "%s: the first argument must be a pointer", sema_builtin_name(id));
+    bool cas = id == B_ATOMIC_CAS;
+    sval val = sema_arg_req(S, p, B, "val");
+    tt_dtype et = ptr.pt;
+    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
+    static const char *const scopes[] = { "gpu", "cta", "sys" };
+    int64_t sem = SEM_ACQ_REL, scope = SCOPE_GPU;
+    if (sema_arg_has(B, "sem")) {
+        sval s = sema_arg(B, "sem");
+        if (s.k != V_STR) sema_error(S, p, "sem must be a string");
+        for (sem = 0; sem < 4 && strcmp(sems[sem], s.s); sem++) {}
+        if (sem == 4) sema_error(S, p, "unknown sem '%s' (acq_rel, acquire, release, relaxed)", s.s);
+    }
+    if (sema_arg_has(B, "scope")) {
+        sval s = sema_arg(B, "scope");
+        if (s.k != V_STR) sema_error(S, p, "scope must be a string");
+        for (scope = 0; scope < 3 && strcmp(scopes[scope], s.s); scope++) {}
+        if (scope == 3) sema_error(S, p, "unknown scope '%s' (gpu, cta, sys)", s.s);
+    }
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    val = sema_broadcast_to(S, p, sema_cast(S, p, val, et, 0, false), rank, shape);
+    ir_type rt = sema_type(et, 0, rank, shape);
+    sema_setloc(S, p);
+    if (cas) {
+        sval cmp = sema_broadcast_to(S, p, sema_cast(S, p, sema_arg_req(S, p, B, "cmp"), et, 0, false), rank, shape);
+        ir_value ops[3] = { ptr.v, cmp.v, val.v };
+        sval r = sema_emit(S, IR_ATOMIC_CAS, rt, 3, ops, et, 0);
+        ir_attr_set(ir_def(S->fn, r.v), "sem", sem);
+        ir_attr_set(ir_def(S->fn, r.v), "scope", scope);
+        return r;
+    }
+    int kind;
+    bool fl = tt_dtype_is_float(et), u = !tt_dtype_is_signed(et);
+    switch (id) {
+    case B_ATOMIC_ADD: kind = fl ? RMW_FADD : RMW_ADD; break;
+    case B_ATOMIC_MAX: kind = u && !fl ? RMW_UMAX : RMW_MAX; break;
+    case B_ATOMIC_MIN: kind = u && !fl ? RMW_UMIN : RMW_MIN; break;
+    case B_ATOMIC_AND: kind = RMW_AND; break;
+    case B_ATOMIC_OR: kind = RMW_OR; break;
+    case B_ATOMIC_XOR: kind = RMW_XOR; break;
+    default: kind = RMW_XCHG; break;
+    }
+    if (fl && (kind == RMW_MAX || kind == RMW_MIN))
+        sema_error(S, p, "%s on floating-point pointers is not supported yet", sema_builtin_name(id));
+    if (fl && kind != RMW_FADD && kind != RMW_XCHG)
+        sema_error(S, p, "%s is not supported on floating-point pointers", sema_builtin_name(id));
+    /* only add takes 16-bit floats; everything else needs 32 or 64 bits (semantic.py atom_red_typechecking_impl) */
+    if (tt_dtype_bits(et) < 32 && !(kind == RMW_FADD && (et == TT_F16 || et == TT_BF16)))
+        sema_error(S, p, "%s does not support %s pointers (32- or 64-bit elements only)", sema_builtin_name(id), tt_dtype_triton_name(et));
+    ir_value ops[3] = { ptr.v, val.v, -1 };
+    int n = 2;
+    if (sema_arg_has(B, "mask")) {
+        sval mask = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
+        if (mask.dt != TT_BOOL) sema_error(S, p, "mask must be a boolean tensor, got %s", sv_describe(S, &mask));
+        ops[n++] = sema_broadcast_to(S, p, mask, rank, shape).v;
+    }
+    sema_setloc(S, p);
+    sval r = sema_emit(S, IR_ATOMIC_RMW, rt, n, ops, et, 0);
+    ir_op *op = ir_def(S->fn, r.v);
+    ir_attr_set(op, "rmw", kind);
+    ir_attr_set(op, "sem", sem);
+    ir_attr_set(op, "scope", scope);
+    return r;
+}
