@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 
 dbg_bp *dbg_bp_find(dbg_session *d, int num)
 {
@@ -166,7 +167,7 @@ bool dbg_parse_location(dbg_session *d, const char **sp, dbg_loc *loc)
     const char *p = what;
     int64_t v;
     if (*p && dbg_parse_int(&p, &v) && !*p) {
-        if (v <= 0) {
+        if (v <= 0 || v > INT_MAX) {
             dbg_error(d, "line number %" PRId64 " is out of range", v);
             free(tok);
             dbg_loc_free(loc);
@@ -424,13 +425,21 @@ static int for_numbers(dbg_session *d, const char *args, bp_fn fn, void *user)
             if (!dbg_parse_int(&p, &b)) return dbg_error(d, "Bad breakpoint range '%s'", s);
         }
         if (*p && !isspace((unsigned char)*p)) return dbg_error(d, "Bad breakpoint number '%s'", s);
-        for (int64_t n = a; n <= b; n++) {
-            dbg_bp *bp = dbg_bp_find(d, (int)n);
-            if (!bp) {
-                if (a == b) rc = dbg_error(d, "No breakpoint number %" PRId64 ".", n);
-                continue;
+        if (a == b) {
+            dbg_bp *bp = a >= 0 && a <= INT_MAX ? dbg_bp_find(d, (int)a) : NULL;
+            if (!bp) rc = dbg_error(d, "No breakpoint number %" PRId64 ".", a);
+            else if (fn(d, bp, user)) rc = -1;
+        } else {
+            /* walk the breakpoints, not the range: a range may be huge, and
+             * fn may delete (the numbers are taken first) */
+            int nb = 0, *nums = xmalloc(((size_t)d->bps.n + 1) * sizeof *nums);
+            for (int i = 0; i < d->bps.n; i++)
+                if (d->bps.v[i]->num >= a && d->bps.v[i]->num <= b) nums[nb++] = d->bps.v[i]->num;
+            for (int i = 0; i < nb; i++) {
+                dbg_bp *bp = dbg_bp_find(d, nums[i]);
+                if (bp && fn(d, bp, user)) rc = -1;
             }
-            if (fn(d, bp, user)) rc = -1;
+            free(nums);
         }
         s = dbg_skip(p);
     }
@@ -492,7 +501,7 @@ int dbg_cmd_condition(dbg_session *d, const char *args)
     const char *s = args;
     int64_t n;
     if (!dbg_parse_int(&s, &n)) return dbg_error(d, "Argument required (breakpoint number).");
-    dbg_bp *b = dbg_bp_find(d, (int)n);
+    dbg_bp *b = n >= 0 && n <= INT_MAX ? dbg_bp_find(d, (int)n) : NULL;
     if (!b) return dbg_error(d, "No breakpoint number %" PRId64 ".", n);
     s = dbg_skip(s);
     free(b->cond);
@@ -511,7 +520,7 @@ int dbg_cmd_ignore(dbg_session *d, const char *args)
     const char *s = args;
     int64_t n, c;
     if (!dbg_parse_int(&s, &n)) return dbg_error(d, "Argument required (a breakpoint number).");
-    dbg_bp *b = dbg_bp_find(d, (int)n);
+    dbg_bp *b = n >= 0 && n <= INT_MAX ? dbg_bp_find(d, (int)n) : NULL;
     if (!b) return dbg_error(d, "No breakpoint number %" PRId64 ".", n);
     if (!dbg_parse_int(&s, &c) || !dbg_blank(s)) return dbg_error(d, "Second argument (specified ignore-count) is missing.");
     if (c < 0) c = 0;

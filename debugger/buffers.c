@@ -6,6 +6,7 @@
  * Buffers are read from the live launch (the host tensors the interpreter
  * updates in place), so they show the memory as the programs left it. */
 #include "dbg_int.h"
+#include "tritium/limits.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -338,10 +339,8 @@ int dbg_cmd_x(dbg_session *d, const char *args)
     int fmt = 0;
     if (*s == '/') {
         s++;
-        if (isdigit((unsigned char)*s)) {
-            count = 0;
-            while (isdigit((unsigned char)*s)) count = count * 10 + (*s++ - '0');
-        }
+        if (isdigit((unsigned char)*s) && !tt_parse_digits(&s, &count))
+            return dbg_error(d, "the count %.*s is too large", (int)strspn(s, "0123456789"), s);
         while (isalpha((unsigned char)*s)) {
             if (strchr("xduotcf", *s)) fmt = *s;
             else if (!strchr("bhwg", *s)) return dbg_error(d, "Invalid format letter '%c' (x d u o t c f).", *s);
@@ -358,7 +357,7 @@ int dbg_cmd_x(dbg_session *d, const char *args)
         const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
         int64_t first = sel_elem(t, &sel, 0), numel = tt_tensor_numel(t);
         if (count == 1 && sel.rank > 0) count = sel_numel(&sel, t->rank);
-        if (first + count > numel) {
+        if (count > numel - first) {
             dbg_error(d, "warning: only %" PRId64 " element%s left in %s", numel - first, numel - first == 1 ? "" : "s",
                       t->name);
             count = numel - first;

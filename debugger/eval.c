@@ -13,6 +13,7 @@
  * argument reads the buffer instead (buffers.c). Compiled expressions are
  * cached per (text, op, frame). */
 #include "dbg_int.h"
+#include "tritium/limits.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -122,9 +123,10 @@ static char *subst_history(dbg_session *d, const char *text, bool *used)
         bool back = false;
         if (*p == '$') { back = true; p++; }
         int64_t n = -1;
-        if (isdigit((unsigned char)*p)) {
-            n = 0;
-            while (isdigit((unsigned char)*p)) n = n * 10 + (*p++ - '0');
+        if (isdigit((unsigned char)*p) && !tt_parse_digits(&p, &n)) {
+            dbg_error(d, "History has not yet reached $%.*s.", (int)strspn(p, "0123456789"), p);
+            sb_free(&b);
+            return NULL;
         }
         int64_t idx;                   /* 0-based history index */
         int64_t last = d->history.n;   /* $last is history.n */

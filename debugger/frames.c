@@ -110,13 +110,20 @@ int dbg_cmd_frame(dbg_session *d, const char *args)
     return select_frame(d, (int)v);
 }
 
+/* A user's level count, clamped so that adding it to a frame number cannot
+ * overflow (there are never more than DBG_MAX_FRAMES frames). */
+static int clamp_levels(int64_t v)
+{
+    return (int)(v > DBG_MAX_FRAMES ? DBG_MAX_FRAMES : v < -DBG_MAX_FRAMES ? -DBG_MAX_FRAMES : v);
+}
+
 int dbg_cmd_up(dbg_session *d, const char *args)
 {
     if (need_stopped(d)) return -1;
     const char *s = args;
     int64_t v = 1;
     if (!dbg_blank(s) && (!dbg_parse_int(&s, &v) || !dbg_blank(s))) return dbg_error(d, "usage: up [N]");
-    return select_frame(d, d->sel_frame + (int)v);
+    return select_frame(d, d->sel_frame + clamp_levels(v));
 }
 
 int dbg_cmd_down(dbg_session *d, const char *args)
@@ -125,7 +132,7 @@ int dbg_cmd_down(dbg_session *d, const char *args)
     const char *s = args;
     int64_t v = 1;
     if (!dbg_blank(s) && (!dbg_parse_int(&s, &v) || !dbg_blank(s))) return dbg_error(d, "usage: down [N]");
-    return select_frame(d, d->sel_frame - (int)v);
+    return select_frame(d, d->sel_frame - clamp_levels(v));
 }
 
 int dbg_cmd_info_frame(dbg_session *d, const char *args)

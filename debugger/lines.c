@@ -215,7 +215,7 @@ static void list_range(dbg_session *d, int file, int a, int b)
     if (a < 1) a = 1;
     if (b > n) b = n;
     if (a > b) {
-        dbg_error(d, "Line number %d out of range; \"%s\" has %d lines.", a, diag_file_name(file), b);
+        dbg_error(d, "Line number %d out of range; \"%s\" has %d lines.", a, diag_file_name(file), n);
         return;
     }
     for (int l = a; l <= b; l++) dbg_printf(d, "%d\t%s\n", l, dbg_src_line(file, l));
@@ -245,6 +245,12 @@ static bool list_spec(dbg_session *d, const char *s, size_t len, int *file, int 
     const char *p = what;
     int64_t v;
     if (dbg_parse_int(&p, &v) && dbg_blank(p)) {
+        if (v < 1 || v > file_nlines(d, *file)) {   /* also keeps list_range's sums in int */
+            dbg_error(d, "Line number %" PRId64 " out of range; \"%s\" has %d lines.", v, diag_file_name(*file),
+                      file_nlines(d, *file));
+            free(t);
+            return false;
+        }
         *line = (int)v;
         free(t);
         return true;

@@ -148,6 +148,8 @@ static bool apply(repl_gpu_args *g, const char *opt, const char *v)
 bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g, int *rargc, char ***rargv)
 {
     memset(g, 0, sizeof *g);
+    *rargc = 0;                        /* defined on failure too: callers free *rargv */
+    *rargv = NULL;
     g->ulp = -1;
     g->trials = 1;
     g->numerics = GPU_NUMERICS_IEEE;

@@ -50,7 +50,8 @@ typedef struct repl_gpu_args {
 /* Remove the options selected by `which` from argv[0..argc). On success
  * *rargv is a malloc'd array (free it; its strings point into argv) of the
  * *rargc remaining words, g holds the values, and true is returned; on a bad
- * value prints "tritium: error: ..." and returns false. Words that are the
+ * value prints "tritium: error: ..." and returns false with *rargv NULL and
+ * *rargc 0 (so a caller may free *rargv either way). Words that are the
  * value of a launch-spec option (--arg X) are never taken. */
 bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g, int *rargc, char ***rargv);
 

@@ -96,8 +96,12 @@ static hostval call(heval *H, node *e)
         if (n != 2) herr(H, e->pos, "cdiv takes 2 arguments");
         int64_t x = want_int(H, e->pos, a[0], "cdiv's argument"), d = want_int(H, e->pos, a[1], "cdiv's divisor");
         if (d == 0) herr(H, e->pos, "cdiv by zero");
-        hostval r = binop(H, e->pos, "//", hint(x + d - 1), hint(d));
-        return r;
+        /* triton.cdiv is (x + d - 1) // d on Python's unbounded ints: the
+         * sum in 128 bits, then a floor division and a range check */
+        __int128 num = (__int128)x + d - 1, q = num / d;
+        if (num % d != 0 && ((num < 0) != (d < 0))) q--;
+        if (q > INT64_MAX || q < INT64_MIN) herr(H, e->pos, "integer overflow (cdiv)");
+        return hint((int64_t)q);
     }
     if (!strcmp(name, "min") || !strcmp(name, "max")) {
         if (n < 1) herr(H, e->pos, "%s needs arguments", name);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 void die(const char *fmt, ...)
@@ -182,24 +183,38 @@ char *sb_take(strbuf *b)
     return s;
 }
 
-char *read_file(const char *path, size_t *len)
+char *read_file(const char *path, size_t *len) { return read_file_max(path, SIZE_MAX, len); }
+
+char *read_file_max(const char *path, size_t max, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     strbuf b = {0};
     char tmp[65536];
     size_t n;
     while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        if (n > max - b.len) {         /* also ends endless files such as /dev/zero */
+            fclose(f);
+            sb_free(&b);
+            errno = EFBIG;
+            return NULL;
+        }
         sb_reserve(&b, n);
         memcpy(b.s + b.len, tmp, n);
         b.len += n;
         b.s[b.len] = 0;
     }
-    int err = ferror(f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (err) {
         sb_free(&b);
-        errno = EIO;
+        errno = err;
         return NULL;
     }
     if (len) *len = b.len;

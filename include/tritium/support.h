@@ -68,6 +68,10 @@ char *sb_take(strbuf *b);
 /* Read a whole file into a NUL-terminated malloc'd buffer. Returns NULL and
  * sets errno on failure. *len may be NULL. */
 char *read_file(const char *path, size_t *len);
+/* read_file with at most max bytes: errno EFBIG past it (endless files such
+ * as /dev/zero included), EISDIR for a directory. limits.h's
+ * tt_read_file_limited picks max from the limits table. */
+char *read_file_max(const char *path, size_t max, size_t *len);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);

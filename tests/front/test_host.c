@@ -102,6 +102,10 @@ START_TEST(cdiv_and_friends)
     evi("cdiv(0, 4)", 0);
     evi("cdiv(8, 4)", 2);
     evi("cdiv(-7, 2)", -3);              /* (x + d - 1) // d, Python floor */
+    /* Python's ints do not wrap: (2**63-1 + 2**63-1 - 1) // (2**63-1) == 1 */
+    evi("cdiv(9223372036854775807, 9223372036854775807)", 1);
+    evi("cdiv(9223372036854775807, 2)", 4611686018427387904);
+    evi("cdiv(7, -2)", -2);
     evi("min(3, 1, 2)", 1);
     evi("max(n, 12)", 12);
     evi("next_power_of_2(100)", 128);

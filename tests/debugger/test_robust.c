@@ -1,0 +1,153 @@
+/* test_robust.c — hostile input to `tritium debug` (issue 9): option errors
+ * in `diff`, huge and overflowing numbers in x, enable/delete, print $N,
+ * up/down and list, and oversized or odd command files. Each case failed
+ * (crash, hang, wrong breakpoint, foreign memory) before its fix; every run
+ * has a time limit so that a hang fails instead of stalling the suite.
+ *
+ * usage: test_debugger_robust TRITIUM   (run from the source root) */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tritium/support.h"
+
+static const char *g_tritium;
+
+#define HELPERS "tests/debugger/kernels/helpers.py"
+
+/* `timeout 20 tritium debug ARGS`; stdout+stderr, *status the exit status
+ * (124: it hung, 128+N: killed by signal N). */
+static char *run(const char *args, int *status)
+{
+    char *sh = xasprintf("timeout -s KILL 20 '%s' debug %s < /dev/null 2>&1", g_tritium, args);
+    FILE *p = popen(sh, "r");
+    strbuf out = { 0 };
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
+        buf[n] = 0;
+        if (out.len < 1 << 20) sb_puts(&out, buf);   /* a runaway print must not eat memory */
+    }
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    free(sh);
+    return sb_take(&out);
+}
+
+#define HAS(out, s) ck_assert_msg(strstr(out, s), "missing <%s> in:\n%.4000s", s, out)
+#define HASNOT(out, s) ck_assert_msg(!strstr(out, s), "unexpected <%s> in:\n%.4000s", s, out)
+
+/* item 1: a bad diff option freed an uninitialized pointer */
+START_TEST(diff_bad_options)
+{
+    const char *cmds[] = { "diff --rtol -1", "diff --against bogus", "diff --rtol" };
+    for (size_t i = 0; i < TT_COUNTOF(cmds); i++) {
+        int st;
+        char *c = xasprintf("-ex '%s' -ex 'echo alive\\n' " HELPERS, cmds[i]);
+        char *o = run(c, &st);
+        if (!strstr(o, "Undefined command: \"diff\"")) HAS(o, "error:");
+        HAS(o, "alive");            /* not -batch: the session goes on after the error */
+        ck_assert_int_lt(st, 2);
+        free(o);
+        free(c);
+    }
+}
+END_TEST
+
+/* item 2: x/HUGE read past the buffer; item 4: x/2^64+1 acted as x/1 */
+START_TEST(x_huge_count)
+{
+    int st;
+    char *o = run("-batch -ex 'b 25' -ex r -ex 'x/9223372036854775807 x_ptr[2]' " HELPERS, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "warning: only 62 elements left in x_ptr");
+    HAS(o, "<x_ptr[62]>:\t62.\t63.\n");
+    HASNOT(o, "x_ptr[64]");
+    free(o);
+    o = run("-batch -ex 'b 25' -ex r -ex 'x/18446744073709551617 x_ptr' " HELPERS, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "the count 18446744073709551617 is too large");
+    HASNOT(o, "<x_ptr[0]>");
+    free(o);
+}
+END_TEST
+
+/* item 3: enable INT64_MAX looped forever, a huge delete range spun, and
+ * delete 2^32+1 deleted breakpoint 1 */
+START_TEST(breakpoint_numbers)
+{
+    int st;
+    char *o = run("-batch -ex 'b 25' -ex 'enable 9223372036854775807' -ex 'info breakpoints' " HELPERS, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "No breakpoint number 9223372036854775807.");
+    ck_assert_ptr_null(strstr(strstr(o, "9223372036854775807.") + 1, "No breakpoint number"));
+    free(o);
+    o = run("-batch -ex 'b 25' -ex 'delete 4294967297' -ex 'info breakpoints' " HELPERS, &st);
+    HAS(o, "No breakpoint number 4294967297.");
+    HAS(o, "1       breakpoint      keep y");
+    free(o);
+    o = run("-batch -ex 'b 25' -ex 'b 26' -ex 'b 27' -ex 'delete 2-100000000000000' -ex 'info breakpoints' "
+            "-ex 'disable -5-9223372036854775807' -ex 'info breakpoints' " HELPERS, &st);
+    ck_assert_int_eq(st, 0);
+    HAS(o, "1       breakpoint      keep n");
+    HASNOT(o, "\n2       breakpoint");
+    HASNOT(o, "\n3       breakpoint");
+    free(o);
+    o = run("-batch -ex 'break 4294967321' -ex 'info breakpoints' " HELPERS, &st);
+    HAS(o, "out of range");
+    HAS(o, "No breakpoints or watchpoints.");
+    free(o);
+}
+END_TEST
+
+/* item 4: history and frame numbers wrapped */
+START_TEST(user_numbers_wrap)
+{
+    int st;
+    char *o = run("-batch -ex 'print 7' -ex 'print $18446744073709551617' " HELPERS, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "History has not yet reached $18446744073709551617.");
+    ck_assert_ptr_null(strstr(o, "$2 = 7"));
+    free(o);
+    o = run("-batch -ex 'b square' -ex r -ex 'down -2147483648' -ex 'up -9223372036854775808' "
+            "-ex 'up 9223372036854775807' -ex 'frame' " HELPERS, &st);
+    HAS(o, "Initial frame selected; you cannot go up.");
+    HAS(o, "Bottom (innermost) frame selected; you cannot go down.");
+    HAS(o, "#0  square (");
+    free(o);
+    o = run("-batch -ex 'list -2147483648' -ex 'list 4294967297' -ex 'list 10,11' " HELPERS, &st);
+    HAS(o, "Line number -2147483648 out of range; \"" HELPERS "\" has 31 lines.");
+    HAS(o, "Line number 4294967297 out of range");
+    HAS(o, "10\t    return t + 1.0\n11\t\n");
+    free(o);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("debugger-robust");
+    TCase *tc = tcase_create("hostile");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, diff_bad_options);
+    tcase_add_test(tc, x_huge_count);
+    tcase_add_test(tc, breakpoint_numbers);
+    tcase_add_test(tc, user_numbers_wrap);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s TRITIUM\n", argv[0]);
+        return 2;
+    }
+    g_tritium = argv[1];
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
