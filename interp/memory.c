@@ -59,6 +59,11 @@ bool interp_buffers_new(interp_session *s)
             fprintf(stderr, "tritium: error: tensor argument '%s' has no tensor\n", a->name ? a->name : "?");
             return false;
         }
+        if (a->shared) {                   /* a view of an earlier argument's storage */
+            for (int j = 0; j < i && s->arg_buf[i] < 0; j++)
+                if (s->arg_buf[j] >= 0 && l->args[j].tensor == t) s->arg_buf[i] = s->arg_buf[j];
+            if (s->arg_buf[i] >= 0) continue;
+        }
         interp_buf *b = &s->bufs[s->nbufs];
         b->arg = i;
         b->t = t;

@@ -68,7 +68,7 @@ static bool bind_arg(interp_session *s, int i)
                       a->kind == ARG_INT ? "integer" : "float");
             return false;
         }
-        uint64_t base = interp_buffer_base(s, i);
+        uint64_t base = interp_buffer_base(s, i) + (uint64_t)a->offset * (uint64_t)tt_dtype_size(a->tensor->dtype);
         memcpy(d, &base, 8);
         return true;
     }

@@ -1,5 +1,7 @@
-/* main.c — the `tritium` program: dispatch to a sub-command. */
+/* main.c — the `tritium` program: dispatch to a sub-command (tritium_main,
+ * in libtritium; api/cli.c is the executable's main). */
 #include "repl.h"
+#include "tritium/tritium.h"
 #include "tritium/diag.h"
 #ifdef TRITIUM_HAVE_DEBUG
 #include "debug_repl.h"
@@ -29,7 +31,7 @@ static const struct command {
 #endif
 };
 
-int main(int argc, char **argv)
+int tritium_main(int argc, char **argv)
 {
     if (argc < 2) {
         repl_print_usage(stderr, NULL);

@@ -70,6 +70,16 @@ static int load_kernel(const gpu_kernel *gk, const gpu_options *o, const cuda_de
     return 0;
 }
 
+/* The earlier argument whose storage argument i views (launch_arg.shared:
+ * one device buffer for both), or -1. */
+static int view_owner(const launch *l, int i)
+{
+    if (l->args[i].kind != ARG_TENSOR || !l->args[i].shared) return -1;
+    for (int j = 0; j < i; j++)
+        if (l->args[j].kind == ARG_TENSOR && l->args[j].tensor == l->args[i].tensor && !l->args[j].shared) return j;
+    return -1;
+}
+
 int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen)
 {
     ir_type t = f->values.v[f->regions.v[IR_BODY].args[k]].type;
@@ -156,13 +166,16 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     double t0 = now_seconds();
     for (int i = 0; i < n; i++) {
         launch_arg *a = &l->args[i];
-        if (a->kind == ARG_TENSOR && a->tensor) {
+        int owner = view_owner(l, i);
+        if (a->kind == ARG_TENSOR && a->tensor && owner < 0) {
             if (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)) {
                 snprintf(err, errlen, "%s", cuda_error());
                 goto out;
             }
         }
-        if (gpu_pack_param(f, i, a, dev[i], &slots[i], err, errlen)) goto out;
+        uint64_t addr = owner >= 0 ? dev[owner] : dev[i];
+        if (a->kind == ARG_TENSOR && a->tensor) addr += (uint64_t)a->offset * (uint64_t)tt_dtype_size(a->tensor->dtype);
+        if (gpu_pack_param(f, i, a, addr, &slots[i], err, errlen)) goto out;
         params[i] = &slots[i];
     }
     st->h2d_ms = (now_seconds() - t0) * 1e3;
@@ -179,7 +192,7 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     t0 = now_seconds();
     for (int i = 0; i < n; i++) {
         launch_arg *a = &l->args[i];
-        if (a->kind == ARG_TENSOR && a->tensor && cuda_memcpy_dtoh(a->tensor->data, dev[i], a->tensor->nbytes)) {
+        if (a->kind == ARG_TENSOR && a->tensor && dev[i] && cuda_memcpy_dtoh(a->tensor->data, dev[i], a->tensor->nbytes)) {
             snprintf(err, errlen, "%s", cuda_error());
             rc = 1;
             goto out;

@@ -10,7 +10,7 @@ void launch_free(launch *l)
     if (!l) return;
     for (int i = 0; i < l->nargs; i++) {
         free(l->args[i].name);
-        tt_tensor_free(l->args[i].tensor);
+        if (!l->args[i].shared) tt_tensor_free(l->args[i].tensor);
     }
     free(l->args);
     for (int i = 0; i < l->nconsts; i++) {
@@ -30,7 +30,13 @@ void launch_copy(launch *dst, const launch *src)
     for (int i = 0; i < src->nargs; i++) {
         dst->args[i] = src->args[i];
         dst->args[i].name = dup_or_null(src->args[i].name);
-        dst->args[i].tensor = tt_tensor_clone(src->args[i].tensor);
+        dst->args[i].tensor = NULL;
+        for (int j = 0; j < i && src->args[i].shared; j++)   /* keep views of one storage together */
+            if (src->args[j].tensor == src->args[i].tensor) dst->args[i].tensor = dst->args[j].tensor;
+        if (!dst->args[i].tensor) {
+            dst->args[i].tensor = tt_tensor_clone(src->args[i].tensor);
+            dst->args[i].shared = false;
+        }
     }
     dst->consts = src->nconsts ? xcalloc((size_t)src->nconsts, sizeof *dst->consts) : NULL;
     for (int i = 0; i < src->nconsts; i++) {

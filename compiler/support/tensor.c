@@ -75,7 +75,7 @@ void tt_tensor_free(tt_tensor *t)
 {
     if (!t) return;
     free(t->name);
-    free(t->data);
+    if (!t->borrowed) free(t->data);
     free(t);
 }
 

@@ -14,6 +14,10 @@ typedef struct launch_arg {
     char *name;
     launch_arg_kind kind;
     tt_tensor *tensor;             /* ARG_TENSOR: owned by the launch */
+    bool shared;                   /* ARG_TENSOR: tensor is an earlier argument's
+                                    * (a view of the same storage: one buffer) */
+    int64_t offset;                /* ARG_TENSOR: the pointer's offset into tensor,
+                                    * in elements (a view's storage offset) */
     tt_dtype dtype;                /* ARG_INT: TT_I32/TT_I64/TT_U64 by value as Triton
                                     * specializes (specialize.cc); ARG_FLOAT: TT_F32 */
     int64_t i;

@@ -19,6 +19,8 @@ typedef struct tt_tensor {
     int64_t strides[TT_MAX_RANK];
     void *data;                    /* nbytes, 64-byte aligned, malloc'd */
     size_t nbytes;
+    bool borrowed;                 /* data is the caller's (libtritium: a host
+                                    * tensor's storage, any alignment): not freed */
 } tt_tensor;
 
 /* New zero-filled tensor. Returns NULL when the size overflows or exceeds

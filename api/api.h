@@ -1,0 +1,55 @@
+/* api.h — libtritium's internals shared between the files of api/ (tritium.h is the
+ * public side). */
+#ifndef TRITIUM_API_INT_H
+#define TRITIUM_API_INT_H
+
+#include "tritium/tritium.h"
+#include "tritium/front.h"
+#include "tritium/launch.h"
+
+/* One compiled specialization of a kernel. */
+typedef struct api_compiled {
+    char *key;                     /* api_spec_key */
+    ir_func *fn;
+} api_compiled;
+
+struct tritium_module {
+    front_module *fm;
+    struct { api_compiled *v; int n, cap; } cache;
+};
+
+/* A value given to the launch builder, by parameter name. */
+typedef struct api_value {
+    char *name;
+    bool is_const;
+    launch_arg arg;                /* !is_const (arg.name unset) */
+    launch_const c;                /* is_const (c.name unset) */
+    bool uninit;                   /* tensors: storage never written */
+} api_value;
+
+struct tritium_launch {
+    tritium_module *m;
+    char *kernel;
+    const front_param *params; int nparams;
+    struct { api_value *v; int n, cap; } vals;
+    int64_t grid[3];
+    int num_warps;
+    launch l;                      /* assembled by api_assemble (borrows the tensors) */
+    bool assembled;
+    ir_func *fn;                   /* compiled for l (owned by the module's cache) */
+    bool compiled_now;             /* the last compile missed the cache */
+};
+
+/* Record the failure message (printf format) for tritium_last_error. */
+void api_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void api_clear_error(void);
+/* Start capturing diagnostics (diag.h) into a buffer; api_capture_end
+ * restores the stream and, when fail is set, makes the text the last error. */
+void api_capture_begin(void);
+void api_capture_end(bool fail);
+
+/* Build L->l from the values, in the kernel's parameter order; compile or
+ * fetch from the module's cache. TRITIUM_OK or TRITIUM_INPUT_ERROR. */
+int api_prepare(tritium_launch *L);
+
+#endif

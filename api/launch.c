@@ -1,0 +1,331 @@
+/* launch.c — libtritium: the launch builder (tensors over borrowed storage,
+ * scalars, constexprs, grid), its assembly into a launch in the kernel's
+ * parameter order, and compilation through the module's cache of
+ * specializations. */
+#include "api.h"
+#include "tritium/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+tritium_launch *tritium_launch_new(tritium_module *m, const char *kernel)
+{
+    api_clear_error();
+    if (!m || !kernel) { api_fail("tritium_launch_new: no module or kernel"); return NULL; }
+    const front_param *params;
+    int n = front_params(m->fm, kernel, &params);
+    if (n < 0) {
+        strbuf names = {0};
+        for (int i = 0; i < front_function_count(m->fm); i++)
+            sb_printf(&names, "%s%s", i ? ", " : "", front_function_name(m->fm, i));
+        api_fail("tritium: error: no @triton.jit function named '%s' in %s (it has: %s)", kernel,
+                 diag_file_name(front_file(m->fm)), names.s ? names.s : "none");
+        sb_free(&names);
+        return NULL;
+    }
+    tritium_launch *L = xcalloc(1, sizeof *L);
+    L->m = m;
+    L->kernel = xstrdup(kernel);
+    L->params = params;
+    L->nparams = n;
+    L->grid[0] = L->grid[1] = L->grid[2] = 1;
+    L->num_warps = 4;
+    return L;
+}
+
+static void assembled_free(tritium_launch *L)
+{
+    if (!L->assembled) return;
+    free(L->l.args);                         /* names and tensors are the values' */
+    free(L->l.consts);
+    memset(&L->l, 0, sizeof L->l);
+    L->assembled = false;
+    L->fn = NULL;
+}
+
+void tritium_launch_free(tritium_launch *L)
+{
+    if (!L) return;
+    assembled_free(L);
+    for (int i = 0; i < L->vals.n; i++) {
+        api_value *v = &L->vals.v[i];
+        if (!v->is_const && v->arg.kind == ARG_TENSOR && !v->arg.shared) tt_tensor_free(v->arg.tensor);
+        if (v->is_const) free(v->c.s);
+        free(v->name);
+    }
+    vec_free(&L->vals);
+    free(L->kernel);
+    free(L);
+}
+
+/* A new value for parameter `name` (replacing an earlier one), or NULL
+ * when the kernel has no such parameter. */
+static api_value *add_value(tritium_launch *L, const char *name, bool is_const)
+{
+    api_clear_error();
+    if (!L || !name) { api_fail("tritium: no launch or parameter name"); return NULL; }
+    int p = -1;
+    for (int i = 0; i < L->nparams; i++)
+        if (!strcmp(L->params[i].name, name)) p = i;
+    if (p < 0) {
+        api_fail("tritium: error: kernel '%s' has no parameter '%s'", L->kernel, name);
+        return NULL;
+    }
+    for (int i = 0; i < L->vals.n; i++)
+        if (!strcmp(L->vals.v[i].name, name)) {
+            api_fail("tritium: error: parameter '%s' of '%s' is given twice", name, L->kernel);
+            return NULL;
+        }
+    assembled_free(L);
+    api_value v = { .name = xstrdup(name), .is_const = is_const };
+    vec_push(&L->vals, v);
+    return &L->vals.v[L->vals.n - 1];
+}
+
+int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
+                          int rank, const int64_t *shape, const int64_t *strides,
+                          void *storage, int64_t storage_bytes, int uninit)
+{
+    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F64) {
+        api_fail("tritium: error: tensor '%s': unknown dtype code %d", name ? name : "?", dtype);
+        return -1;
+    }
+    if (rank < 0 || rank > TT_MAX_RANK || (rank && (!shape || !strides))) {
+        api_fail("tritium: error: tensor '%s': rank %d (0..%d, with shape and strides)", name ? name : "?", rank, TT_MAX_RANK);
+        return -1;
+    }
+    int esize = tt_dtype_size((tt_dtype)dtype);
+    char *d = data, *st = storage;
+    if (!st || storage_bytes < 0 || storage_bytes > ((int64_t)1 << 46) || d < st ||
+        (storage_bytes > 0 && d > st + storage_bytes) || (d - st) % esize) {
+        api_fail("tritium: error: tensor '%s': its data pointer is not an element of its storage "
+                 "(%lld bytes)", name ? name : "?", (long long)storage_bytes);
+        return -1;
+    }
+    for (int i = 0; i < rank; i++)
+        if (shape[i] < 0) {
+            api_fail("tritium: error: tensor '%s': negative dimension", name ? name : "?");
+            return -1;
+        }
+    api_value *v = add_value(L, name, false);
+    if (!v) return -1;
+    v->arg.kind = ARG_TENSOR;
+    v->arg.offset = (d - st) / esize;
+    v->uninit = uninit != 0;
+    for (int i = 0; i < L->vals.n - 1; i++) {           /* a view of storage already given */
+        api_value *o = &L->vals.v[i];
+        if (o->is_const || o->arg.kind != ARG_TENSOR) continue;
+        tt_tensor *t = o->arg.tensor;
+        if (t->data == storage && t->dtype == (tt_dtype)dtype && (int64_t)t->nbytes == storage_bytes) {
+            v->arg.tensor = t;
+            v->arg.shared = true;
+            return 0;
+        }
+    }
+    tt_tensor *t = xcalloc(1, sizeof *t);
+    t->name = xstrdup(name);
+    t->dtype = (tt_dtype)dtype;
+    t->rank = 1;
+    t->shape[0] = storage_bytes / esize;
+    t->strides[0] = 1;
+    t->data = storage;
+    t->nbytes = (size_t)(t->shape[0] * esize);
+    t->borrowed = true;
+    v->arg.tensor = t;
+    return 0;
+}
+
+static int add_int(tritium_launch *L, const char *name, int64_t v, tt_dtype dt)
+{
+    api_value *a = add_value(L, name, false);
+    if (!a) return -1;
+    a->arg.kind = ARG_INT;
+    a->arg.i = v;
+    a->arg.dtype = dt;
+    return 0;
+}
+
+int tritium_launch_int(tritium_launch *L, const char *name, int64_t v)
+{
+    return add_int(L, name, v, v >= INT32_MIN && v <= INT32_MAX ? TT_I32 : TT_I64);
+}
+
+int tritium_launch_uint(tritium_launch *L, const char *name, uint64_t v)
+{
+    if (v <= INT64_MAX) return tritium_launch_int(L, name, (int64_t)v);
+    return add_int(L, name, (int64_t)v, TT_U64);
+}
+
+int tritium_launch_bool(tritium_launch *L, const char *name, int v) { return add_int(L, name, v != 0, TT_BOOL); }
+
+int tritium_launch_float(tritium_launch *L, const char *name, double v)
+{
+    api_value *a = add_value(L, name, false);
+    if (!a) return -1;
+    a->arg.kind = ARG_FLOAT;
+    a->arg.f = v;
+    a->arg.dtype = TT_F32;
+    return 0;
+}
+
+static launch_const *add_const(tritium_launch *L, const char *name, const_kind k)
+{
+    api_value *a = add_value(L, name, true);
+    if (!a) return NULL;
+    a->c.kind = k;
+    return &a->c;
+}
+
+int tritium_launch_const_int(tritium_launch *L, const char *name, int64_t v)
+{
+    launch_const *c = add_const(L, name, CONST_INT);
+    if (!c) return -1;
+    c->i = v;
+    return 0;
+}
+
+int tritium_launch_const_float(tritium_launch *L, const char *name, double v)
+{
+    launch_const *c = add_const(L, name, CONST_FLOAT);
+    if (!c) return -1;
+    c->f = v;
+    return 0;
+}
+
+int tritium_launch_const_bool(tritium_launch *L, const char *name, int v)
+{
+    launch_const *c = add_const(L, name, CONST_BOOL);
+    if (!c) return -1;
+    c->i = v != 0;
+    return 0;
+}
+
+int tritium_launch_const_str(tritium_launch *L, const char *name, const char *s)
+{
+    launch_const *c = add_const(L, name, CONST_STR);
+    if (!c) return -1;
+    c->s = xstrdup(s ? s : "");
+    return 0;
+}
+
+int tritium_launch_const_none(tritium_launch *L, const char *name) { return add_const(L, name, CONST_NONE) ? 0 : -1; }
+
+int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype)
+{
+    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F64) {
+        api_fail("tritium: error: constexpr '%s': unknown dtype code %d", name ? name : "?", dtype);
+        return -1;
+    }
+    launch_const *c = add_const(L, name, CONST_DTYPE);
+    if (!c) return -1;
+    c->i = dtype;
+    return 0;
+}
+
+int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z)
+{
+    api_clear_error();
+    if (!L) return -1;
+    if (x < 1 || y < 1 || z < 1 || x > INT32_MAX || y > 65535 || z > 65535) {
+        api_fail("tritium: error: grid (%lld, %lld, %lld): each dimension must be at least 1, "
+                 "x at most 2^31-1, y and z at most 65535", (long long)x, (long long)y, (long long)z);
+        return -1;
+    }
+    L->grid[0] = x;
+    L->grid[1] = y;
+    L->grid[2] = z;
+    return 0;
+}
+
+int tritium_launch_num_warps(tritium_launch *L, int w)
+{
+    api_clear_error();
+    if (!L) return -1;
+    if (w < 1 || w > 32 || (w & (w - 1))) {
+        api_fail("tritium: error: num_warps %d: must be a power of two from 1 to 32", w);
+        return -1;
+    }
+    L->num_warps = w;
+    return 0;
+}
+
+/* The specialization key: kernel, each runtime argument's kind and dtype,
+ * each constexpr's value (Triton's cache key, jit.py: specialization and
+ * constexprs; runtime integer values are not part of it). */
+static char *spec_key(const tritium_launch *L)
+{
+    strbuf b = {0};
+    sb_printf(&b, "%s", L->kernel);
+    for (int i = 0; i < L->l.nargs; i++) {
+        const launch_arg *a = &L->l.args[i];
+        sb_printf(&b, "|%s:%c%d", a->name, a->kind == ARG_TENSOR ? 't' : a->kind == ARG_INT ? 'i' : 'f',
+                  a->kind == ARG_TENSOR ? (int)a->tensor->dtype : (int)a->dtype);
+    }
+    for (int i = 0; i < L->l.nconsts; i++) {
+        const launch_const *c = &L->l.consts[i];
+        sb_printf(&b, "|%s=%d:", c->name, (int)c->kind);
+        switch (c->kind) {
+        case CONST_INT: case CONST_BOOL: case CONST_DTYPE: sb_printf(&b, "%lld", (long long)c->i); break;
+        case CONST_FLOAT: sb_printf(&b, "%a", c->f); break;
+        case CONST_STR: sb_printf(&b, "%zu:%s", strlen(c->s), c->s); break;
+        case CONST_NONE: break;
+        }
+    }
+    return sb_take(&b);
+}
+
+static int assemble(tritium_launch *L)
+{
+    if (L->assembled) return TRITIUM_OK;
+    launch *l = &L->l;
+    memset(l, 0, sizeof *l);
+    l->args = xcalloc((size_t)L->vals.n + 1, sizeof *l->args);
+    l->consts = xcalloc((size_t)L->vals.n + 1, sizeof *l->consts);
+    for (int p = 0; p < L->nparams; p++)
+        for (int i = 0; i < L->vals.n; i++) {
+            api_value *v = &L->vals.v[i];
+            if (strcmp(v->name, L->params[p].name)) continue;
+            if (v->is_const) {
+                l->consts[l->nconsts] = v->c;
+                l->consts[l->nconsts++].name = v->name;
+            } else {
+                l->args[l->nargs] = v->arg;
+                l->args[l->nargs++].name = v->name;
+            }
+        }
+    memcpy(l->grid, L->grid, sizeof l->grid);
+    l->num_warps = L->num_warps;
+    L->assembled = true;
+    return TRITIUM_OK;
+}
+
+int api_prepare(tritium_launch *L)
+{
+    api_clear_error();
+    if (!L) { api_fail("tritium: no launch"); return TRITIUM_INPUT_ERROR; }
+    assemble(L);
+    L->compiled_now = false;
+    if (L->fn) return TRITIUM_OK;
+    char *key = spec_key(L);
+    tritium_module *m = L->m;
+    for (int i = 0; i < m->cache.n; i++)
+        if (!strcmp(m->cache.v[i].key, key)) {
+            L->fn = m->cache.v[i].fn;
+            free(key);
+            return TRITIUM_OK;
+        }
+    api_capture_begin();
+    ir_func *fn = front_compile(m->fm, L->kernel, &L->l);
+    api_capture_end(!fn);
+    if (!fn) {
+        free(key);
+        return TRITIUM_INPUT_ERROR;
+    }
+    api_compiled c = { key, fn };
+    vec_push(&m->cache, c);
+    L->fn = fn;
+    L->compiled_now = true;
+    return TRITIUM_OK;
+}
+
+int tritium_launch_compile(tritium_launch *L) { return api_prepare(L); }

@@ -1,0 +1,173 @@
+/* tritium.h — libtritium, the C API of tritium (DESIGN.md, "The Python entry
+ * point"). The `tritium` program and the Python package (python/tritium,
+ * through ctypes) use this library.
+ *
+ *   tritium_module *m = tritium_module_load("kernels.py");
+ *   tritium_launch *L = tritium_launch_new(m, "add_kernel");
+ *   tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, x, 1, (int64_t[]){n}, (int64_t[]){1}, x, n * 4);
+ *   tritium_launch_int(L, "n_elements", n);
+ *   tritium_launch_const_int(L, "BLOCK_SIZE", 1024);
+ *   tritium_launch_grid(L, 4, 1, 1);
+ *   tritium_report *r;
+ *   int rc = tritium_run(L, NULL, &r);      // 0 clean, 1 faults/races/uninit, 2 bad input
+ *
+ * Host memory is used in place: the kernel reads and writes the caller's
+ * buffers. Tensor arguments that view the same storage are one buffer, and
+ * the storage (not the view) bounds every access, as on the GPU.
+ *
+ * Errors: functions returning int give 0 on success and -1 (or the status
+ * below) on failure; functions returning pointers give NULL. The reason,
+ * with the compiler's diagnostics ("file:line:col: error: ..."), is in
+ * tritium_last_error() (per thread, valid until the next call that fails).
+ * Nothing here aborts on bad input. Objects are not shared between threads. */
+#ifndef TRITIUM_TRITIUM_H
+#define TRITIUM_TRITIUM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRITIUM_API_VERSION 1
+
+/* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
+enum {
+    TRITIUM_BOOL = 0, TRITIUM_I8, TRITIUM_I16, TRITIUM_I32, TRITIUM_I64,
+    TRITIUM_U8, TRITIUM_U16, TRITIUM_U32, TRITIUM_U64,
+    TRITIUM_F16, TRITIUM_BF16, TRITIUM_F32, TRITIUM_F64,
+};
+
+/* Run statuses (the `tritium` program's exit statuses, DESIGN.md). */
+enum { TRITIUM_OK = 0, TRITIUM_KERNEL_ERROR = 1, TRITIUM_INPUT_ERROR = 2, TRITIUM_NO_GPU = 3 };
+
+int tritium_api_version(void);
+const char *tritium_version(void);
+/* The last failure's message on this thread ("" when none). */
+const char *tritium_last_error(void);
+
+/* ---- modules ------------------------------------------------------------ */
+
+typedef struct tritium_module tritium_module;
+
+/* Parse a kernel file (only @triton.jit functions and constexpr globals are
+ * read as kernel code), or source text registered under the virtual file
+ * name `name` (used in diagnostics and reports). NULL on a diagnostic. */
+tritium_module *tritium_module_load(const char *path);
+tritium_module *tritium_module_load_text(const char *name, const char *text);
+/* Frees the module and its compiled kernels. NULL is ignored. */
+void tritium_module_free(tritium_module *m);
+/* The jit functions in source order. */
+int tritium_module_kernel_count(const tritium_module *m);
+const char *tritium_module_kernel_name(const tritium_module *m, int i);
+/* Kernels compiled so far (one per specialization; for cache tests). */
+int tritium_module_compiled_count(const tritium_module *m);
+
+/* ---- launches ----------------------------------------------------------- */
+
+typedef struct tritium_launch tritium_launch;
+
+/* A launch of jit function `kernel` of m (m must outlive it). Arguments
+ * are given by parameter name in any order; the grid defaults to (1,1,1),
+ * num_warps to 4. NULL when m has no such kernel. */
+tritium_launch *tritium_launch_new(tritium_module *m, const char *kernel);
+void tritium_launch_free(tritium_launch *L);
+
+/* A tensor argument: `data` is the view's first element (what the kernel's
+ * pointer points to), shape/strides (elements) describe the view, and
+ * [storage, storage + storage_bytes) is the whole allocation it lives in:
+ * accesses anywhere in it are legal, outside it they are faults. Views of
+ * the same storage and dtype share one buffer (and its race/writer shadow).
+ * rank 0..4; data must lie in the storage at a multiple of the element
+ * size. The memory is borrowed: it must stay valid until the launch is
+ * freed. `uninit` marks the storage as never written (reads of elements no
+ * program wrote are reported when the run checks uninitialized reads). */
+int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
+                          int rank, const int64_t *shape, const int64_t *strides,
+                          void *storage, int64_t storage_bytes, int uninit);
+/* Runtime scalars. Integers are typed as Triton's specialize does (i32 when
+ * the value fits, else i64; tritium_launch_uint for values above INT64_MAX
+ * as u64); floats are f32; bools i1. */
+int tritium_launch_int(tritium_launch *L, const char *name, int64_t v);
+int tritium_launch_uint(tritium_launch *L, const char *name, uint64_t v);
+int tritium_launch_float(tritium_launch *L, const char *name, double v);
+int tritium_launch_bool(tritium_launch *L, const char *name, int v);
+/* Constexpr values (also a runtime parameter given None, which Triton
+ * specializes as constexpr None). `dtype` is a TRITIUM_* code. */
+int tritium_launch_const_int(tritium_launch *L, const char *name, int64_t v);
+int tritium_launch_const_float(tritium_launch *L, const char *name, double v);
+int tritium_launch_const_bool(tritium_launch *L, const char *name, int v);
+int tritium_launch_const_str(tritium_launch *L, const char *name, const char *s);
+int tritium_launch_const_none(tritium_launch *L, const char *name);
+int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype);
+/* Grid dimensions >= 1 (at most 2^31-1 in x, 65535 in y and z, as CUDA);
+ * num_warps a power of two 1..32. */
+int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z);
+int tritium_launch_num_warps(tritium_launch *L, int num_warps);
+/* Compile the kernel for this launch now (also done by tritium_run). The
+ * module caches one compiled kernel per specialization: argument dtypes,
+ * integer widths and constexpr values (Triton's cache key without
+ * num_warps and the alignment hints, which change no result); new runtime
+ * integer values do not recompile. Returns 0, or TRITIUM_INPUT_ERROR with
+ * the diagnostics in tritium_last_error(). */
+int tritium_launch_compile(tritium_launch *L);
+
+/* ---- running ------------------------------------------------------------ */
+
+enum { TRITIUM_SCHED_IN_ORDER, TRITIUM_SCHED_REVERSE, TRITIUM_SCHED_RANDOM, TRITIUM_SCHED_PARALLEL };
+enum { TRITIUM_NUMERICS_IEEE, TRITIUM_NUMERICS_GPU };
+
+typedef struct tritium_options {
+    int schedule;                  /* TRITIUM_SCHED_* */
+    uint64_t schedule_seed;        /* TRITIUM_SCHED_RANDOM */
+    int threads;                   /* TRITIUM_SCHED_PARALLEL; 0: all cores */
+    int numerics;                  /* TRITIUM_NUMERICS_* */
+    int check_races;               /* conflicting accesses between programs */
+    int check_uninit;              /* reads of never-written `uninit` storage */
+    int max_reports;               /* distinct fault reports kept; 0: 20 */
+} tritium_options;
+
+/* In order, ieee, races and uninitialized reads checked, 20 reports. */
+void tritium_options_default(tritium_options *o);
+
+typedef struct tritium_stats {
+    int64_t programs;              /* program instances run */
+    int64_t faults;                /* distinct fault sites (op, kind) */
+    int64_t fault_lanes;           /* lanes that faulted in total */
+    int64_t races;                 /* conflicting accesses found */
+    int64_t uninit_reads;
+    double seconds;                /* interpretation (or GPU kernel) time */
+    int compiled;                  /* 1 when this run compiled (cache miss) */
+} tritium_stats;
+
+typedef struct tritium_report tritium_report;
+
+/* Run the launch in the checked interpreter (o NULL: defaults), in place on
+ * the tensors' memory. *rep (when rep is not NULL) receives the report;
+ * free it with tritium_report_free. Returns TRITIUM_OK, TRITIUM_KERNEL_ERROR
+ * (faults, races or uninitialized reads: the report says where) or
+ * TRITIUM_INPUT_ERROR (compile error, bad argument: tritium_last_error). */
+int tritium_run(tritium_launch *L, const tritium_options *o, tritium_report **rep);
+/* Run the same launch on tritium's GPU path (copy in, launch, copy out).
+ * TRITIUM_NO_GPU when the library has no GPU compiler or no CUDA driver
+ * answers; TRITIUM_KERNEL_ERROR when the launch failed on the device. */
+int tritium_run_gpu(tritium_launch *L, tritium_report **rep);
+
+void tritium_report_stats(const tritium_report *r, tritium_stats *st);
+/* The fault, race and uninitialized-read reports as tritium prints them
+ * (source lines and carets), "" when clean. Valid while r lives. */
+const char *tritium_report_text(const tritium_report *r);
+void tritium_report_free(tritium_report *r);
+
+/* ---- the command line ---------------------------------------------------- */
+
+/* Run a `tritium` sub-command (`run`, `debug`, `diff`, ...) with argv
+ * words as on the command line (argv[0] is the sub-command). Returns its
+ * exit status. The `tritium` program is this call. */
+int tritium_main(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

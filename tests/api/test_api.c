@@ -1,0 +1,172 @@
+/* test_api.c — libtritium's C API (include/tritium/tritium.h), linked
+ * against the shared library as a user would: in-place runs checked against
+ * plain C loops, the specialization cache, views of one storage, faults in
+ * the report, and bad input. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tritium/tritium.h"
+
+static const char *SRC =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+    "    pid = tl.program_id(0)\n"
+    "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+    "    mask = offs < n\n"
+    "    x = tl.load(x_ptr + offs, mask=mask)\n"
+    "    y = tl.load(y_ptr + offs, mask=mask)\n"
+    "    tl.store(out_ptr + offs, x + y, mask=mask)\n"
+    "\n"
+    "@triton.jit\n"
+    "def shift_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    tl.store(out_ptr + offs, tl.load(x_ptr + offs - 2))\n";
+
+/* Bind a 1-D float tensor over its own storage. */
+static int bind_f32(tritium_launch *L, const char *name, float *p, int64_t n)
+{
+    int64_t shape[1] = { n }, strides[1] = { 1 };
+    return tritium_launch_tensor(L, name, TRITIUM_F32, p, 1, shape, strides, p, n * 4, 0);
+}
+
+START_TEST(vector_add_in_place_and_cached)
+{
+    tritium_module *m = tritium_module_load_text("add.py", SRC);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(tritium_module_kernel_count(m), 2);
+    for (int round = 0; round < 3; round++) {
+        int64_t n = 1000 + round * 37;            /* new runtime n: no recompile */
+        float *x = malloc(4 * n), *y = malloc(4 * n), *out = calloc(n, 4);
+        for (int64_t i = 0; i < n; i++) { x[i] = (float)i * 0.5f; y[i] = 3.0f - (float)i; }
+        tritium_launch *L = tritium_launch_new(m, "add_kernel");
+        ck_assert_ptr_nonnull(L);
+        ck_assert_int_eq(bind_f32(L, "x_ptr", x, n), 0);
+        ck_assert_int_eq(bind_f32(L, "y_ptr", y, n), 0);
+        ck_assert_int_eq(bind_f32(L, "out_ptr", out, n), 0);
+        ck_assert_int_eq(tritium_launch_int(L, "n", n), 0);
+        ck_assert_int_eq(tritium_launch_const_int(L, "BLOCK", 256), 0);
+        ck_assert_int_eq(tritium_launch_grid(L, (n + 255) / 256, 1, 1), 0);
+        tritium_report *r;
+        ck_assert_int_eq(tritium_run(L, NULL, &r), TRITIUM_OK);
+        tritium_stats st;
+        tritium_report_stats(r, &st);
+        ck_assert_int_eq(st.programs, (n + 255) / 256);
+        ck_assert_int_eq(st.faults, 0);
+        ck_assert_int_eq(st.compiled, round == 0);
+        ck_assert_str_eq(tritium_report_text(r), "");
+        for (int64_t i = 0; i < n; i++) ck_assert_float_eq(out[i], x[i] + y[i]);
+        tritium_report_free(r);
+        tritium_launch_free(L);
+        free(x); free(y); free(out);
+    }
+    ck_assert_int_eq(tritium_module_compiled_count(m), 1);
+    tritium_module_free(m);
+}
+END_TEST
+
+START_TEST(views_of_one_storage_are_one_buffer)
+{
+    /* x += y where y is the second half of x's storage: out and x are the
+     * same view; the storage bounds accesses, so reading y through x_ptr's
+     * buffer is legal. */
+    tritium_module *m = tritium_module_load_text("add.py", SRC);
+    enum { N = 64 };
+    float *st = malloc(4 * 2 * N), ref[N];
+    for (int i = 0; i < 2 * N; i++) st[i] = (float)(i * 3 % 17);
+    for (int i = 0; i < N; i++) ref[i] = st[i] + st[N + i];
+    tritium_launch *L = tritium_launch_new(m, "add_kernel");
+    int64_t shape[1] = { N }, strides[1] = { 1 };
+    ck_assert_int_eq(tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, st, 1, shape, strides, st, 8 * N, 0), 0);
+    ck_assert_int_eq(tritium_launch_tensor(L, "y_ptr", TRITIUM_F32, st + N, 1, shape, strides, st, 8 * N, 0), 0);
+    ck_assert_int_eq(tritium_launch_tensor(L, "out_ptr", TRITIUM_F32, st, 1, shape, strides, st, 8 * N, 0), 0);
+    tritium_launch_int(L, "n", N);
+    tritium_launch_const_int(L, "BLOCK", 32);
+    tritium_launch_grid(L, 2, 1, 1);
+    ck_assert_int_eq(tritium_run(L, NULL, NULL), TRITIUM_OK);
+    for (int i = 0; i < N; i++) ck_assert_float_eq(st[i], ref[i]);
+    tritium_launch_free(L);
+    free(st);
+    tritium_module_free(m);
+}
+END_TEST
+
+START_TEST(storage_bounds_and_faults)
+{
+    tritium_module *m = tritium_module_load_text("shift.py", SRC);
+    float st[16], out[8] = { 0 };
+    for (int i = 0; i < 16; i++) st[i] = (float)i;
+    int64_t shape[1] = { 8 }, strides[1] = { 1 };
+    /* The view starts at element 4: x_ptr - 2 is still in the storage. */
+    tritium_launch *L = tritium_launch_new(m, "shift_kernel");
+    ck_assert_int_eq(tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, st + 4, 1, shape, strides, st, sizeof st, 0), 0);
+    ck_assert_int_eq(tritium_launch_tensor(L, "out_ptr", TRITIUM_F32, out, 1, shape, strides, out, sizeof out, 0), 0);
+    tritium_launch_const_int(L, "BLOCK", 8);
+    ck_assert_int_eq(tritium_run(L, NULL, NULL), TRITIUM_OK);
+    for (int i = 0; i < 8; i++) ck_assert_float_eq(out[i], (float)(i + 2));
+    tritium_launch_free(L);
+    /* At the storage's start, two lanes fall before it: a fault, reported
+     * with the kernel's line. */
+    L = tritium_launch_new(m, "shift_kernel");
+    tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, st, 1, shape, strides, st, sizeof st, 0);
+    tritium_launch_tensor(L, "out_ptr", TRITIUM_F32, out, 1, shape, strides, out, sizeof out, 0);
+    tritium_launch_const_int(L, "BLOCK", 8);
+    tritium_report *r;
+    ck_assert_int_eq(tritium_run(L, NULL, &r), TRITIUM_KERNEL_ERROR);
+    tritium_stats s;
+    tritium_report_stats(r, &s);
+    ck_assert_int_eq(s.faults, 1);
+    ck_assert_int_eq(s.fault_lanes, 2);
+    ck_assert_ptr_nonnull(strstr(tritium_report_text(r), "shift.py:16"));
+    tritium_report_free(r);
+    tritium_launch_free(L);
+    tritium_module_free(m);
+}
+END_TEST
+
+START_TEST(bad_input_is_an_error_message)
+{
+    ck_assert_ptr_null(tritium_module_load("/nonexistent/k.py"));
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "k.py"));
+    ck_assert_ptr_null(tritium_module_load_text("bad.py", "@triton.jit\ndef k(x):\n    y = (\n"));
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "bad.py:"));
+    tritium_module *m = tritium_module_load_text("add.py", SRC);
+    ck_assert_ptr_null(tritium_launch_new(m, "nope"));
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "add_kernel"));
+    tritium_launch *L = tritium_launch_new(m, "add_kernel");
+    ck_assert_int_eq(tritium_launch_int(L, "zz", 1), -1);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "no parameter 'zz'"));
+    ck_assert_int_eq(tritium_launch_grid(L, 0, 1, 1), -1);
+    ck_assert_int_eq(tritium_launch_num_warps(L, 3), -1);
+    float x[8];
+    int64_t shape[1] = { 4 }, strides[1] = { 1 };
+    ck_assert_int_eq(tritium_launch_tensor(L, "x_ptr", 99, x, 1, shape, strides, x, 16, 0), -1);
+    ck_assert_int_eq(tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, x + 5, 1, shape, strides, x, 16, 0), -1);
+    /* BLOCK missing: a compile error with the front end's diagnostic */
+    tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, x, 1, shape, strides, x, 16, 0);
+    ck_assert_int_eq(tritium_run(L, NULL, NULL), TRITIUM_INPUT_ERROR);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "error:"));
+    tritium_launch_free(L);
+    tritium_module_free(m);
+    tritium_module_free(NULL);
+    tritium_launch_free(NULL);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("api");
+    tcase_add_test(tc, vector_add_in_place_and_cached);
+    tcase_add_test(tc, views_of_one_storage_are_one_buffer);
+    tcase_add_test(tc, storage_bounds_and_faults);
+    tcase_add_test(tc, bad_input_is_an_error_message);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
