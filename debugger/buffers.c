@@ -50,21 +50,11 @@ char *dbg_elem_str(dbg_session *d, int arg, int64_t e)
 char *dbg_elem_name(dbg_session *d, int arg, int64_t e)
 {
     const tt_tensor *t = dbg_buf_tensor(d, arg);
-    strbuf b = { 0 };
-    sb_printf(&b, "%s[", t->name ? t->name : "?");
-    if (t->rank <= 1) {
-        sb_printf(&b, "%" PRId64, e);
-    } else {
-        int64_t idx[TT_MAX_RANK];
-        int64_t r = e;
-        for (int k = t->rank - 1; k >= 0; k--) {
-            idx[k] = t->shape[k] ? r % t->shape[k] : 0;
-            r = t->shape[k] ? r / t->shape[k] : 0;
-        }
-        for (int k = 0; k < t->rank; k++) sb_printf(&b, "%s%" PRId64, k ? ", " : "", idx[k]);
-    }
-    sb_putc(&b, ']');
-    return sb_take(&b);
+    char ib[128];
+    int64_t flat_shape[1] = { 0 };
+    if (t->rank <= 1) tt_index_str(flat_shape, 1, e, ib, sizeof ib);
+    else tt_index_str(t->shape, t->rank, e, ib, sizeof ib);
+    return xasprintf("%s%s", t->name ? t->name : "?", ib);
 }
 
 /* ---- selections ------------------------------------------------------------- */

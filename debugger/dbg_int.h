@@ -209,8 +209,7 @@ struct dbg_session {
     uint64_t sched_seed;
     int64_t next_req;              /* `program`: run this one next, -1 */
     bool next_req_hit;             /* the program starting now was chosen with `program` */
-    int rand_bits;
-    uint64_t rand_key[4];
+    interp_order order;            /* the base order (not `auto`'s pid layer) */
 
     /* hook state (worker) */
     bool pstart;                   /* the next hook call is the program's first op */
@@ -271,9 +270,7 @@ bool dbg_parse_int(const char **s, int64_t *v);
 /* Whether the rest of s is blank. */
 bool dbg_blank(const char *s);
 
-/* pid <-> linear */
-void dbg_pid_of(const dbg_session *d, int64_t lin, int64_t pid[3]);
-int64_t dbg_lin_of(const dbg_session *d, const int64_t pid[3]);
+/* pid <-> linear: interp_pid_of / interp_lin_of on d->grid */
 /* Parse "(x[,y[,z]])" or "x" with '*' wildcards (-1) when allow_wild. */
 bool dbg_parse_pid(const char **s, int64_t pid[3], bool allow_wild);
 char *dbg_pid_str(const int64_t pid[3], char *buf, size_t n);

@@ -91,15 +91,6 @@ void dbg_diff_format(tt_dtype d, uint64_t bits, char *buf, size_t n)
     snprintf(buf, n, "%.*g", prec, v);
 }
 
-static void unravel(const tt_tensor *t, int64_t lin, int64_t *idx)
-{
-    for (int d = t->rank - 1; d >= 0; d--) {
-        int64_t ext = t->shape[d] > 0 ? t->shape[d] : 1;
-        idx[d] = lin % ext;
-        lin /= ext;
-    }
-}
-
 static void fill_writer(interp_session *s, const ir_func *f, const int64_t grid[3], int arg, dbg_diff_elem *e)
 {
     int64_t prog;
@@ -109,10 +100,7 @@ static void fill_writer(interp_session *s, const ir_func *f, const int64_t grid[
     if (!s || !interp_last_writer(s, arg, e->elem, &prog, &loc)) return;
     e->has_writer = true;
     e->program = prog;
-    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
-    e->pid[0] = prog % gx;                 /* interp/sched.c: x + gx*(y + gy*z) */
-    e->pid[1] = (prog / gx) % gy;
-    e->pid[2] = prog / gx / gy;
+    interp_pid_of(grid, prog, e->pid);
     e->loc = loc;
     if (loc >= 0 && loc < f->locs.n) {
         const ir_loc *L = &f->locs.v[loc];
@@ -181,7 +169,7 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
         if (dt->nfirst < show) {
             dbg_diff_elem *e = &dt->first[dt->nfirst++];
             e->elem = i;
-            unravel(ref, i, e->index);
+            tt_unravel(ref->shape, ref->rank, i, e->index);
             e->ref_bits = rb;
             e->got_bits = gb;
             e->ref = b;
@@ -366,21 +354,9 @@ void dbg_diff_report_free(dbg_diff_report *r)
 
 /* ---- text report ----------------------------------------------------------- */
 
-static void index_text(const int64_t *idx, int rank, char *buf, size_t n)
-{
-    size_t k = (size_t)snprintf(buf, n, "[");
-    for (int d = 0; d < rank && k < n; d++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? ", " : "", (long long)idx[d]);
-    if (k < n) snprintf(buf + k, n - k, "]");
-}
-
 static void at_text(const dbg_diff_tensor *t, int64_t lin, char *buf, size_t n)
 {
-    int64_t idx[TT_MAX_RANK];
-    tt_tensor shape = { .rank = t->rank };
-    memcpy(shape.shape, t->shape, sizeof shape.shape);
-    unravel(&shape, lin, idx);
-    index_text(idx, t->rank, buf, n);
+    tt_index_str(t->shape, t->rank, lin, buf, n);
 }
 
 static void ulp_text(uint64_t u, char *buf, size_t n)
@@ -434,7 +410,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     for (int k = 0; k < t->nfirst; k++) {
         const dbg_diff_elem *e = &t->first[k];
         char ib[64], rv[48], gv[48], ub[32], eb[32], wb[256];
-        index_text(e->index, t->rank, ib, sizeof ib);
+        at_text(t, e->elem, ib, sizeof ib);
         dbg_diff_format(t->dtype, e->ref_bits, rv, sizeof rv);
         dbg_diff_format(t->dtype, e->got_bits, gv, sizeof gv);
         ulp_text(e->ulp, ub, sizeof ub);

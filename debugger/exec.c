@@ -37,7 +37,7 @@ static void print_stop(dbg_session *d)
     if (dbg_get_state(d) != DBG_STOPPED) return;
     char pb[80];
     dbg_stop_info *st = &d->stop;
-    bool newprog = st->pid[0] != -1 && dbg_lin_of(d, st->pid) != d->prev_stop_prog;
+    bool newprog = st->pid[0] != -1 && interp_lin_of(d->grid, st->pid) != d->prev_stop_prog;
     if (d->stop_msg.len) dbg_printf(d, "%s", d->stop_msg.s);
     switch (st->reason) {
     case DBG_STOP_BREAKPOINT: {
@@ -76,7 +76,7 @@ static void print_stop(dbg_session *d)
     default:
         break;
     }
-    d->prev_stop_prog = dbg_lin_of(d, st->pid);
+    d->prev_stop_prog = interp_lin_of(d->grid, st->pid);
     d->prev_stop_inst = st->in_program ? stop_inst(d) : -2;
     d->prev_stop_func = st->func;
     d->list_file = -1;

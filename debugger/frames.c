@@ -42,7 +42,7 @@ void dbg_print_frame_line(dbg_session *d, int frame, bool with_program)
     if (frame >= n) frame = n - 1;
     char pb[80];
     int64_t pid[3];
-    dbg_pid_of(d, d->cur, pid);
+    interp_pid_of(d->grid, d->cur, pid);
     dbg_printf(d, "#%-2d %s%s%s%s () at %s:%d\n", frame, with_program ? "program " : "",
                with_program ? dbg_pid_str(pid, pb, sizeof pb) : "", with_program ? " " : "", fr[frame].func,
                fr[frame].file >= 0 ? diag_file_name(fr[frame].file) : "?", fr[frame].line);
@@ -67,7 +67,7 @@ int dbg_cmd_backtrace(dbg_session *d, const char *args)
     int n = dbg_frames(d, fr, DBG_MAX_FRAMES);
     char pb[80];
     int64_t pid[3];
-    dbg_pid_of(d, d->cur, pid);
+    interp_pid_of(d->grid, d->cur, pid);
     int shown = 0;
     for (int i = 0; i < n; i++) {
         if (limit >= 0 && shown >= limit) {
@@ -144,7 +144,7 @@ int dbg_cmd_info_frame(dbg_session *d, const char *args)
     int k = d->sel_frame < n ? d->sel_frame : 0;
     char pb[80];
     int64_t pid[3];
-    dbg_pid_of(d, d->cur, pid);
+    interp_pid_of(d->grid, d->cur, pid);
     dbg_printf(d, "Stack level %d, program %s, function %s, at %s:%d\n", k, dbg_pid_str(pid, pb, sizeof pb),
                fr[k].func, fr[k].file >= 0 ? diag_file_name(fr[k].file) : "?", fr[k].line);
     if (k + 1 < n) dbg_printf(d, " called by frame at level %d (%s, line %d)\n", k + 1, fr[k + 1].func, fr[k + 1].line);

@@ -35,7 +35,7 @@ bool dbg_prog_needs_trap(dbg_session *d, int64_t lin)
     if (d->interrupt || d->step.kind != STEP_NONE || d->nwatch > 0 || d->next_req_hit) return true;
     if (d->any_unfiltered_code_bp) return true;
     int64_t pid[3];
-    dbg_pid_of(d, lin, pid);
+    interp_pid_of(d->grid, lin, pid);
     for (int i = 0; i < d->bps.n; i++) {
         const dbg_bp *b = d->bps.v[i];
         if (!b->enabled || b->kind > BP_PID) continue;
@@ -51,7 +51,7 @@ static bool needs_trap_after_start(dbg_session *d, int64_t lin)
 {
     if (d->step.kind != STEP_NONE || d->nwatch > 0 || d->any_unfiltered_code_bp) return true;
     int64_t pid[3];
-    dbg_pid_of(d, lin, pid);
+    interp_pid_of(d->grid, lin, pid);
     for (int i = 0; i < d->bps.n; i++) {
         const dbg_bp *b = d->bps.v[i];
         if (!b->enabled || (b->kind != BP_LINE && b->kind != BP_FUNC)) continue;

@@ -3,8 +3,9 @@
  *
  * The engine runs programs one at a time (interp_run_program) in an order it
  * chooses. Base orders: in-order (linear id x + gx*(y + gy*z), x fastest, as
- * Triton launches), reverse, and random SEED (a seeded bijection of the
- * linear ids, so no permutation table is stored for big grids). The default
+ * Triton launches), reverse, and random SEED: interp_order_at, the order of
+ * `tritium run --schedule random:SEED` (no table, so big grids cost
+ * nothing). The default
  * schedule, `auto`, runs the programs named by pid breakpoints (and by the
  * pid filters of line breakpoints) first, then the rest in order: with
  * `break pid (1048575)` on a grid of 2^20 programs the stop comes without
@@ -25,40 +26,15 @@ void dbg_set_done(dbg_session *d, int64_t lin)
     d->done[lin >> 3] |= (uint8_t)(1u << (lin & 7));
 }
 
-/* ---- random order: a keyed bijection on [0, 2^bits), cycle-walked into
- * [0, n). Each round (multiply by an odd constant, add, xorshift) is a
- * bijection modulo 2^bits. */
-static uint64_t splitmix(uint64_t *x)
+/* The base order (everything but `auto`'s pid-breakpoint layer) is the
+ * interpreter's (interp_order_at), so `schedule random S` replays the order
+ * of `tritium run --schedule random:S`. */
+static interp_sched base_kind(int mode)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t permute_once(const dbg_session *d, uint64_t x)
-{
-    int b = d->rand_bits;
-    uint64_t mask = b >= 64 ? ~0ull : (1ull << b) - 1;
-    int sh = b / 2 + 1;
-    for (int r = 0; r < 4; r++) {
-        x = (x * (d->rand_key[r] | 1)) & mask;
-        x = (x + (d->rand_key[(r + 1) & 3] >> 7)) & mask;
-        x ^= x >> sh;
-    }
-    return x;
-}
-
-static int64_t base_at(const dbg_session *d, int64_t i)
-{
-    switch (d->sched_mode) {
-    case SCHED_MODE_REVERSE: return d->nprog - 1 - i;
-    case SCHED_MODE_RANDOM: {
-        uint64_t x = (uint64_t)i;
-        do x = permute_once(d, x); while (x >= (uint64_t)d->nprog);
-        return (int64_t)x;
-    }
-    default: return i;
+    switch (mode) {
+    case SCHED_MODE_REVERSE: return SCHED_REVERSE;
+    case SCHED_MODE_RANDOM: return SCHED_RANDOM;
+    default: return SCHED_IN_ORDER;
     }
 }
 
@@ -66,11 +42,7 @@ void dbg_sched_reset(dbg_session *d)
 {
     d->base_cursor = 0;
     for (int i = 0; i < d->bps.n; i++) d->bps.v[i]->cursor = 0;
-    int b = 1;
-    while (b < 63 && (1ll << b) < d->nprog) b++;
-    d->rand_bits = b;
-    uint64_t st = d->sched_seed;
-    for (int k = 0; k < 4; k++) d->rand_key[k] = splitmix(&st);
+    interp_order_init(&d->order, base_kind(d->sched_mode), d->sched_seed, d->nprog);
 }
 
 /* The pid box of a filter: per dimension [lo, hi]. */
@@ -103,15 +75,16 @@ int64_t dbg_sched_next(dbg_session *d)
             int64_t lo[3], n[3];
             int64_t total = box(d, b->pidf, lo, n);
             for (; b->cursor < total; b->cursor++) {
-                int64_t c = b->cursor;
-                int64_t pid[3] = { lo[0] + c % n[0], lo[1] + (c / n[0]) % n[1], lo[2] + c / n[0] / n[1] };
-                int64_t lin = dbg_lin_of(d, pid);
+                int64_t pid[3];
+                interp_pid_of(n, b->cursor, pid);
+                for (int k = 0; k < 3; k++) pid[k] += lo[k];
+                int64_t lin = interp_lin_of(d->grid, pid);
                 if (!dbg_done(d, lin)) return lin;
             }
         }
     }
     for (; d->base_cursor < d->nprog; d->base_cursor++) {
-        int64_t lin = base_at(d, d->base_cursor);
+        int64_t lin = interp_order_at(&d->order, d->base_cursor);
         if (!dbg_done(d, lin)) return lin;
     }
     return -1;
@@ -172,7 +145,7 @@ int dbg_cmd_program(dbg_session *d, const char *args)
     if (dbg_blank(args)) {
         if (dbg_get_state(d) == DBG_STOPPED) {
             int64_t pid[3];
-            dbg_pid_of(d, d->cur, pid);
+            interp_pid_of(d->grid, d->cur, pid);
             dbg_printf(d, "[Current program is %s%s]\n", dbg_pid_str(pid, pb, sizeof pb),
                        d->in_prog ? "" : ", finished");
         } else {
@@ -180,7 +153,7 @@ int dbg_cmd_program(dbg_session *d, const char *args)
         }
         if (d->next_req >= 0) {
             int64_t pid[3];
-            dbg_pid_of(d, d->next_req, pid);
+            interp_pid_of(d->grid, d->next_req, pid);
             dbg_printf(d, "Program %s runs next.\n", dbg_pid_str(pid, pb, sizeof pb));
         }
         return 0;
@@ -193,7 +166,7 @@ int dbg_cmd_program(dbg_session *d, const char *args)
         if (pid[k] >= d->grid[k])
             return dbg_error(d, "program %s is outside the grid (%" PRId64 ",%" PRId64 ",%" PRId64 ")",
                              dbg_pid_str(pid, pb, sizeof pb), d->grid[0], d->grid[1], d->grid[2]);
-    int64_t lin = dbg_lin_of(d, pid);
+    int64_t lin = interp_lin_of(d->grid, pid);
     bool active = dbg_get_state(d) == DBG_STOPPED;
     if (active && d->in_prog && lin == d->cur) {
         d->sel_frame = 0;
@@ -207,7 +180,7 @@ int dbg_cmd_program(dbg_session *d, const char *args)
     if (active && d->in_prog) {
         int64_t cp[3];
         char cb[80];
-        dbg_pid_of(d, d->cur, cp);
+        interp_pid_of(d->grid, d->cur, cp);
         dbg_printf(d, "Program %s will run next, when program %s finishes; it stops when it starts.\n",
                    dbg_pid_str(pid, pb, sizeof pb), dbg_pid_str(cp, cb, sizeof cb));
     } else {
@@ -222,8 +195,8 @@ static void print_range(dbg_session *d, int64_t a, int64_t b, const char *state)
 {
     char p1[80], p2[80];
     int64_t pa[3], pbb[3];
-    dbg_pid_of(d, a, pa);
-    dbg_pid_of(d, b, pbb);
+    interp_pid_of(d->grid, a, pa);
+    interp_pid_of(d->grid, b, pbb);
     int64_t n = b - a + 1;
     if (a == b) dbg_printf(d, "  %-36s %s\n", dbg_pid_str(pa, p1, sizeof p1), state);
     else {
@@ -254,7 +227,7 @@ int dbg_cmd_info_programs(dbg_session *d, const char *args)
         else dbg_printf(d, "No launch is running.\n");
         if (d->next_req >= 0) {
             int64_t pid[3];
-            dbg_pid_of(d, d->next_req, pid);
+            interp_pid_of(d->grid, d->next_req, pid);
             dbg_printf(d, "Program %s runs first.\n", dbg_pid_str(pid, pb, sizeof pb));
         }
         return 0;
@@ -282,7 +255,7 @@ int dbg_cmd_info_programs(dbg_session *d, const char *args)
                 const char *names[] = { "pending", "finished", "stopped" };
                 if (state == 2) {
                     int64_t pid[3];
-                    dbg_pid_of(d, start, pid);
+                    interp_pid_of(d->grid, start, pid);
                     dbg_printf(d, "* %-36s stopped   at %s:%d\n", dbg_pid_str(pid, pb, sizeof pb),
                                d->stop.file ? d->stop.file : "?", d->stop.line);
                 } else {
@@ -295,7 +268,7 @@ int dbg_cmd_info_programs(dbg_session *d, const char *args)
     }
     if (d->next_req >= 0) {
         int64_t pid[3];
-        dbg_pid_of(d, d->next_req, pid);
+        interp_pid_of(d->grid, d->next_req, pid);
         dbg_printf(d, "Program %s runs next.\n", dbg_pid_str(pid, pb, sizeof pb));
     }
     return 0;

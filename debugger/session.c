@@ -50,19 +50,6 @@ bool dbg_parse_int(const char **sp, int64_t *v)
     return true;
 }
 
-void dbg_pid_of(const dbg_session *d, int64_t lin, int64_t pid[3])
-{
-    int64_t gx = d->grid[0] ? d->grid[0] : 1, gy = d->grid[1] ? d->grid[1] : 1;
-    pid[0] = lin % gx;
-    pid[1] = (lin / gx) % gy;
-    pid[2] = lin / gx / gy;
-}
-
-int64_t dbg_lin_of(const dbg_session *d, const int64_t pid[3])
-{
-    return pid[0] + d->grid[0] * (pid[1] + d->grid[1] * pid[2]);
-}
-
 char *dbg_pid_str(const int64_t pid[3], char *buf, size_t n)
 {
     char c[3][24];
@@ -302,7 +289,7 @@ static int stop_after_program(dbg_session *d, const interp_stats *now)
 {
     char pb[80];
     int64_t pid[3];
-    dbg_pid_of(d, d->cur, pid);
+    interp_pid_of(d->grid, d->cur, pid);
     d->stop_msg.len = 0;
     if (d->stop_msg.s) d->stop_msg.s[0] = 0;
     sb_printf(&d->stop_msg, "\nProgram %s ", dbg_pid_str(pid, pb, sizeof pb));
@@ -327,7 +314,7 @@ static void *worker_main(void *arg)
     int64_t lin;
     while ((lin = dbg_sched_next(d)) >= 0) {
         int64_t pid[3];
-        dbg_pid_of(d, lin, pid);
+        interp_pid_of(d->grid, lin, pid);
         dbg_set_done(d, lin);
         d->cur = lin;
         d->in_prog = true;

@@ -161,7 +161,7 @@ void dbg_watch_finish(dbg_session *d, int *reason, int *bpn)
     const dbg_opinfo *oi = &d->ops[w->g];
     int64_t pid[3];
     char pb[80];
-    dbg_pid_of(d, d->cur, pid);
+    interp_pid_of(d->grid, d->cur, pid);
     const ir_op *op = &d->fn->regions.v[d->gregion[w->g]].ops[w->g - d->opbase[d->gregion[w->g]]];
     sb_printf(&d->stop_msg, "Written by program %s (%s) at %s:%d\n", dbg_pid_str(pid, pb, sizeof pb), ir_ops[op->opc].name,
               oi->file >= 0 ? diag_file_name(oi->file) : "?", oi->line);

@@ -130,7 +130,7 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3])
     const ir_region *body = &s->f->regions.v[IR_BODY];
     for (int i = 0; i < body->nargs; i++) p->vals[body->args[i]] = s->argdata[i];
     for (int d = 0; d < 3; d++) p->pid[d] = pid[d];
-    p->lin = pid[0] + s->grid[0] * (pid[1] + s->grid[1] * pid[2]);
+    p->lin = interp_lin_of(s->grid, pid);
     p->me = (uint32_t)((p->lin + 1) & SH_PROG);
     p->faulted = p->raced = p->synced = false;
     const ir_op *term = NULL;

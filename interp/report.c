@@ -13,14 +13,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-static void pid_of(const interp_session *s, int64_t lin, int64_t pid[3])
-{
-    int64_t gx = s->grid[0] > 0 ? s->grid[0] : 1, gy = s->grid[1] > 0 ? s->grid[1] : 1;
-    pid[0] = lin % gx;
-    pid[1] = (lin / gx) % gy;
-    pid[2] = lin / gx / gy;
-}
-
 static void describe_tensor(const interp_buf *b, char *buf, size_t n)
 {
     const tt_tensor *t = b->t;
@@ -30,29 +22,15 @@ static void describe_tensor(const interp_buf *b, char *buf, size_t n)
     if (len < n) snprintf(buf + len, n - len, "]");
 }
 
-static int64_t floordiv(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q; }
-
 /* "x[4113]" or "x[3, 17]" for a (possibly out-of-range) flat index. */
 static void describe_elem(const interp_buf *b, int64_t e, char *buf, size_t n)
 {
     const tt_tensor *t = b->t;
-    int64_t idx[TT_MAX_RANK] = { 0 };
-    int rank = t->rank;
-    if (rank <= 1) {
-        snprintf(buf, n, "%s[%" PRId64 "]", b->name, e);
-        return;
-    }
-    for (int d = rank - 1; d > 0; d--) {
-        int64_t sd = t->shape[d] > 0 ? t->shape[d] : 1;
-        int64_t q = floordiv(e, sd);
-        idx[d] = e - q * sd;
-        e = q;
-    }
-    idx[0] = e;
-    size_t len = (size_t)snprintf(buf, n, "%s[", b->name);
-    for (int d = 0; d < rank && len < n; d++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? ", " : "", idx[d]);
-    if (len < n) snprintf(buf + len, n - len, "]");
+    size_t len = (size_t)snprintf(buf, n, "%s", b->name);
+    if (len >= n) return;
+    int64_t flat_shape[1] = { 0 };
+    if (t->rank <= 1) tt_index_str(flat_shape, 1, e, buf + len, n - len);
+    else tt_index_str(t->shape, t->rank, e, buf + len, n - len);
 }
 
 /* "lane 113 (of 1024)" or "lane [3, 17] (of 64x64)". */
@@ -63,17 +41,11 @@ static void describe_lane(ir_type tile, int64_t lane, char *buf, size_t n)
         snprintf(buf, n, "lane %" PRId64 " (of %" PRId64 ")", lane, ti->rank ? ti->shape[0] : 1);
         return;
     }
-    int64_t idx[IR_MAX_RANK];
-    int64_t e = lane;
-    for (int d = ti->rank - 1; d >= 0; d--) {
-        idx[d] = e % ti->shape[d];
-        e /= ti->shape[d];
-    }
-    size_t len = (size_t)snprintf(buf, n, "lane [");
+    char ib[96];
+    tt_index_str(ti->shape, ti->rank, lane, ib, sizeof ib);   /* IR_MAX_RANK == TT_MAX_RANK */
+    size_t len = (size_t)snprintf(buf, n, "lane %s", ib);
     for (int d = 0; d < ti->rank && len < n; d++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? ", " : "", idx[d]);
-    for (int d = 0; d < ti->rank && len < n; d++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? "x" : "] (of ", ti->shape[d]);
+        len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? "x" : " (of ", ti->shape[d]);
     if (len < n) snprintf(buf + len, n - len, ")");
 }
 
@@ -148,7 +120,7 @@ static void describe_addr(const interp_session *s, int kind, int acc, int esize,
         break;
     default: {
         int64_t pid[3];
-        pid_of(s, f->other, pid);
+        interp_pid_of(s->grid, f->other, pid);
         const char *what = kind == FK_RACE_WR ? "read" : "wrote";
         fprintf(out, " %s %s, which program (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s in this launch",
                 verb(acc, kind), eb, pid[0], pid[1], pid[2], kind == FK_RACE_WW ? "also wrote" : what);

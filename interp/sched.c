@@ -4,9 +4,9 @@
  * (x fastest, as Triton's launch order). Schedules:
  *   SCHED_IN_ORDER  linear ids 0, 1, 2, ...
  *   SCHED_REVERSE   the same, backwards
- *   SCHED_RANDOM    a Fisher-Yates shuffle of the linear ids driven by
- *                   splitmix64(sched_seed): reproducible from the seed
- *                   (above 2^24 programs a table-free Feistel permutation)
+ *   SCHED_RANDOM    a seeded table-free permutation of the linear ids
+ *                   (interp_order_at): reproducible from the seed, and the
+ *                   same order as the debugger's `schedule random SEED`
  *   SCHED_PARALLEL  all cores (or options.threads): each thread has its own
  *                   value array and tile memory, buffers are shared, atomics
  *                   are real atomics and reports are serialised
@@ -15,53 +15,68 @@
  * with fresh statistics, reports and reader/writer shadow. */
 #include "internal.h"
 
+#include <string.h>
 #include <unistd.h>
 
-static void pid_of(const interp_session *s, int64_t lin, int64_t pid[3])
+void interp_pid_of(const int64_t grid[3], int64_t lin, int64_t pid[3])
 {
-    int64_t gx = s->grid[0] ? s->grid[0] : 1, gy = s->grid[1] ? s->grid[1] : 1;
+    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
     pid[0] = lin % gx;
     pid[1] = (lin / gx) % gy;
     pid[2] = lin / gx / gy;
 }
 
-static uint64_t splitmix64(uint64_t *x)
+int64_t interp_lin_of(const int64_t grid[3], const int64_t pid[3])
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
+    return pid[0] + gx * (pid[1] + gy * pid[2]);
 }
 
-/* A seeded permutation of [0, n) without a table, for grids too large to
- * shuffle in memory: a 4-round Feistel network on the smallest even power of
- * two >= n, cycle-walking out-of-range values back into [0, n). */
-typedef struct perm { int half; uint64_t mask, n, key[4]; } perm;
-
-static void perm_init(perm *pm, uint64_t n, uint64_t seed)
+void interp_order_init(interp_order *o, interp_sched kind, uint64_t seed, int64_t n)
 {
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->n = n > 0 ? n : 0;
+    if (kind != SCHED_RANDOM) return;
     int bits = 2;
-    while (bits < 64 && (1ull << bits) < n) bits += 2;
-    pm->half = bits / 2;
-    pm->mask = (1ull << pm->half) - 1;
-    pm->n = n;
-    for (int i = 0; i < 4; i++) pm->key[i] = splitmix64(&seed);
+    while (bits < 64 && (1ull << bits) < (uint64_t)o->n) bits += 2;
+    o->half = bits / 2;
+    o->mask = (1ull << o->half) - 1;
+    for (int i = 0; i < 4; i++) o->key[i] = tt_splitmix64(&seed);
 }
 
-static uint64_t perm_at(const perm *pm, uint64_t x)
+/* One Feistel pass over [0, 4^half); a bijection, so cycle-walking ends. */
+static uint64_t feistel(const interp_order *o, uint64_t x)
 {
-    do {
-        uint64_t l = x >> pm->half, r = x & pm->mask;
-        for (int i = 0; i < 4; i++) {
-            uint64_t k = pm->key[i] ^ r;
-            uint64_t f = splitmix64(&k) & pm->mask;
-            uint64_t t = r;
-            r = l ^ f;
-            l = t;
-        }
-        x = (l << pm->half) | r;
-    } while (x >= pm->n);
-    return x;
+    uint64_t l = x >> o->half, r = x & o->mask;
+    for (int i = 0; i < 4; i++) {
+        uint64_t k = o->key[i] ^ r;
+        uint64_t f = tt_splitmix64(&k) & o->mask;
+        uint64_t t = r;
+        r = l ^ f;
+        l = t;
+    }
+    return (l << o->half) | r;
+}
+
+int64_t interp_order_at(const interp_order *o, int64_t i)
+{
+    switch (o->kind) {
+    case SCHED_REVERSE: return o->n - 1 - i;
+    case SCHED_RANDOM: {
+        uint64_t x = (uint64_t)i;
+        do x = feistel(o, x); while (x >= (uint64_t)o->n);
+        return (int64_t)x;
+    }
+    default: return i;
+    }
+}
+
+int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i)
+{
+    interp_order o;
+    interp_order_init(&o, kind, seed, n);
+    return interp_order_at(&o, i);
 }
 
 typedef struct worker {
@@ -82,7 +97,7 @@ static void *work(void *arg)
         int64_t hi = lo + w->chunk < s->nprograms ? lo + w->chunk : s->nprograms;
         for (int64_t lin = lo; lin < hi && !s->abort; lin++) {
             int64_t pid[3];
-            pid_of(s, lin, pid);
+            interp_pid_of(s->grid, lin, pid);
             if (interp_prog_run(&w->prog, pid)) {
                 w->rc = -1;
                 s->abort = true;
@@ -134,49 +149,16 @@ int interp_run_launch(interp_session *s)
     s->abort = false;
     int64_t n = s->nprograms;
     int rc = 0;
-    int64_t pid[3];
-    switch (s->o.sched) {
-    case SCHED_IN_ORDER:
-        for (int64_t lin = 0; lin < n && !rc; lin++) {
-            pid_of(s, lin, pid);
-            rc = interp_prog_run(&s->main, pid);
-        }
-        break;
-    case SCHED_REVERSE:
-        for (int64_t lin = n - 1; lin >= 0 && !rc; lin--) {
-            pid_of(s, lin, pid);
-            rc = interp_prog_run(&s->main, pid);
-        }
-        break;
-    case SCHED_RANDOM: {
-        if (n > (1 << 24)) {
-            perm pm;
-            perm_init(&pm, (uint64_t)n, s->o.sched_seed);
-            for (int64_t i = 0; i < n && !rc; i++) {
-                pid_of(s, (int64_t)perm_at(&pm, (uint64_t)i), pid);
-                rc = interp_prog_run(&s->main, pid);
-            }
-            break;
-        }
-        int64_t *order = xmalloc(sizeof *order * (size_t)(n ? n : 1));
-        for (int64_t i = 0; i < n; i++) order[i] = i;
-        uint64_t st = s->o.sched_seed;
-        for (int64_t i = n - 1; i > 0; i--) {
-            int64_t j = (int64_t)(splitmix64(&st) % (uint64_t)(i + 1));
-            int64_t t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        for (int64_t i = 0; i < n && !rc; i++) {
-            pid_of(s, order[i], pid);
-            rc = interp_prog_run(&s->main, pid);
-        }
-        free(order);
-        break;
-    }
-    case SCHED_PARALLEL:
+    if (s->o.sched == SCHED_PARALLEL) {
         rc = n > 0 ? run_parallel(s) : 0;
-        break;
+    } else {
+        interp_order ord;
+        interp_order_init(&ord, s->o.sched, s->o.sched_seed, n);
+        for (int64_t i = 0; i < n && !rc; i++) {
+            int64_t pid[3];
+            interp_pid_of(s->grid, interp_order_at(&ord, i), pid);
+            rc = interp_prog_run(&s->main, pid);
+        }
     }
     s->st.seconds = now_seconds() - t0;
     interp_report_summary(s);

@@ -14,22 +14,14 @@
 
 /* ---- sizes ---------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* Trial `trial`'s value of size `k`: log-uniform in [lo, hi] when lo >= 1
  * (every factor of two equally likely, so small sizes come up as often as
  * large ones), else uniform. Reproducible from (seed, trial, k). */
 static int64_t draw_size(const repl_size *s, uint64_t seed, int trial, int k)
 {
     uint64_t st = seed * 0x100000001b3ull ^ ((uint64_t)trial << 20) ^ (uint64_t)k;
-    splitmix64(&st);
-    uint64_t r = splitmix64(&st);
+    tt_splitmix64(&st);
+    uint64_t r = tt_splitmix64(&st);
     if (s->lo == s->hi) return s->lo;
     double u = (double)(r >> 11) * 0x1.0p-53;           /* [0, 1) */
     int64_t v;
@@ -116,11 +108,7 @@ static json_t *jindex(const dbg_diff_tensor *t, int64_t lin)
     if (lin < 0) return json_null();
     json_t *a = json_array();
     int64_t idx[TT_MAX_RANK];
-    for (int d = t->rank - 1; d >= 0; d--) {
-        int64_t ext = t->shape[d] > 0 ? t->shape[d] : 1;
-        idx[d] = lin % ext;
-        lin /= ext;
-    }
+    tt_unravel(t->shape, t->rank, lin, idx);
     for (int d = 0; d < t->rank; d++) json_array_append_new(a, json_integer(idx[d]));
     return a;
 }

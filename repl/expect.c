@@ -5,20 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-static void format_index(const tt_tensor *t, int64_t lin, char *buf, size_t n)
-{
-    int64_t idx[TT_MAX_RANK];
-    for (int d = t->rank - 1; d >= 0; d--) {
-        int64_t ext = t->shape[d] > 0 ? t->shape[d] : 1;
-        idx[d] = lin % ext;
-        lin /= ext;
-    }
-    size_t k = (size_t)snprintf(buf, n, "[");
-    for (int d = 0; d < t->rank && k < n; d++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? ", " : "", (long long)idx[d]);
-    if (k < n) snprintf(buf + k, n - k, "]");
-}
-
 static void format_value(const tt_tensor *t, int64_t i, char *buf, size_t n)
 {
     if (tt_dtype_is_int(t->dtype)) {
@@ -80,15 +66,15 @@ void repl_compare(const tt_tensor *got, const tt_tensor *expected, bool has_rtol
     fprintf(f, "tritium: error: --expect %s: %lld of %lld elements differ (rtol=%g, atol=%g)\n", got->name,
             (long long)res->mismatches, (long long)n, rtol, atol);
     if (at_abs >= 0) {
-        format_index(got, at_abs, ib, sizeof ib);
+        tt_index_str(got->shape, got->rank, at_abs, ib, sizeof ib);
         fprintf(f, "  max abs error %.6g at %s", res->max_abs, ib);
-        format_index(got, at_rel, ib, sizeof ib);
+        tt_index_str(got->shape, got->rank, at_rel, ib, sizeof ib);
         fprintf(f, ", max rel error %.6g at %s\n", res->max_rel, ib);
     }
     if (res->mismatches > nfirst) fprintf(f, "  the first %d:\n", nfirst);
     fprintf(f, "    %-20s %-26s %s\n", "index", "got", "expected");
     for (int k = 0; k < nfirst; k++) {
-        format_index(got, first[k], ib, sizeof ib);
+        tt_index_str(got->shape, got->rank, first[k], ib, sizeof ib);
         format_value(got, first[k], gb, sizeof gb);
         format_value(expected, first[k], eb, sizeof eb);
         fprintf(f, "    %-20s %-26s %s\n", ib, gb, eb);

@@ -96,6 +96,31 @@ char *tt_tensor_describe(const tt_tensor *t, char *buf, size_t n)
     return buf;
 }
 
+void tt_unravel(const int64_t *shape, int rank, int64_t flat, int64_t *idx)
+{
+    for (int d = rank - 1; d > 0; d--) {
+        int64_t ext = shape[d] > 0 ? shape[d] : 1;
+        int64_t q = flat / ext;
+        if (flat % ext != 0 && flat < 0) q--;        /* floor */
+        idx[d] = flat - q * ext;
+        flat = q;
+    }
+    if (rank > 0) idx[0] = flat;
+}
+
+char *tt_index_str(const int64_t *shape, int rank, int64_t flat, char *buf, size_t n)
+{
+    if (!n) return buf;
+    int64_t idx[TT_MAX_RANK] = { 0 };
+    if (rank > TT_MAX_RANK) rank = TT_MAX_RANK;
+    tt_unravel(shape, rank, flat, idx);
+    size_t len = (size_t)snprintf(buf, n, "[");
+    for (int d = 0; d < rank && len < n; d++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%lld", d ? ", " : "", (long long)idx[d]);
+    if (len < n) snprintf(buf + len, n - len, "]");
+    return buf;
+}
+
 void tt_tensor_stats(const tt_tensor *t, double *min, double *max, double *mean)
 {
     int64_t n = tt_tensor_numel(t);

@@ -31,6 +31,37 @@ typedef struct interp_options {
     FILE *report;                  /* where fault reports go; NULL: stderr */
 } interp_options;
 
+/* ---- the grid and the schedule: one source for run, debug and diff ------ */
+
+/* Linear program id <-> (x, y, z): lin = x + gx*(y + gy*z), x fastest, the
+ * order in which CUDA numbers the CTAs of a grid (and Triton's programs).
+ * Grid dims <= 0 count as 1. */
+void interp_pid_of(const int64_t grid[3], int64_t lin, int64_t pid[3]);
+int64_t interp_lin_of(const int64_t grid[3], const int64_t pid[3]);
+
+/* The order in which a schedule runs n programs, as a position -> linear id
+ * map that needs no table (so a grid of 2^30 programs costs nothing):
+ *   SCHED_IN_ORDER, SCHED_PARALLEL  i
+ *   SCHED_REVERSE                   n - 1 - i
+ *   SCHED_RANDOM                    a seeded permutation of [0, n): a
+ *       4-round Feistel network on the smallest even power of two >= n with
+ *       round keys from splitmix64(seed), cycle-walking values >= n back
+ *       into [0, n). Same seed, same n: same order, in `tritium run
+ *       --schedule random:SEED`, the debugger's `schedule random SEED` and
+ *       `tritium diff --against random:SEED`. */
+typedef struct interp_order {
+    interp_sched kind;
+    int64_t n;
+    int half;                      /* SCHED_RANDOM: bits per Feistel half */
+    uint64_t mask, key[4];
+} interp_order;
+
+void interp_order_init(interp_order *o, interp_sched kind, uint64_t seed, int64_t n);
+/* The linear id of the i-th program to run, 0 <= i < n. */
+int64_t interp_order_at(const interp_order *o, int64_t i);
+/* The same without keeping an interp_order (initializes one per call). */
+int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i);
+
 /* Default options: in order, ieee, checks on, 20 reports, stderr. */
 void interp_options_default(interp_options *o);
 

@@ -76,4 +76,10 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 /* Monotonic clock in seconds. */
 double now_seconds(void);
 
+/* splitmix64 (Steele, Lea, Flood 2014; Vigna's reference code): advances
+ * *state and returns the next 64 random bits. The one small generator of the
+ * project (schedules, diff --sizes); tensor data comes from Philox
+ * (Random123) instead. */
+uint64_t tt_splitmix64(uint64_t *state);
+
 #endif

@@ -32,6 +32,16 @@ int64_t tt_tensor_numel(const tt_tensor *t);
 /* "f32[64,128]" into buf. */
 char *tt_tensor_describe(const tt_tensor *t, char *buf, size_t n);
 
+/* The multi-dimensional index of flat (C-order) element `flat` of a tensor
+ * of `rank` dims with extents `shape` into idx[0..rank). Extents <= 0 count
+ * as 1; the first index takes what is left (floor division), so an
+ * out-of-range flat index shows as an out-of-range (or negative) first
+ * index. */
+void tt_unravel(const int64_t *shape, int rank, int64_t flat, int64_t *idx);
+/* "[3, 17]" for flat element `flat` (tt_unravel), "[4113]" for rank 1, "[]"
+ * for rank 0, into buf (truncated to n). Returns buf. */
+char *tt_index_str(const int64_t *shape, int rank, int64_t flat, char *buf, size_t n);
+
 /* Generators. kind is one of randn, rand, zeros, ones, empty, arange, full;
  * `value` is full()'s fill value. randn/rand draw from Philox4x32-10
  * (Random123) keyed by (seed, stream) so that every argument gets its own

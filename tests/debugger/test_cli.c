@@ -15,6 +15,7 @@
 static const char *g_tritium;
 
 #define HELPERS "tests/debugger/kernels/helpers.py"
+#define LAST_PID "tests/debugger/kernels/last_pid.py"
 
 /* Run `tritium debug ARGS` (a shell fragment) with stdin from `input`
  * (NULL: /dev/null); returns stdout+stderr, *status the exit status. */
@@ -248,6 +249,50 @@ START_TEST(launch_commands)
 }
 END_TEST
 
+/* One scheduler: `tritium run --schedule random:S` and the debugger's
+ * `schedule random S` run the programs in the same order, so a race seen
+ * with `run` replays in the debugger. Every program of last_pid.py stores its
+ * id to out[0]; the last one to run wins. The known values pin the order
+ * (interp_order_at: 4-round Feistel, keys from splitmix64(S)) so that it
+ * does not change silently between releases. */
+START_TEST(same_seed_same_order)
+{
+    static const struct { int seed, last; } known[] = { { 1, 45 }, { 7, 41 }, { 42, 36 } };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        char *sh = xasprintf("'%s' run " LAST_PID " --schedule random:%d --json 2>/dev/null", g_tritium, known[i].seed);
+        FILE *p = popen(sh, "r");
+        strbuf out = { 0 };
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
+            buf[n] = 0;
+            sb_puts(&out, buf);
+        }
+        pclose(p);
+        free(sh);
+        char want[64];
+        snprintf(want, sizeof want, "\"min\": %d.0,", known[i].last);
+        HAS(out.s, want);
+        sb_free(&out);
+        char *args = xasprintf("-batch -ex 'set stop-on-fault off' -ex 'schedule random %d' -ex run "
+                               "-ex 'print out_ptr[0]' " LAST_PID, known[i].seed);
+        int st;
+        char *o = run(args, NULL, &st);
+        snprintf(want, sizeof want, "$1 = %d\n", known[i].last);
+        HAS(o, want);
+        free(o);
+        free(args);
+        /* the launch spec's --schedule gives the debugger the same order */
+        args = xasprintf("-batch -ex 'set stop-on-fault off' -ex run -ex 'print out_ptr[0]' " LAST_PID
+                         " --schedule random:%d", known[i].seed);
+        o = run(args, NULL, &st);
+        HAS(o, want);
+        free(o);
+        free(args);
+    }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -265,6 +310,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, piped_input_repeats_and_eof_quits);
     tcase_add_test(tc, launch_commands);
     tcase_add_test(tc, diff_command);
+    tcase_add_test(tc, same_seed_same_order);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -98,6 +98,7 @@ START_TEST(schedules_differ_in_order)
     ck_assert_int_eq(last[0], 19);
     ck_assert_int_eq(last[1], 0);
     ck_assert(last[2] >= 0 && last[2] < 20);
+    ck_assert_int_eq(last[2], interp_sched_at(SCHED_RANDOM, 3, 20, 19));   /* the order is the shared one */
 }
 END_TEST
 
@@ -125,11 +126,54 @@ START_TEST(empty_grid_and_run_program)
 }
 END_TEST
 
+/* The shared order: a permutation of [0, n) for every n (powers of four and
+ * the sizes between them, where cycle-walking happens), reproducible from
+ * the seed, different for different seeds; the grid helpers invert each
+ * other and number x fastest. */
+START_TEST(order_is_a_permutation)
+{
+    static const int64_t sizes[] = { 0, 1, 2, 3, 4, 5, 15, 16, 17, 63, 64, 65, 1000, 4096, 4097 };
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        int64_t n = sizes[c];
+        for (int kind = 0; kind < 4; kind++) {
+            interp_order o;
+            interp_order_init(&o, (interp_sched)kind, 42, n);
+            unsigned char *seen = calloc((size_t)n + 1, 1);
+            int64_t fixed = 0;
+            for (int64_t i = 0; i < n; i++) {
+                int64_t v = interp_order_at(&o, i);
+                ck_assert(v >= 0 && v < n && !seen[v]);
+                seen[v] = 1;
+                fixed += v == i;
+                if (kind == SCHED_REVERSE) ck_assert_int_eq(v, n - 1 - i);
+                if (kind == SCHED_IN_ORDER || kind == SCHED_PARALLEL) ck_assert_int_eq(v, i);
+                ck_assert_int_eq(v, interp_sched_at((interp_sched)kind, 42, n, i));
+            }
+            if (kind == SCHED_RANDOM && n >= 64) ck_assert(fixed < n / 4);   /* really shuffled */
+            free(seen);
+        }
+    }
+    int differ = 0;
+    for (int64_t i = 0; i < 64; i++) differ += interp_sched_at(SCHED_RANDOM, 1, 64, i) != interp_sched_at(SCHED_RANDOM, 2, 64, i);
+    ck_assert_int_gt(differ, 32);
+    int64_t grid[3] = { 5, 4, 3 };
+    for (int64_t lin = 0; lin < 60; lin++) {
+        int64_t p[3];
+        interp_pid_of(grid, lin, p);
+        ck_assert_int_eq(p[0], lin % 5);
+        ck_assert_int_eq(p[1], lin / 5 % 4);
+        ck_assert_int_eq(p[2], lin / 20);
+        ck_assert_int_eq(interp_lin_of(grid, p), lin);
+    }
+}
+END_TEST
+
 TCase *sched_tcase(void)
 {
     TCase *tc = tcase_create("sched");
     tcase_add_test(tc, schedules_agree);
     tcase_add_test(tc, schedules_differ_in_order);
     tcase_add_test(tc, empty_grid_and_run_program);
+    tcase_add_test(tc, order_is_a_permutation);
     return tc;
 }

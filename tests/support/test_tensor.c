@@ -221,6 +221,25 @@ START_TEST(stats)
 }
 END_TEST
 
+/* The one flat-index formatter and splitmix64, against known values. */
+START_TEST(index_text_and_splitmix)
+{
+    char b[64];
+    int64_t s2[2] = { 64, 64 }, s3[3] = { 2, 3, 4 }, s1[1] = { 10 };
+    ck_assert_str_eq(tt_index_str(s2, 2, 3 * 64 + 17, b, sizeof b), "[3, 17]");
+    ck_assert_str_eq(tt_index_str(s3, 3, 23, b, sizeof b), "[1, 2, 3]");
+    ck_assert_str_eq(tt_index_str(s1, 1, 4113, b, sizeof b), "[4113]");      /* out of range stays flat */
+    ck_assert_str_eq(tt_index_str(s2, 2, 64 * 64 + 1, b, sizeof b), "[64, 1]");
+    ck_assert_str_eq(tt_index_str(s2, 2, -1, b, sizeof b), "[-1, 63]");      /* floor division */
+    ck_assert_str_eq(tt_index_str(s1, 0, 0, b, sizeof b), "[]");
+    ck_assert_str_eq(tt_index_str(s3, 3, 23, b, 4), "[1,");                    /* truncated, terminated */
+    /* Vigna's splitmix64.c with seed 1234567: the first outputs */
+    uint64_t st = 1234567;
+    ck_assert_uint_eq(tt_splitmix64(&st), 6457827717110365317ull);
+    ck_assert_uint_eq(tt_splitmix64(&st), 3203168211198807973ull);
+}
+END_TEST
+
 TCase *tensor_tcase(void)
 {
     TCase *tc = tcase_create("tensor");
@@ -232,5 +251,6 @@ TCase *tensor_tcase(void)
     tcase_add_test(tc, seeds_and_streams);
     tcase_add_test(tc, fills);
     tcase_add_test(tc, stats);
+    tcase_add_test(tc, index_text_and_splitmix);
     return tc;
 }
