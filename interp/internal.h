@@ -157,6 +157,14 @@ typedef struct interp_site {
  * operand's type (for multi-dimensional lane numbers). Thread-safe. */
 void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dtype adt,
                    int esize, ir_type tile_type, const interp_fault *f);
+/* Pieces of a report, shared with proof mode (prove_report.c):
+ * "f32[64,128]"; "x[3, 17]" for a flat element index (negative or past the
+ * end too); "lane [3, 17] (of 64x64)"; the source line with a caret and the
+ * inline chain of location loc, indented by two. */
+void interp_describe_tensor(const tt_tensor *t, tt_dtype dt, char *buf, size_t n);
+void interp_describe_elem(const tt_tensor *t, const char *name, int64_t e, char *buf, size_t n);
+void interp_describe_lane(ir_type tile, int64_t lane, char *buf, size_t n);
+void interp_quote_loc(const ir_func *f, int32_t loc, FILE *out);
 /* Per-launch follow-up notes and the summary line. */
 void interp_report_summary(interp_session *s);
 void interp_report_reset(interp_session *s);

@@ -15,8 +15,12 @@
 
 static void describe_tensor(const interp_buf *b, char *buf, size_t n)
 {
-    const tt_tensor *t = b->t;
-    size_t len = (size_t)snprintf(buf, n, "%s[", tt_dtype_name(b->dt));
+    interp_describe_tensor(b->t, b->dt, buf, n);
+}
+
+void interp_describe_tensor(const tt_tensor *t, tt_dtype dt, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s[", tt_dtype_name(dt));
     for (int d = 0; d < t->rank && len < n; d++)
         len += (size_t)snprintf(buf + len, n - len, "%s%" PRId64, d ? "," : "", t->shape[d]);
     if (len < n) snprintf(buf + len, n - len, "]");
@@ -25,8 +29,12 @@ static void describe_tensor(const interp_buf *b, char *buf, size_t n)
 /* "x[4113]" or "x[3, 17]" for a (possibly out-of-range) flat index. */
 static void describe_elem(const interp_buf *b, int64_t e, char *buf, size_t n)
 {
-    const tt_tensor *t = b->t;
-    size_t len = (size_t)snprintf(buf, n, "%s", b->name);
+    interp_describe_elem(b->t, b->name, e, buf, n);
+}
+
+void interp_describe_elem(const tt_tensor *t, const char *name, int64_t e, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s", name);
     if (len >= n) return;
     int64_t flat_shape[1] = { 0 };
     if (t->rank <= 1) tt_index_str(flat_shape, 1, e, buf + len, n - len);
@@ -34,7 +42,7 @@ static void describe_elem(const interp_buf *b, int64_t e, char *buf, size_t n)
 }
 
 /* "lane 113 (of 1024)" or "lane [3, 17] (of 64x64)". */
-static void describe_lane(ir_type tile, int64_t lane, char *buf, size_t n)
+void interp_describe_lane(ir_type tile, int64_t lane, char *buf, size_t n)
 {
     const ir_type_info *ti = ir_type_get(tile);
     if (ti->rank <= 1) {
@@ -135,17 +143,22 @@ static void describe_addr(const interp_session *s, int kind, int acc, int esize,
 
 static void quote_loc(const interp_session *s, int32_t loc, FILE *out)
 {
-    if (loc < 0 || loc >= s->f->locs.n) {
+    interp_quote_loc(s->f, loc, out);
+}
+
+void interp_quote_loc(const ir_func *f, int32_t loc, FILE *out)
+{
+    if (loc < 0 || loc >= f->locs.n) {
         fprintf(out, "  (no source location)\n");
         return;
     }
-    const ir_loc *lc = &s->f->locs.v[loc];
+    const ir_loc *lc = &f->locs.v[loc];
     const char *text = diag_source_line(lc->file, lc->line);
     while (*text == ' ' || *text == '\t') text++;
     fprintf(out, "  %s:%d:%d: %s\n", diag_file_name(lc->file), lc->line, lc->col, text);
     diag_quote(out, (src_pos){ lc->file, lc->line, lc->col });
-    for (int32_t c = lc->caller, depth = 0; c >= 0 && c < s->f->locs.n && depth < 64; depth++) {
-        const ir_loc *cl = &s->f->locs.v[c];
+    for (int32_t c = lc->caller, depth = 0; c >= 0 && c < f->locs.n && depth < 64; depth++) {
+        const ir_loc *cl = &f->locs.v[c];
         fprintf(out, "  in %s, inlined at %s:%d:%d\n", lc->func ? lc->func : "?", diag_file_name(cl->file), cl->line,
                 cl->col);
         lc = cl;
@@ -215,7 +228,7 @@ void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dty
                         kind == FK_UNINIT ? " of memory" : "", p->pid[0], p->pid[1], p->pid[2]);
                 quote_loc(s, op->loc, out);
                 char lb[96];
-                describe_lane(tile_type, f->lane, lb, sizeof lb);
+                interp_describe_lane(tile_type, f->lane, lb, sizeof lb);
                 fprintf(out, "  %s", lb);
                 describe_addr(s, kind, acc, esize, adt, f, out);
                 int64_t lanes = ir_type_numel(tile_type);

@@ -12,6 +12,7 @@ static const char main_usage[] =
     "commands:\n"
     "  run FILE.py[:KERNEL] [launch spec]   run a launch in the checked interpreter\n"
     "  ir FILE.py[:KERNEL] [launch spec]    print the kernel's IR for a launch\n"
+    "  check FILE.py[:KERNEL] [launch spec] prove every access in bounds for the whole grid\n"
     "  debug FILE.py[:KERNEL] [launch spec] debug the launch from a gdb-like prompt\n"
     "  ptx FILE.py[:KERNEL] [launch spec]   print the PTX the GPU compiler makes\n"
     "  diff FILE.py[:KERNEL] [launch spec]  run on the CPU and the GPU, compare every output\n"

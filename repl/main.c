@@ -22,6 +22,7 @@ static const struct command {
 } commands[] = {
     { "run", repl_cmd_run },
     { "ir", repl_cmd_ir },
+    { "check", repl_cmd_check },
 #ifdef TRITIUM_HAVE_DEBUG
     { "debug", repl_cmd_debug },
 #endif

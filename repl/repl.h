@@ -126,6 +126,8 @@ typedef struct repl_resolve_opts {
     bool no_files;                 /* refuse .npy arguments (fuzzing) */
     bool types_only;               /* tensors get shape and dtype but stay zero
                                     * (tritium ir) */
+    bool no_data;                  /* generated tensors get only shape and dtype,
+                                    * data NULL (tritium check --for-all) */
     bool need_grid;                /* a missing --grid is an error */
     int64_t max_numel;             /* per generated tensor; 0: no limit but
                                     * tt_tensor_new's */
@@ -205,6 +207,8 @@ ir_func *repl_target_compile(repl_target *t);
  * name. Return the process exit status. */
 int repl_cmd_run(int argc, char *const *argv);
 int repl_cmd_ir(int argc, char *const *argv);
+/* `tritium check ...`: proof mode (check_cmd.c). */
+int repl_cmd_check(int argc, char *const *argv);
 
 /* Usage texts: command NULL for the program, "run" or "ir". */
 void repl_print_usage(FILE *f, const char *command);

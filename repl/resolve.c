@@ -230,9 +230,10 @@ static bool make_generated(resolver *r, int i, const repl_value *v)
             else return rerr("--arg %s: the fill value '%s' is %s, not a number", v->name, v->fill, hv_kind_name(&h));
         }
     }
-    tt_tensor *t = tt_tensor_new(v->name, v->dtype, v->rank, shape);
+    tt_tensor *t = r->o->no_data ? tt_tensor_new_meta(v->name, v->dtype, v->rank, shape)
+                                 : tt_tensor_new(v->name, v->dtype, v->rank, shape);
     if (!t) return rerr("--arg %s: tensor %s is too large", v->name, v->text);
-    if (!r->o->types_only) {
+    if (!r->o->types_only && !r->o->no_data) {
         char err[256] = "";
         uint64_t seed = r->s->has_seed ? r->s->seed : 0;
         if (!tt_tensor_generate(t, v->gen, fill, seed, (uint64_t)i, err, sizeof err)) {

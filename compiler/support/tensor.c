@@ -35,7 +35,7 @@ static bool shape_size(int rank, const int64_t *shape, int elsize, int64_t *nume
     return true;
 }
 
-tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *shape)
+static tt_tensor *make(const char *name, tt_dtype d, int rank, const int64_t *shape, bool with_data)
 {
     if ((int)d < 0 || d >= TT_PTR || rank < 0 || rank > TT_MAX_RANK) return NULL;
     int64_t numel;
@@ -43,9 +43,12 @@ tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *
     size_t nbytes = (size_t)numel * (size_t)tt_dtype_size(d);
     size_t alloc = (nbytes + 63) & ~(size_t)63;
     if (alloc == 0) alloc = 64;
-    void *data = aligned_alloc(64, alloc);
-    if (!data) return NULL;
-    memset(data, 0, alloc);
+    void *data = NULL;
+    if (with_data) {
+        data = aligned_alloc(64, alloc);
+        if (!data) return NULL;
+        memset(data, 0, alloc);
+    }
     tt_tensor *t = xcalloc(1, sizeof *t);
     t->name = xstrdup(name ? name : "");
     t->dtype = d;
@@ -61,12 +64,22 @@ tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *
     return t;
 }
 
+tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *shape)
+{
+    return make(name, d, rank, shape, true);
+}
+
+tt_tensor *tt_tensor_new_meta(const char *name, tt_dtype d, int rank, const int64_t *shape)
+{
+    return make(name, d, rank, shape, false);
+}
+
 tt_tensor *tt_tensor_clone(const tt_tensor *t)
 {
     if (!t) return NULL;
     tt_tensor *c = tt_tensor_new(t->name, t->dtype, t->rank, t->shape);
     if (!c) die("tt_tensor_clone: cannot allocate %zu bytes", t->nbytes);
-    memcpy(c->data, t->data, t->nbytes);
+    if (t->data) memcpy(c->data, t->data, t->nbytes);
     memcpy(c->strides, t->strides, sizeof c->strides);
     return c;
 }

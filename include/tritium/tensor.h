@@ -26,6 +26,9 @@ typedef struct tt_tensor {
 /* New zero-filled tensor. Returns NULL when the size overflows or exceeds
  * 2^40 bytes. */
 tt_tensor *tt_tensor_new(const char *name, tt_dtype d, int rank, const int64_t *shape);
+/* The same without data (data NULL, nbytes as if allocated): a shape for
+ * analyses that never touch elements (tritium check --for-all). */
+tt_tensor *tt_tensor_new_meta(const char *name, tt_dtype d, int rank, const int64_t *shape);
 tt_tensor *tt_tensor_clone(const tt_tensor *t);
 void tt_tensor_free(tt_tensor *t);
 int64_t tt_tensor_numel(const tt_tensor *t);

@@ -1,0 +1,293 @@
+/* test_check.c — suite 'sanit': `tritium check` (proof mode) end to end.
+ *
+ * Runs the real executable with --json and checks its verdicts against
+ * independent references:
+ *   - clean kernels (every example, Triton tutorials 02-05 as the tutorials
+ *     write them) must be proved with nothing refuted or open;
+ *   - planted bugs (an off-by-one mask, a 2-D tile with unchecked rows, a
+ *     K-loop mask off by one) must be refuted, and the counterexample is
+ *     checked by plain C arithmetic of the kernel's own index formula (the
+ *     lane is masked in and its element is out of range), and replaying the
+ *     printed `tritium debug` command must report the fault;
+ *   - --for-all: vector add proved for every n up to 2^31-1; the unmasked
+ *     load refuted at the smallest n;
+ *   - a gather through loaded indices is left open and the interpreter runs.
+ *
+ * usage: test_check TRITIUM   (run from the source root) */
+#include <check.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *g_tritium;
+
+/* `tritium CMD`: stdout (and stderr unless CMD redirects it). */
+static char *run(const char *cmd, int *status)
+{
+    char *sh = malloc(strlen(cmd) + strlen(g_tritium) + 32);
+    sprintf(sh, strstr(cmd, "2>") ? "'%s' %s" : "'%s' %s 2>&1", g_tritium, cmd);
+    FILE *p = popen(sh, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 1 << 16, len = 0, n;
+    char *out = malloc(cap);
+    while ((n = fread(out + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 4096) out = realloc(out, cap *= 2);
+    }
+    out[len] = 0;
+    int st = pclose(p);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    free(sh);
+    return out;
+}
+
+/* `tritium check ARGS --json` (stderr dropped); the parsed object. */
+static json_t *check_json(const char *args, int *status)
+{
+    char *cmd = malloc(strlen(args) + 64);
+    sprintf(cmd, "check %s --json 2>/dev/null", args);
+    char *o = run(cmd, status);
+    json_error_t err;
+    json_t *j = json_loads(o, 0, &err);
+    if (!j) ck_abort_msg("not JSON (%s): %s", err.text, o);
+    free(o);
+    free(cmd);
+    return j;
+}
+
+static json_int_t jint(json_t *o, const char *k)
+{
+    json_t *v = json_object_get(o, k);
+    ck_assert_msg(json_is_integer(v), "missing %s", k);
+    return json_integer_value(v);
+}
+
+static void expect_clean(const char *args, int naccesses)
+{
+    int st;
+    json_t *j = check_json(args, &st);
+    ck_assert_msg(st == 0, "%s: exit %d", args, st);
+    ck_assert_int_eq(jint(j, "refuted"), 0);
+    ck_assert_int_eq(jint(j, "open"), 0);
+    ck_assert_int_eq(jint(j, "proved"), naccesses);
+    ck_assert_int_eq((int)json_array_size(json_object_get(j, "accesses")), naccesses);
+    json_decref(j);
+}
+
+START_TEST(clean_kernels_are_proved)
+{
+    expect_clean("examples/vector_add.py", 3);
+    expect_clean("examples/softmax.py", 2);
+    expect_clean("examples/layer_norm.py", 8);
+    expect_clean("examples/matmul.py", 3);
+    expect_clean("tests/sanit/kernels/tut02_softmax.py", 2);
+    expect_clean("tests/sanit/kernels/tut03_matmul.py", 3);
+    expect_clean("tests/sanit/kernels/tut04_dropout.py", 2);
+    expect_clean("tests/sanit/kernels/tut05_layer_norm_bwd.py", 14);
+    expect_clean("tests/sanit/kernels/tut05_layer_norm_bwd.py:_layer_norm_bwd_dwdb --grid 'cdiv(N, BLOCK_SIZE_N)' "
+                 "--arg DW=zeros:f32[16,1000] --arg DB=zeros:f32[16,1000] --arg FINAL_DW=empty:f32[1000] "
+                 "--arg FINAL_DB=empty:f32[1000] --arg M=16 --arg N=1000 --const BLOCK_SIZE_M=32 "
+                 "--const BLOCK_SIZE_N=128", 4);
+    /* odd sizes, a grid smaller than the rows, one program */
+    expect_clean("examples/softmax.py --grid 3 --arg input_ptr=randn:f32[7,5] --arg output_ptr=empty:f32[7,5] "
+                 "--const BLOCK_SIZE=8", 2);
+    expect_clean("examples/matmul.py --arg a_ptr=randn:f16[1,1] --arg b_ptr=randn:f16[1,1] "
+                 "--arg c_ptr=empty:f16[1,1]", 3);
+    /* 2^20 programs */
+    expect_clean("examples/vector_add.py --arg x_ptr=randn:f32[1073741824] --arg y_ptr=randn:f32[1073741824] "
+                 "--arg output_ptr=empty:f32[1073741824]", 3);
+}
+END_TEST
+
+/* The first refuted access's counterexample. */
+static json_t *refuted(json_t *j, int idx)
+{
+    json_t *a = json_array_get(json_object_get(j, "accesses"), (size_t)idx);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_str_eq(json_string_value(json_object_get(a, "status")), "refuted");
+    json_t *ce = json_object_get(a, "counterexample");
+    ck_assert_ptr_nonnull(ce);
+    return ce;
+}
+
+static void replay_reports(json_t *ce, const char *want)
+{
+    const char *cmd = json_string_value(json_object_get(ce, "replay"));
+    ck_assert_ptr_nonnull(cmd);
+    ck_assert(!strncmp(cmd, "tritium debug ", 14));
+    char *c2 = malloc(strlen(cmd) + 16);
+    sprintf(c2, "debug -batch %s", cmd + 14);
+    int st;
+    char *o = run(c2, &st);
+    ck_assert_msg(strstr(o, want), "replay did not report '%s':\n%s", want, o);
+    free(o);
+    free(c2);
+}
+
+START_TEST(off_by_one_mask)
+{
+    int st;
+    json_t *j = check_json("tests/sanit/kernels/bug_off_by_one.py", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert_int_eq(jint(j, "refuted"), 3);
+    /* reference: offsets = pid*1024 + lane, masked in when offsets <= 5000;
+     * the only faulting lane of the launch is offset 5000 */
+    const int n = 5000, B = 1024;
+    int faults = 0, fpid = -1, flane = -1;
+    for (int pid = 0; pid < (n + B - 1) / B; pid++)
+        for (int lane = 0; lane < B; lane++) {
+            int off = pid * B + lane;
+            if (off <= n && off >= n) { faults++; fpid = pid; flane = lane; }
+        }
+    ck_assert_int_eq(faults, 1);
+    for (int k = 0; k < 3; k++) {
+        json_t *ce = refuted(j, k);
+        ck_assert_int_eq(json_integer_value(json_array_get(json_object_get(ce, "program"), 0)), fpid);
+        ck_assert_int_eq(jint(ce, "lane"), flane);
+        ck_assert_int_eq(jint(ce, "element"), n);
+        ck_assert_int_eq(jint(ce, "extent"), n);
+        ck_assert_int_eq(jint(ce, "lanes"), 1);
+    }
+    replay_reports(refuted(j, 0), "error: out-of-bounds load in program (4, 0, 0)");
+    json_decref(j);
+    /* the text report: fault-report format */
+    char *o = run("check tests/sanit/kernels/bug_off_by_one.py", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert(strstr(o, "error: out-of-bounds load in program (4, 0, 0)\n"));
+    ck_assert(strstr(o, "lane 904 (of 1024) reads x_ptr[5000], but x_ptr has 5000 elements (f32[5000])"));
+    ck_assert(strstr(o, "   17 |     x = tl.load(x_ptr + offsets, mask=mask)\n"));
+    ck_assert(strstr(o, "summary: 3 accesses: 0 proved, 3 refuted, 0 open"));
+    free(o);
+}
+END_TEST
+
+START_TEST(two_d_rows_unchecked)
+{
+    int st;
+    json_t *j = check_json("tests/sanit/kernels/bug_2d_rows.py", &st);
+    ck_assert_int_eq(st, 1);
+    json_t *ce = refuted(j, 0);
+    json_t *store = json_array_get(json_object_get(j, "accesses"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(store, "status")), "proved");
+    /* reference: rows = p0*16 + i, cols = p1*32 + c, mask cols < 70, element rows*70 + cols */
+    int p0 = (int)json_integer_value(json_array_get(json_object_get(ce, "program"), 0));
+    int p1 = (int)json_integer_value(json_array_get(json_object_get(ce, "program"), 1));
+    int lane = (int)jint(ce, "lane");
+    int row = p0 * 16 + lane / 32, col = p1 * 32 + lane % 32;
+    ck_assert(p0 < 7 && p1 < 3);
+    ck_assert_int_lt(col, 70);
+    ck_assert_int_ge(row * 70 + col, 7000);
+    ck_assert_int_eq(jint(ce, "element"), row * 70 + col);
+    int lanes = 0;
+    for (int i = 0; i < 16; i++)
+        for (int c = 0; c < 32; c++) {
+            int r = p0 * 16 + i, cc = p1 * 32 + c;
+            lanes += cc < 70 && r * 70 + cc >= 7000;
+        }
+    ck_assert_int_eq(jint(ce, "lanes"), lanes);
+    replay_reports(ce, "error: out-of-bounds load in program");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(loop_mask_off_by_one)
+{
+    int st;
+    json_t *j = check_json("tests/sanit/kernels/bug_loop_k.py", &st);
+    ck_assert_int_eq(st, 1);
+    json_t *ce = refuted(j, 0);
+    /* reference: element row*100 + k*32 + lane with lane <= 100 - k*32 */
+    int pid = (int)json_integer_value(json_array_get(json_object_get(ce, "program"), 0));
+    int e = (int)jint(ce, "element");
+    int lane = (int)jint(ce, "lane");
+    ck_assert_int_ge(e, 3700);
+    int k = (e - pid * 100 - lane) / 32;
+    ck_assert_int_eq(pid * 100 + k * 32 + lane, e);
+    ck_assert(k >= 0 && k < 4 && lane <= 100 - k * 32);
+    replay_reports(ce, "error: out-of-bounds load in program");
+    json_decref(j);
+}
+END_TEST
+
+START_TEST(for_all_sizes)
+{
+    int st;
+    json_t *j = check_json("examples/vector_add.py --for-all n_elements=1:2147483647 "
+                           "--arg 'x_ptr=randn:f32[n_elements]' --arg 'y_ptr=randn:f32[n_elements]' "
+                           "--arg 'output_ptr=empty:f32[n_elements]'", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_int_eq(jint(j, "proved"), 3);
+    json_decref(j);
+    j = check_json("examples/oob_bug.py --for-all n_elements=1:100000 --arg 'x_ptr=randn:f32[n_elements]' "
+                   "--arg 'out_ptr=empty:f32[n_elements]'", &st);
+    ck_assert_int_eq(st, 1);
+    json_t *ce = refuted(j, 0);
+    /* the unmasked load faults for every n that is not a multiple of 1024,
+     * first at n = 1: lane 1 of program 0 */
+    ck_assert_int_eq(jint(json_object_get(ce, "for_all"), "n_elements"), 1);
+    ck_assert_int_eq(jint(ce, "lane"), 1);
+    ck_assert_int_eq(jint(ce, "element"), 1);
+    ck_assert_int_eq(jint(ce, "extent"), 1);
+    replay_reports(ce, "error: out-of-bounds load in program (0, 0, 0)");
+    json_decref(j);
+    /* bad ranges */
+    char *o = run("check examples/vector_add.py --for-all n_elements=5:1", &st);
+    ck_assert_int_eq(st, 2);
+    ck_assert(strstr(o, "LO is greater than HI"));
+    free(o);
+    o = run("check examples/vector_add.py --for-all n_elements=1:3000000000", &st);
+    ck_assert_int_eq(st, 2);
+    ck_assert(strstr(o, "split the range at 2147483647"));
+    free(o);
+    o = run("check examples/vector_add.py --for-all nosuch=1:3", &st);
+    ck_assert_int_eq(st, 2);
+    free(o);
+}
+END_TEST
+
+START_TEST(open_runs_the_interpreter)
+{
+    int st;
+    json_t *j = check_json("tests/sanit/kernels/gather.py", &st);
+    ck_assert_int_eq(st, 0);
+    /* in source order: idx load, the store (column 4), the x load (column 29) */
+    json_t *a = json_array_get(json_object_get(j, "accesses"), 2);
+    ck_assert_str_eq(json_string_value(json_object_get(a, "status")), "open");
+    ck_assert_int_eq(jint(a, "col"), 29);
+    ck_assert_int_eq(jint(j, "proved"), 2);
+    ck_assert_int_eq(jint(json_object_get(j, "interpreter"), "faults"), 0);
+    json_decref(j);
+    /* indices past the end: the interpreter run finds the fault */
+    char *o = run("check tests/sanit/kernels/gather.py --arg 'idx=full(1000):i32[500]'", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert(strstr(o, "note: could not prove the load in bounds: it depends on a value loaded from memory (line 14)"));
+    ck_assert(strstr(o, "error: out-of-bounds load in program (0, 0, 0)"));
+    free(o);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_check TRITIUM\n");
+        return 2;
+    }
+    g_tritium = argv[1];
+    Suite *s = suite_create("sanit");
+    TCase *tc = tcase_create("check");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, clean_kernels_are_proved);
+    tcase_add_test(tc, off_by_one_mask);
+    tcase_add_test(tc, two_d_rows_unchecked);
+    tcase_add_test(tc, loop_mask_off_by_one);
+    tcase_add_test(tc, for_all_sizes);
+    tcase_add_test(tc, open_runs_the_interpreter);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
