@@ -24,7 +24,6 @@ typedef struct api_value {
     bool is_const;
     launch_arg arg;                /* !is_const (arg.name unset) */
     launch_const c;                /* is_const (c.name unset) */
-    bool uninit;                   /* tensors: storage never written */
 } api_value;
 
 struct tritium_launch {

@@ -111,7 +111,7 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
     if (!v) return -1;
     v->arg.kind = ARG_TENSOR;
     v->arg.offset = (d - st) / esize;
-    v->uninit = uninit != 0;
+    v->arg.uninit = uninit != 0;
     for (int i = 0; i < L->vals.n - 1; i++) {           /* a view of storage already given */
         api_value *o = &L->vals.v[i];
         if (o->is_const || o->arg.kind != ARG_TENSOR) continue;

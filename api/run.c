@@ -70,9 +70,6 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
         tritium_report_free(r);
         return TRITIUM_INPUT_ERROR;
     }
-    for (int i = 0; i < L->l.nargs; i++)
-        for (int j = 0; j < L->vals.n; j++)
-            if (L->vals.v[j].uninit && L->vals.v[j].name == L->l.args[i].name) interp_mark_uninitialized(s, i);
     interp_run_launch(s);
     interp_stats st;
     interp_get_stats(s, &st);

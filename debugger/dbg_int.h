@@ -165,8 +165,6 @@ typedef struct dbg_wpend {
 
 struct dbg_session {
     FILE *out, *err;
-    dbg_setup_fn setup;
-    void *setup_user;
     interp_options iopt;
 
     /* the loaded kernel */

@@ -246,8 +246,6 @@ static int other_interp(const ir_func *f, launch *l, const dbg_diff_options *o, 
         r->status = 2;
         return -1;
     }
-    for (int i = 0; i < l->nargs; i++)
-        if (o->uninit && o->uninit[i]) interp_mark_uninitialized(s, i);
     double t0 = now_seconds();
     interp_run_launch(s);
     interp_stats st;
@@ -320,8 +318,6 @@ interp:
         r->status = 2;
         goto out;
     }
-    for (int i = 0; i < cl.nargs; i++)
-        if (o.uninit && o.uninit[i]) interp_mark_uninitialized(s, i);
     double t0 = now_seconds();
     interp_run_launch(s);
     interp_get_stats(s, &r->interp);

@@ -43,8 +43,6 @@ typedef struct dbg_diff_options {
     interp_sched sched;            /* interpreter schedule (default in order) */
     uint64_t sched_seed;
     int threads;
-    const bool *uninit;            /* per launch argument (may be NULL): the tensor was
-                                    * made with `empty` (interp_mark_uninitialized) */
     FILE *interp_report;           /* the interpreter's fault/race reports; NULL: stderr */
     int max_interp_reports;        /* 0: the interpreter's default */
     /* Instead of the GPU, compare with a second interpreter run under

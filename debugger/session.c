@@ -153,12 +153,6 @@ void dbg_free(dbg_session *d)
     free(d);
 }
 
-void dbg_set_setup(dbg_session *d, dbg_setup_fn fn, void *user)
-{
-    d->setup = fn;
-    d->setup_user = user;
-}
-
 void dbg_set_interp_options(dbg_session *d, const interp_options *o) { d->iopt = *o; }
 
 bool dbg_load(dbg_session *d, front_module *m, const char *kernel, const launch *l)
@@ -240,7 +234,6 @@ bool dbg_live_new(dbg_session *d)
         d->have_live = false;
         return false;
     }
-    if (d->setup) d->setup(d->setup_user, d->s, &d->live);
     interp_set_hook(d->s, dbg_hook, d);
     interp_set_trap(d->s, false);
     size_t nb = (size_t)((d->nprog + 7) / 8);

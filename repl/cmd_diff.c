@@ -41,9 +41,8 @@ int repl_dbg_cmd_diff(repl_dbg *r, const char *args)
     int rc = -1;
     if (fn) {
         const repl_spec *s = &r->t.spec;
-        bool *uninit = repl_uninit_flags(s, &r->t.launch);
         dbg_diff_options o;
-        repl_diff_options(&g, s, r->t.launch.seed, uninit, &o);
+        repl_diff_options(&g, s, r->t.launch.seed, &o);
         dbg_diff_report rep;
         fflush(stdout);
         dbg_diff_run(fn, &r->t.launch, &o, &rep);
@@ -54,7 +53,6 @@ int repl_dbg_cmd_diff(repl_dbg *r, const char *args)
             rc = 0;   /* a mismatch is a finding, not a failed command */
         }
         dbg_diff_report_free(&rep);
-        free(uninit);
         ir_func_free(fn);
     }
     free(rv);

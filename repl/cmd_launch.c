@@ -94,22 +94,6 @@ static void free_words(repl_dbg *r)
     r->words.n = 0;
 }
 
-/* Mark tensors made with `empty` uninitialized in each new session. */
-static const repl_spec *g_setup_spec;
-static void setup_session(void *user, interp_session *s, const launch *l)
-{
-    (void)user;
-    const repl_spec *sp = g_setup_spec;
-    if (!sp) return;
-    for (int i = 0; i < l->nargs; i++) {
-        if (l->args[i].kind != ARG_TENSOR) continue;
-        for (int k = 0; k < sp->nvals; k++)
-            if (!strcmp(sp->vals[k].name, l->args[i].name) && sp->vals[k].kind == VAL_GEN && sp->vals[k].gen &&
-                !strcmp(sp->vals[k].gen, "empty"))
-                interp_mark_uninitialized(s, i);
-    }
-}
-
 bool repl_dbg_open(repl_dbg *r, const char *target, int nwords, char *const *words)
 {
     int argc = nwords + 1;
@@ -130,17 +114,13 @@ bool repl_dbg_open(repl_dbg *r, const char *target, int nwords, char *const *wor
     io.numerics = nt.spec.numerics;
     dbg_set_interp_options(r->d, &io);
     bool was_running = dbg_get_state(r->d) == DBG_STOPPED;
-    g_setup_spec = &nt.spec;
-    dbg_set_setup(r->d, setup_session, NULL);
     if (!dbg_load(r->d, nt.mod, nt.kernel, &nt.launch)) {
-        g_setup_spec = r->have_target ? &r->t.spec : NULL;
         repl_target_close(&nt);
         return false;
     }
     if (r->have_target) repl_target_close(&r->t);
     r->t = nt;
     r->have_target = true;
-    g_setup_spec = &r->t.spec;
     if (r->target != target) {
         free(r->target);
         r->target = xstrdup(target);
@@ -167,7 +147,6 @@ void repl_dbg_close(repl_dbg *r)
 {
     if (r->have_target) repl_target_close(&r->t);
     r->have_target = false;
-    g_setup_spec = NULL;
     free_words(r);
     vec_free(&r->words);
     free(r->target);

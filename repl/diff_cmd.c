@@ -228,17 +228,7 @@ static void progress_clear(void)
 
 /* ---- the command ------------------------------------------------------------ */
 
-bool *repl_uninit_flags(const repl_spec *s, const launch *l)
-{
-    bool *uninit = xcalloc((size_t)l->nargs + 1, sizeof *uninit);
-    for (int i = 0; i < l->nargs; i++) {
-        const repl_value *v = repl_spec_value(s, l->args[i].name);
-        uninit[i] = v && v->kind == VAL_GEN && !strcmp(v->gen, "empty");
-    }
-    return uninit;
-}
-
-void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, const bool *uninit, dbg_diff_options *o)
+void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, dbg_diff_options *o)
 {
     dbg_diff_options_default(o);
     o->numerics = g->numerics;
@@ -252,7 +242,6 @@ void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed
     o->sched = s->sched;
     o->sched_seed = s->has_sched_seed ? s->sched_seed : seed;
     o->threads = s->threads;
-    o->uninit = uninit;
     o->against_interp = g->against_interp;
     o->other_sched = g->other_sched;
     o->other_seed = g->has_other_seed ? g->other_seed : seed + 1;
@@ -326,9 +315,8 @@ int repl_cmd_diff(int argc, char *const *argv)
             rc = REPL_EXIT_INPUT;
             break;
         }
-        bool *uninit = repl_uninit_flags(s, &t.launch);
         dbg_diff_options o;
-        repl_diff_options(&g, s, seed, uninit, &o);
+        repl_diff_options(&g, s, seed, &o);
         if (g.trials > 1) o.max_interp_reports = 3;
         /* with a progress bar the interpreter's reports are held back and
          * printed between redraws */
@@ -343,7 +331,6 @@ int repl_cmd_diff(int argc, char *const *argv)
             if (rlen) { progress_clear(); fwrite(rbuf, 1, rlen, stderr); }
             free(rbuf);
         }
-        free(uninit);
         ir_func_free(fn);
         if (r.status == 2) {
             if (bar) progress_clear();

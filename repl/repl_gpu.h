@@ -55,14 +55,10 @@ typedef struct repl_gpu_args {
  * value of a launch-spec option (--arg X) are never taken. */
 bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g, int *rargc, char ***rargv);
 
-/* Per launch argument: the tensor was made with `empty` (its reads of
- * never-written elements are reported). Malloc'd; the caller frees. */
-bool *repl_uninit_flags(const repl_spec *s, const launch *l);
 struct dbg_diff_options;
 /* The diff engine's options from the GPU options (--numerics, --rtol, --atol,
  * --ulp, --show, --arch, --against) and the launch spec (schedule, threads). */
-void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, const bool *uninit,
-                       struct dbg_diff_options *o);
+void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, struct dbg_diff_options *o);
 void repl_gpu_args_free(repl_gpu_args *g);
 
 /* The result of a GPU run. */

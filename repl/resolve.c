@@ -290,6 +290,7 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
     if (v->kind == VAL_GEN) {
         a->name = xstrdup(p->name);
         a->kind = ARG_TENSOR;
+        a->uninit = !strcmp(v->gen, "empty");       /* reads before a write are reported */
         if (!make_generated(r, i, v)) return false;
     } else if (v->kind == VAL_NPY) {
         a->name = xstrdup(p->name);

@@ -297,11 +297,6 @@ int repl_cmd_run(int argc, char *const *argv)
     io.numerics = s->numerics;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
-    /* tensors made with `empty` start uninitialized: reading them is reported */
-    for (int i = 0; i < t.launch.nargs; i++) {
-        const repl_value *v = repl_spec_value(s, t.launch.args[i].name);
-        if (v && v->kind == VAL_GEN && !strcmp(v->gen, "empty")) interp_mark_uninitialized(sess, i);
-    }
     double t0 = now_seconds();
     interp_run_launch(sess);
     rr.seconds = now_seconds() - t0;

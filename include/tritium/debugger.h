@@ -34,11 +34,6 @@ typedef struct dbg_session dbg_session;
 dbg_session *dbg_new(FILE *out, FILE *err);
 void dbg_free(dbg_session *d);
 
-/* Called after each interpreter session is created (every `run`), before
- * any program runs: the REPL marks `empty` tensors uninitialized here. */
-typedef void (*dbg_setup_fn)(void *user, interp_session *s, const launch *l);
-void dbg_set_setup(dbg_session *d, dbg_setup_fn fn, void *user);
-
 /* Interpreter options used for every run (schedule fields are ignored: the
  * engine schedules programs itself; see dbg_cmd_schedule). */
 void dbg_set_interp_options(dbg_session *d, const interp_options *o);

@@ -68,7 +68,8 @@ void interp_options_default(interp_options *o);
 typedef struct interp_session interp_session;
 
 /* Bind f to the launch. l's tensors must stay alive for the session; they are
- * updated in place. Returns NULL with a message on stderr when an argument
+ * updated in place. Tensor arguments with launch_arg.uninit are marked as
+ * interp_mark_uninitialized does. Returns NULL with a message on stderr when an argument
  * does not match the kernel's parameters. */
 interp_session *interp_session_new(const ir_func *f, launch *l, const interp_options *o);
 void interp_session_free(interp_session *s);

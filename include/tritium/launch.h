@@ -18,6 +18,10 @@ typedef struct launch_arg {
                                     * (a view of the same storage: one buffer) */
     int64_t offset;                /* ARG_TENSOR: the pointer's offset into tensor,
                                     * in elements (a view's storage offset) */
+    bool uninit;                   /* ARG_TENSOR: made with the `empty` generator (or
+                                    * storage never written): every interpreter session
+                                    * of the launch counts its elements uninitialized
+                                    * until a program writes them */
     tt_dtype dtype;                /* ARG_INT: TT_I32/TT_I64/TT_U64 by value as Triton
                                     * specializes (specialize.cc); ARG_FLOAT: TT_F32 */
     int64_t i;

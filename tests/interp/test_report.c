@@ -284,6 +284,19 @@ START_TEST(uninitialized_reads)
     HAS(rep, "warning: uninitialized load of memory in program (0, 0, 0)");
     HAS(rep, "reads out[0], which was created with `empty` and has not been written");
     free(rep);
+    /* the same fact carried by the launch (launch_arg.uninit): every session
+     * of the launch marks it, no call needed; without it nothing is reported */
+    o.report = fopen("/dev/null", "w");
+    for (int mark = 0; mark < 2; mark++) {
+        k.l.args[0].uninit = mark;
+        memset(k.l.args[0].tensor->data, 0, 8 * sizeof(float));
+        s = kb_session(&k, &o);
+        ck_assert_int_eq(interp_run_launch(s), 0);
+        interp_get_stats(s, &st);
+        interp_session_free(s);
+        ck_assert_int_eq(st.uninit_reads, mark ? 8 : 0);
+    }
+    fclose(o.report);
     kb_free(&k);
 }
 END_TEST
