@@ -293,6 +293,21 @@ START_TEST(same_seed_same_order)
 }
 END_TEST
 
+/* Tensors made with `empty` are uninitialized in every run of the
+ * debugger (the flag travels on the launch argument): reading one stops. */
+START_TEST(empty_tensor_reads_stop)
+{
+    int st;
+    char *o = run("-batch -ex run -ex run examples/vector_add.py --arg x_ptr=empty:f32[98432]", NULL, &st);
+    ck_assert_int_eq(count_of(o, "warning: uninitialized load of memory in program (0, 0, 0)"), 2);
+    HAS(o, "reads x_ptr[0], which was created with `empty` and has not been written");
+    free(o);
+    o = run("-batch -ex run examples/vector_add.py --arg x_ptr=zeros:f32[98432]", NULL, &st);
+    HASNOT(o, "uninitialized");
+    free(o);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -311,6 +326,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, launch_commands);
     tcase_add_test(tc, diff_command);
     tcase_add_test(tc, same_seed_same_order);
+    tcase_add_test(tc, empty_tensor_reads_stop);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
