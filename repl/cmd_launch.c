@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char *const valued[] = { "--grid", "--arg", "--const", "--num-warps", "--seed", "--save",
-                                      "--expect", "--kernel", "--schedule", "--threads", "--numerics" };
+                                      "--expect", "--kernel", "--schedule", "--threads", "--numerics", "--path" };
 
 static bool takes_value(const char *opt)
 {

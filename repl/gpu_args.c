@@ -29,7 +29,7 @@ static const struct gopt {
 /* Launch-spec options whose value is the next word (spec.c). */
 static const char *const spec_valued[] = {
     "--grid", "--arg", "--const", "--num-warps", "--seed", "--save", "--expect", "--kernel",
-    "--schedule", "--threads", "--numerics",
+    "--schedule", "--threads", "--numerics", "--path",
 };
 
 static bool gerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

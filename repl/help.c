@@ -65,6 +65,7 @@ void repl_print_spec_help(FILE *f)
           "                         compare a tensor after the run (|a-b| <= atol + rtol*|b|;\n"
           "                         defaults rtol=1e-5 atol=1e-8, exact for integers)\n"
           "  --kernel NAME          the kernel, as FILE.py:NAME does\n"
+          "  --path DIR             search DIR for imported Python modules (repeatable)\n"
           "\n"
           "Arguments may come in any order and refer to each other. A kernel file may\n"
           "carry defaults in comment lines '# tritium: --grid ... --arg ...'; options on\n"

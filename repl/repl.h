@@ -63,7 +63,7 @@ typedef struct repl_check {
 
 /* Which options a parse accepts. */
 enum {
-    REPL_OPT_LAUNCH = 1,           /* --grid --arg --const --num-warps --seed --save --expect --kernel */
+    REPL_OPT_LAUNCH = 1,           /* --grid --arg --const --num-warps --seed --save --expect --kernel --path */
     REPL_OPT_RUN = 2,              /* --json --schedule --threads --numerics */
     REPL_OPT_POSITIONAL = 4,       /* words not starting with '-' are collected */
 };
@@ -84,6 +84,7 @@ typedef struct repl_spec {
     int threads;                   /* 0: all cores */
     interp_numerics numerics;
     char **positional; int npositional;
+    char **paths; int npaths;      /* --path DIR (repeatable): module search directories */
 } repl_spec;
 
 void repl_spec_init(repl_spec *s);

@@ -10,7 +10,7 @@
 
 enum opt_id {
     O_GRID, O_ARG, O_CONST, O_NUM_WARPS, O_SEED, O_SAVE, O_EXPECT, O_KERNEL,
-    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS,
+    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS, O_PATH,
 };
 
 static const struct opt {
@@ -27,6 +27,7 @@ static const struct opt {
     { "--save", O_SAVE, REPL_OPT_LAUNCH, true },
     { "--expect", O_EXPECT, REPL_OPT_LAUNCH, true },
     { "--kernel", O_KERNEL, REPL_OPT_LAUNCH, true },
+    { "--path", O_PATH, REPL_OPT_LAUNCH, true },
     { "--json", O_JSON, REPL_OPT_RUN, false },
     { "--schedule", O_SCHEDULE, REPL_OPT_RUN, true },
     { "--threads", O_THREADS, REPL_OPT_RUN, true },
@@ -102,6 +103,8 @@ void repl_spec_free(repl_spec *s)
     free(s->expects);
     for (int i = 0; i < s->npositional; i++) free(s->positional[i]);
     free(s->positional);
+    for (int i = 0; i < s->npaths; i++) free(s->paths[i]);
+    free(s->paths);
     repl_spec_init(s);
 }
 
@@ -411,6 +414,11 @@ static bool apply(pstate *ps, const struct opt *o, const char *val)
         if (!parse_uint(val, &u)) return perr(ps, "--seed: expected a non-negative integer, got '%s'", val);
         s->has_seed = true;
         s->seed = u;
+        return true;
+    case O_PATH:
+        if (!*val) return perr(ps, "--path: empty directory");
+        s->paths = xrealloc(s->paths, sizeof *s->paths * (size_t)(s->npaths + 1));
+        s->paths[s->npaths++] = join_path(ps, val);
         return true;
     case O_JSON:
         s->json = true;

@@ -162,6 +162,7 @@ int repl_target_open(repl_target *t, int argc, char *const *argv, unsigned allow
 
     /* 5. the command line over the comment, then the launch */
     if (!repl_spec_parse(&t->spec, argc, argv, allowed | REPL_OPT_POSITIONAL, false, NULL)) goto out;
+    for (int i = 0; i < t->spec.npaths; i++) front_add_path(t->mod, t->spec.paths[i]);
     t->nparams = front_params(t->mod, t->kernel, &t->params);
     if (t->nparams < 0) {
         terr("%s: no parameters for '%s'", t->file, t->kernel);

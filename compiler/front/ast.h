@@ -54,6 +54,9 @@ typedef struct funcdef {
     node_list body;
     node_list decorators;
     bool is_jit;
+    int unit;                /* the Python module it is defined in */
+    bool bad;                /* in an imported file, did not parse: diagnosed when used */
+    int tok;                 /* token index of its `def` */
 } funcdef;
 
 /* Parser over a token array. */

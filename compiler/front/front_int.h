@@ -12,24 +12,58 @@ typedef struct global {
     node *value;             /* expression */
     bool is_constexpr;       /* tl.constexpr(...) or annotated */
     src_pos pos;
+    int unit;                /* the Python module it belongs to */
 } global;
 
+/* One imported name: `import M [as NAME]` (attr NULL) or
+ * `from M import ATTR [as NAME]`; relative imports are made absolute when
+ * scanned (module NULL: a relative import outside any package). */
 typedef struct alias {
     const char *name;        /* local name */
-    const char *target;      /* "triton", "triton.language", "triton.language.math", ... */
+    const char *module;      /* absolute dotted module name */
+    const char *attr;
+    int unit;
+    int try_id, branch;      /* a module-level try (0: none) and which of its branches */
+    src_pos pos;
 } alias;
+
+/* A Python module whose kernel code the front end has read: unit 0 is the
+ * kernel file, unit 1 the prelude, then imported files in load order. */
+typedef struct unit {
+    const char *name;        /* dotted module name ("pkg.ops.utils"; the kernel file's may be "") */
+    const char *path;        /* NULL for texts */
+    bool is_pkg;             /* an __init__.py */
+    int file;
+    lexed lx;
+} unit;
+
+/* A top-level def without @triton.jit, kept for `kernel = triton.jit(fn)`. */
+typedef struct plaindef { const char *name; int tok, unit; } plaindef;
 
 struct front_module {
     arena mem;
     int file;
     lexed lx;
-    VEC(funcdef) funcs;      /* the file's jit functions, then the prelude's */
+    VEC(funcdef) funcs;      /* the file's jit functions, the prelude's, then imported ones */
     int nuser;               /* how many of funcs are the file's */
     VEC(global) globals;
     VEC(alias) aliases;
+    VEC(unit) units;
+    VEC(plaindef) plain;
+    VEC(char *) paths;       /* --path directories */
+    VEC(char *) search;      /* the module search path, built on first use */
+    bool search_built, syspath_read;
+    int ntry;
     VEC(front_param *) params;   /* per function, built lazily */
     VEC(int) nparams;
 };
+
+/* module.c: the Python module `name` (absolute, dotted) as a unit index,
+ * loading its file on first use; -1 when it is not found (*why says where
+ * it was looked for, arena) or its kernel code does not parse. */
+int module_unit(front_module *m, const char *name, const char **why);
+/* Re-parse a helper that did not parse quietly, printing its diagnostics. */
+void module_reparse(front_module *m, int fi);
 
 /* prelude.c: triton.language's functions written in Triton (random.py) */
 extern const char front_prelude_name[];
@@ -75,9 +109,11 @@ typedef struct sema {
     int runtime_cf;          /* > 0 inside runtime if/for/while */
     bool returned;
     sval ret;
-    node_list *tail;         /* the kernel block in tail position (early returns) */
-    int in_tail;             /* inside the continuation of an early return */
+    node_list *tail;         /* the block in tail position: its end ends the function (early returns) */
+    int loops;               /* loops of the current function around this point (return is an error) */
+    int dup;                 /* statements duplicated into early-return continuations */
     bool plain_globals;      /* evaluating a default: any global may be read */
+    int unit;                /* the module whose globals and imports are visible */
     jmp_buf fail;
 } sema;
 
@@ -141,7 +177,7 @@ sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets);
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value);
 
 /* builtins: resolve a module attribute / tensor method / Python builtin */
-enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA };
+enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_USER = 1000 /* + unit */ };
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);

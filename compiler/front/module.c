@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static token *peek(parser *P) { return &P->toks[P->i]; }
 
@@ -49,16 +50,43 @@ static char *dotted(parser *P)
     return s;
 }
 
-static void add_alias(front_module *m, const char *name, const char *target)
+/* The package a relative import with `level` dots starts from (Python's
+ * importlib._bootstrap._resolve_name); NULL outside any package. */
+static const char *relative_base(front_module *m, int unit, int level)
 {
-    alias a = { arena_strdup(&m->mem, name), arena_strdup(&m->mem, target) };
+    const struct unit *u = &m->units.v[unit];
+    char *pkg = arena_strdup(&m->mem, u->name);
+    if (!u->is_pkg) {
+        char *dot = strrchr(pkg, '.');
+        if (!dot) return NULL;
+        *dot = 0;
+    }
+    for (int k = 1; k < level; k++) {
+        char *dot = strrchr(pkg, '.');
+        if (!dot) return NULL;
+        *dot = 0;
+    }
+    return *pkg ? pkg : NULL;
+}
+
+typedef struct scanctx { front_module *m; int unit, try_id, branch; } scanctx;
+
+static void add_alias(scanctx *c, src_pos pos, const char *name, const char *module, const char *attr)
+{
+    front_module *m = c->m;
+    alias a = { arena_strdup(&m->mem, name), module ? arena_strdup(&m->mem, module) : NULL,
+                attr ? arena_strdup(&m->mem, attr) : NULL, c->unit, c->try_id, c->branch, pos };
     vec_push(&m->aliases, a);
 }
 
-/* import_stmt: 'import' dotted ['as' NAME] (',' ...)* | 'from' dotted 'import' NAME ['as' NAME] (',' ...)* */
-static void import_stmt(parser *P, front_module *m)
+/* import_stmt: 'import' dotted ['as' NAME] (',' ...)*
+ *            | 'from' ('.'* dotted | '.'+) 'import' ('(' names ')' | names)
+ * names: NAME ['as' NAME] (',' NAME ['as' NAME])* */
+static void import_stmt(parser *P, scanctx *c)
 {
-    bool from = tok_is_name(peek(P), "from");
+    token *kw = peek(P);
+    src_pos pos = { P->file, kw->line, kw->col };
+    bool from = tok_is_name(kw, "from");
     P->i++;
     if (!from) {
         for (;;) {
@@ -68,22 +96,40 @@ static void import_stmt(parser *P, front_module *m)
                 token *t = peek(P);
                 if (t->kind == TK_NAME) {
                     P->i++;
-                    add_alias(m, arena_strndup(P->a, t->start, (size_t)t->len), path);
+                    add_alias(c, pos, arena_strndup(P->a, t->start, (size_t)t->len), path, NULL);
                 }
-            } else {
-                char *dot = strchr(path, '.');
+            } else if (*path) {
+                /* `import a.b` binds a */
+                char *top = arena_strdup(P->a, path), *dot = strchr(top, '.');
                 if (dot) *dot = 0;
-                add_alias(m, path, path);
+                add_alias(c, pos, top, top, NULL);
             }
             if (!tok_is_op(peek(P), ",")) break;
             P->i++;
         }
     } else {
-        char *path = dotted(P);
+        int level = 0;
+        while (peek(P)->kind == TK_OP && (tok_is_op(peek(P), ".") || tok_is_op(peek(P), "..."))) {
+            level += (int)strlen(peek(P)->op);
+            P->i++;
+        }
+        char *path = tok_is_name(peek(P), "import") ? "" : dotted(P);
+        const char *module = path;
+        if (level) {
+            const char *base = relative_base(c->m, c->unit, level);
+            if (base && *path) {
+                char *full = xasprintf("%s.%s", base, path);
+                module = arena_strdup(P->a, full);
+                free(full);
+            } else {
+                module = base;
+            }
+        }
         if (tok_is_name(peek(P), "import")) {
             P->i++;
             if (tok_is_op(peek(P), "(")) P->i++;
-            while (peek(P)->kind == TK_NAME) {
+            while (peek(P)->kind == TK_NAME || peek(P)->kind == TK_NEWLINE) {
+                if (peek(P)->kind == TK_NEWLINE) { P->i++; continue; }   /* inside ( ) */
                 token *t = &P->toks[P->i++];
                 char *name = arena_strndup(P->a, t->start, (size_t)t->len);
                 char *local = name;
@@ -92,15 +138,39 @@ static void import_stmt(parser *P, front_module *m)
                     local = arena_strndup(P->a, u->start, (size_t)u->len);
                     P->i += 2;
                 }
-                char *full = xasprintf("%s.%s", path, name);
-                add_alias(m, local, full);
-                free(full);
+                add_alias(c, pos, local, module, name);
                 if (!tok_is_op(peek(P), ",")) break;
                 P->i++;
             }
         }
     }
     parse_skip_statement(P);
+}
+
+/* try_stmt at module level: the imports of the try block are branch 0, those
+ * of each `except` block the next branches; a name takes the first branch
+ * whose import resolves (sema_expr.c). Other statements are skipped. */
+static void try_stmt(parser *P, scanctx *c)
+{
+    scanctx t = { c->m, c->unit, ++c->m->ntry, 0 };
+    for (bool first = true;; first = false) {
+        token *kw = peek(P);
+        if (!first && !tok_is_name(kw, "except")) break;
+        while (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) P->i++;
+        if (peek(P)->kind == TK_NEWLINE) P->i++;
+        if (peek(P)->kind != TK_INDENT) return;
+        P->i++;
+        while (peek(P)->kind != TK_DEDENT && peek(P)->kind != TK_EOF) {
+            token *s = peek(P);
+            if (s->kind == TK_NEWLINE) P->i++;
+            else if (tok_is_name(s, "import") || tok_is_name(s, "from")) import_stmt(P, &t);
+            else parse_skip_statement(P);
+        }
+        if (peek(P)->kind == TK_DEDENT) P->i++;
+        t.branch++;
+    }
+    /* else: / finally: blocks are skipped */
+    while (tok_is_name(peek(P), "else") || tok_is_name(peek(P), "finally")) parse_skip_statement(P);
 }
 
 /* Parse host code with `fn` without reporting errors: host code is not ours
@@ -123,17 +193,74 @@ static node *quietly(parser *P, node *(*fn)(parser *))
 
 static node *quiet_expr(parser *P) { return quietly(P, parse_expr); }
 
+static bool is_call_of(node *e, const char *name)
+{
+    return e->kind == E_CALL && (e->a->kind == E_ATTR || e->a->kind == E_NAME) && !strcmp(e->a->name, name);
+}
+
+/* `kernel = triton.jit(fn)`, also wrapped as in
+ * `triton.heuristics({...})(triton.jit(fn))` or `triton.autotune(...)(...)`:
+ * compile the plain def `fn` of this module as jit function `kernel`, with
+ * the wrappers as its decorators. Returns false when `v` is not that form. */
+static bool functional_jit(parser *P, scanctx *c, const char *name, node *v, const char *fn, bool *failed)
+{
+    node *wrap[16];
+    int nw = 0;
+    while (v && v->kind == E_CALL && v->a->kind == E_CALL && v->items.n == 1 && nw < 15) {
+        wrap[nw++] = v->a;                   /* heuristics({...}) / autotune(...) */
+        v = v->items.v[0];
+    }
+    if (v && is_call_of(v, "jit") && v->items.n == 1 && v->items.v[0]->kind == E_NAME) fn = v->items.v[0]->name;
+    else if (v) return false;
+    if (!fn) return false;
+    front_module *m = c->m;
+    int k = m->plain.n - 1;
+    while (k >= 0 && (m->plain.v[k].unit != c->unit || strcmp(m->plain.v[k].name, fn))) k--;
+    if (k < 0) return false;
+    funcdef f = { .is_jit = true, .unit = c->unit, .tok = m->plain.v[k].tok };
+    if (v) wrap[nw++] = v;
+    f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)nw);
+    memcpy(f.decorators.v, wrap, sizeof(node *) * (size_t)nw);
+    f.decorators.n = nw;
+    int save = P->i;
+    P->i = f.tok;
+    int errs = diag_error_count();
+    bool ok = parse_funcdef(P, &f) && diag_error_count() == errs;
+    P->i = save;
+    if (!ok) {
+        *failed = true;     /* diagnosed */
+        return true;
+    }
+    f.name = name;
+    vec_push(&m->funcs, f);
+    return true;
+}
+
 /* A top-level `NAME = tl.constexpr(expr)`, `NAME: tl.constexpr = expr` or
  * `NAME = expr` (kept as a non-constexpr global so kernels using it get a
- * precise error). Parsed quietly: host code is not ours to judge. */
-static void global_stmt(parser *P, front_module *m)
+ * precise error, or as an alias of a function or module). Parsed quietly:
+ * host code is not ours to judge. */
+static void global_stmt(parser *P, scanctx *c, bool *failed)
 {
+    front_module *m = c->m;
+    int start = P->i;
     node *s = quietly(P, parse_simple_statement);
     if (!s) {
+        /* `k = triton.heuristics({"B": lambda args: ...})(triton.jit(fn))`
+         * does not parse (lambda): find `jit ( NAME )` in the tokens; the
+         * wrappers are ignored, as unreadable decorators are */
+        const char *fn = NULL;
+        for (int i = start; i + 3 < P->ntoks && P->toks[i].kind != TK_NEWLINE; i++)
+            if (tok_is_name(&P->toks[i], "jit") && tok_is_op(&P->toks[i + 1], "(") && P->toks[i + 2].kind == TK_NAME &&
+                tok_is_op(&P->toks[i + 3], ")"))
+                fn = arena_strndup(&m->mem, P->toks[i + 2].start, (size_t)P->toks[i + 2].len);
+        token *t = &P->toks[start];
+        if (fn && tok_is_op(&P->toks[start + 1], "="))
+            functional_jit(P, c, arena_strndup(&m->mem, t->start, (size_t)t->len), NULL, fn, failed);
         parse_skip_statement(P);
         return;
     }
-    global g = {0};
+    global g = { .unit = c->unit };
     if (s->kind == S_ANNASSIGN && s->b && s->a->kind == E_NAME) {
         node *an = s->c;
         g.is_constexpr = (an->kind == E_ATTR || an->kind == E_NAME) && !strcmp(an->name, "constexpr");
@@ -143,12 +270,11 @@ static void global_stmt(parser *P, front_module *m)
         g.name = s->a->name;
         g.value = s->b;
         node *v = s->b;
-        if (v->kind == E_CALL && v->a->kind != E_NAME && v->a->kind == E_ATTR && !strcmp(v->a->name, "constexpr") && v->items.n == 1) {
+        if (is_call_of(v, "constexpr") && v->items.n == 1) {
             g.is_constexpr = true;
             g.value = v->items.v[0];
-        } else if (v->kind == E_CALL && v->a->kind == E_NAME && !strcmp(v->a->name, "constexpr") && v->items.n == 1) {
-            g.is_constexpr = true;
-            g.value = v->items.v[0];
+        } else if (functional_jit(P, c, g.name, v, NULL, failed)) {
+            return;
         }
     } else {
         return;
@@ -158,22 +284,26 @@ static void global_stmt(parser *P, front_module *m)
 }
 
 /* `from triton import jit as tjit` makes @tjit a jit decorator */
-static bool alias_is_jit(front_module *m, const char *name)
+static bool alias_is_jit(front_module *m, int unit, const char *name)
 {
     for (int i = m->aliases.n - 1; i >= 0; i--) {
-        if (strcmp(m->aliases.v[i].name, name)) continue;
-        const char *t = m->aliases.v[i].target;
-        size_t n = strlen(t);
-        return n >= 4 && !strcmp(t + n - 4, ".jit");
+        const alias *a = &m->aliases.v[i];
+        if (a->unit != unit || strcmp(a->name, name)) continue;
+        return a->attr && !strcmp(a->attr, "jit") && a->module && !strcmp(a->module, "triton");
     }
     return false;
 }
 
 /* Scan one file's tokens: jit functions, imports and globals; skip the rest.
- * Returns false after a diagnostic in kernel code. */
-static bool scan(front_module *m, int file, lexed *lx)
+ * In imported files (unit > 1) a jit function that does not parse is kept
+ * as `bad` and diagnosed only when a kernel uses it. Returns false after a
+ * diagnostic in the kernel file's code. */
+static bool scan(front_module *m, int unit)
 {
-    parser P = { .a = &m->mem, .file = file, .toks = lx->toks, .ntoks = lx->ntoks };
+    struct unit *u = &m->units.v[unit];
+    parser P = { .a = &m->mem, .file = u->file, .toks = u->lx.toks, .ntoks = u->lx.ntoks };
+    scanctx c = { m, unit, 0, 0 };
+    bool quiet = unit > 1;
     while (peek(&P)->kind != TK_EOF) {
         token *t = peek(&P);
         if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT || t->kind == TK_INDENT) {
@@ -188,33 +318,63 @@ static bool scan(front_module *m, int file, lexed *lx)
             while (tok_is_op(peek(&P), "@")) {
                 node *e;
                 const char *d = decorator(&P, &e);
-                if (!strcmp(d, "jit") || alias_is_jit(m, d)) jit = true;
+                if (!strcmp(d, "jit") || alias_is_jit(m, unit, d)) jit = true;
                 if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
             }
             if (tok_is_name(peek(&P), "def") && jit) {
-                funcdef f = {0};
-                f.is_jit = true;
+                funcdef f = { .is_jit = true, .unit = unit, .tok = P.i };
                 if (decos.n) {
                     f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);
                     memcpy(f.decorators.v, all, sizeof(node *) * (size_t)decos.n);
                     f.decorators.n = decos.n;
                 }
                 int errs = diag_error_count();
-                if (!parse_funcdef(&P, &f) || diag_error_count() != errs) return false;
+                if (quiet) {
+                    FILE *null = fopen("/dev/null", "w");
+                    FILE *old = diag_set_stream(null);
+                    int perrs = P.errors;
+                    bool ok = parse_funcdef(&P, &f);
+                    diag_set_stream(old);
+                    if (null) fclose(null);
+                    if (!ok || P.errors != perrs) {
+                        P.errors = perrs;
+                        token *nt = &P.toks[f.tok + 1];
+                        f.name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
+                        f.pos = (src_pos){ u->file, P.toks[f.tok].line, P.toks[f.tok].col };
+                        f.bad = true;
+                        P.i = f.tok;
+                        parse_skip_statement(&P);
+                    }
+                } else if (!parse_funcdef(&P, &f) || diag_error_count() != errs) {
+                    return false;
+                }
                 vec_push(&m->funcs, f);
             } else {
                 parse_skip_statement(&P);
             }
             continue;
         }
+        if (tok_is_name(t, "def") && P.toks[P.i + 1].kind == TK_NAME) {
+            token *nt = &P.toks[P.i + 1];
+            plaindef d = { arena_strndup(&m->mem, nt->start, (size_t)nt->len), P.i, unit };
+            vec_push(&m->plain, d);
+            parse_skip_statement(&P);
+            continue;
+        }
         if (tok_is_name(t, "import") || tok_is_name(t, "from")) {
-            import_stmt(&P, m);
+            import_stmt(&P, &c);
+            continue;
+        }
+        if (tok_is_name(t, "try")) {
+            try_stmt(&P, &c);
             continue;
         }
         if (t->kind == TK_NAME && (tok_is_op(&P.toks[P.i + 1], "=") || tok_is_op(&P.toks[P.i + 1], ":")) &&
             !tok_is_name(t, "if") && !tok_is_name(t, "else") && !tok_is_name(t, "try") && !tok_is_name(t, "while") &&
             !tok_is_name(t, "for") && !tok_is_name(t, "with") && !tok_is_name(t, "class") && !tok_is_name(t, "def")) {
-            global_stmt(&P, m);
+            bool failed = false;
+            global_stmt(&P, &c, &failed);
+            if (failed && !quiet) return false;
             continue;
         }
         parse_skip_statement(&P);
@@ -222,26 +382,216 @@ static bool scan(front_module *m, int file, lexed *lx)
     return true;
 }
 
-static front_module *load(const char *name, const char *text)
+void module_reparse(front_module *m, int fi)
+{
+    funcdef f = m->funcs.v[fi];
+    const struct unit *u = &m->units.v[f.unit];
+    parser P = { .a = &m->mem, .file = u->file, .toks = u->lx.toks, .ntoks = u->lx.ntoks, .i = f.tok };
+    funcdef g = {0};
+    parse_funcdef(&P, &g);
+}
+
+/* display: the file's name in diagnostics */
+static int add_unit(front_module *m, const char *name, const char *display, const char *path, bool is_pkg, const char *text)
+{
+    struct unit u = { arena_strdup(&m->mem, name), path ? arena_strdup(&m->mem, path) : NULL, is_pkg, 0, { 0 } };
+    u.file = diag_add_source(display, text);
+    lex_file(&m->mem, diag_file_text(u.file), &u.lx);
+    vec_push(&m->units, u);
+    return m->units.n - 1;
+}
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return xstrdup(".");
+    if (slash == path) return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* The dotted module name of a file and the directory its top package sits
+ * in: walk up through directories that hold an __init__.py. */
+static char *module_name_of(const char *path, char **root)
+{
+    char *dir = dir_of(path);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t bl = strlen(base);
+    char *name = xstrndup(base, bl > 3 && !strcmp(base + bl - 3, ".py") ? bl - 3 : bl);
+    bool pkg = !strcmp(name, "__init__");
+    if (pkg) {
+        free(name);
+        name = xstrdup("");
+    }
+    for (;;) {
+        char *init = xasprintf("%s/__init__.py", dir);
+        bool has = is_file(init);
+        free(init);
+        if (!has) break;
+        const char *slash = strrchr(dir, '/');
+        const char *comp = slash ? slash + 1 : dir;
+        char *nn = *name ? xasprintf("%s.%s", comp, name) : xstrdup(comp);
+        free(name);
+        name = nn;
+        char *up = dir_of(dir);
+        bool top = !strcmp(up, dir);
+        free(dir);
+        dir = up;
+        if (top) break;
+    }
+    *root = dir;
+    return name;
+}
+
+static void add_search(front_module *m, const char *dir)
+{
+    if (!dir || !*dir) return;
+    for (int i = 0; i < m->search.n; i++)
+        if (!strcmp(m->search.v[i], dir)) return;
+    vec_push(&m->search, xstrdup(dir));
+}
+
+/* Search path, as Python builds sys.path: the kernel file's package root and
+ * its directory, --path, PYTHONPATH; the python3 on PATH's own sys.path
+ * (site-packages) is added only when nothing else has a module. */
+static void build_search(front_module *m)
+{
+    if (m->search_built) return;
+    m->search_built = true;
+    const struct unit *k = &m->units.v[0];
+    if (k->path) {
+        char *root;
+        free(module_name_of(k->path, &root));
+        add_search(m, root);
+        free(root);
+        char *d = dir_of(k->path);
+        add_search(m, d);
+        free(d);
+    }
+    for (int i = 0; i < m->paths.n; i++) add_search(m, m->paths.v[i]);
+    const char *pp = getenv("PYTHONPATH");
+    if (pp) {
+        char *copy = xstrdup(pp), *save = NULL;
+        for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) add_search(m, d);
+        free(copy);
+    }
+}
+
+static void read_syspath(front_module *m)
+{
+    if (m->syspath_read) return;
+    m->syspath_read = true;
+    FILE *f = popen("python3 -c 'import sys; print(\"\\n\".join(p for p in sys.path if p))' 2>/dev/null", "r");
+    if (!f) return;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        add_search(m, line);
+    }
+    pclose(f);
+}
+
+static char *find_file(front_module *m, const char *name, int from, bool *is_pkg)
+{
+    char *rel = xstrdup(name);
+    for (char *p = rel; *p; p++)
+        if (*p == '.') *p = '/';
+    char *found = NULL;
+    for (int i = from; i < m->search.n && !found; i++) {
+        char *f = xasprintf("%s/%s.py", m->search.v[i], rel);
+        char *g = xasprintf("%s/%s/__init__.py", m->search.v[i], rel);
+        if (is_file(f)) found = f, f = NULL, *is_pkg = false;
+        else if (is_file(g)) found = g, g = NULL, *is_pkg = true;
+        free(f);
+        free(g);
+    }
+    free(rel);
+    return found;
+}
+
+int module_unit(front_module *m, const char *name, const char **why)
+{
+    for (int i = 2; i < m->units.n; i++)
+        if (!strcmp(m->units.v[i].name, name)) return i;
+    if (m->units.v[0].name[0] && !strcmp(m->units.v[0].name, name)) return 0;
+    build_search(m);
+    bool pkg = false;
+    char *path = find_file(m, name, 0, &pkg);
+    if (!path) {
+        int n = m->search.n;
+        read_syspath(m);
+        path = find_file(m, name, n, &pkg);
+    }
+    if (!path) {
+        strbuf b = {0};
+        sb_printf(&b, "no module named '%s' (searched", name);
+        for (int i = 0; i < m->search.n; i++) sb_printf(&b, "%s %s", i ? "," : "", m->search.v[i]);
+        sb_printf(&b, "%s; add directories with --path or PYTHONPATH)", m->search.n ? "" : " nothing");
+        *why = arena_strdup(&m->mem, b.s);
+        sb_free(&b);
+        return -1;
+    }
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text || strlen(text) != len) {
+        *why = arena_strdup(&m->mem, text ? "it contains a NUL byte" : "it cannot be read");
+        free(text);
+        free(path);
+        return -1;
+    }
+    int u = add_unit(m, name, path, path, pkg, text);
+    free(text);
+    free(path);
+    if (!scan(m, u)) {
+        *why = "its kernel code does not parse";
+        return -1;
+    }
+    return u;
+}
+
+void front_add_path(front_module *m, const char *dir)
+{
+    vec_push(&m->paths, xstrdup(dir));
+    m->search_built = false;
+    for (int i = 0; i < m->search.n; i++) free(m->search.v[i]);
+    m->search.n = 0;
+    m->syspath_read = false;
+}
+
+static front_module *load(const char *name, const char *path, const char *text)
 {
     front_module *m = xcalloc(1, sizeof *m);
-    m->file = diag_add_source(name, text);
-    lex_file(&m->mem, diag_file_text(m->file), &m->lx);
-    if (!scan(m, m->file, &m->lx)) {
+    const char *modname = "";
+    char *owned = NULL, *root = NULL;
+    bool pkg = false;
+    if (path) {
+        owned = module_name_of(path, &root);
+        free(root);
+        modname = owned;
+        const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        pkg = !strcmp(b, "__init__.py");
+    }
+    add_unit(m, modname, name, path, pkg, text);
+    free(owned);
+    m->file = m->units.v[0].file;
+    m->lx = m->units.v[0].lx;
+    if (!scan(m, 0)) {
         front_module_free(m);
         return NULL;
     }
     m->nuser = m->funcs.n;
     /* the parts of triton.language written in Triton (prelude.c) */
-    static int prelude = -1;
-    if (prelude < 0) prelude = diag_add_source(front_prelude_name, front_prelude_text);
-    lexed plx;
-    lex_file(&m->mem, diag_file_text(prelude), &plx);
-    if (!scan(m, prelude, &plx)) die("the built-in prelude does not parse");
+    add_unit(m, front_prelude_name, front_prelude_name, NULL, false, front_prelude_text);
+    if (!scan(m, 1)) die("the built-in prelude does not parse");
     return m;
 }
 
-front_module *front_load_text(const char *name, const char *text) { return load(name, text); }
+front_module *front_load_text(const char *name, const char *text) { return load(name, NULL, text); }
 
 front_module *front_load(const char *path)
 {
@@ -256,7 +606,7 @@ front_module *front_load(const char *path)
         diag_error(((src_pos){ -1, 0, 0 }), "'%s' contains a NUL byte; is it a Python file?", path);
         return NULL;
     }
-    front_module *m = load(path, text);
+    front_module *m = load(path, path, text);
     free(text);
     return m;
 }
@@ -267,6 +617,12 @@ void front_module_free(front_module *m)
     vec_free(&m->funcs);
     vec_free(&m->globals);
     vec_free(&m->aliases);
+    vec_free(&m->units);
+    vec_free(&m->plain);
+    for (int i = 0; i < m->paths.n; i++) free(m->paths.v[i]);
+    vec_free(&m->paths);
+    for (int i = 0; i < m->search.n; i++) free(m->search.v[i]);
+    vec_free(&m->search);
     vec_free(&m->params);
     vec_free(&m->nparams);
     arena_free(&m->mem);

@@ -38,67 +38,230 @@ void sema_bind(sema *S, const char *name, sval v)
     sc->v[sc->n++] = (binding){ name, v, false };
 }
 
-static int find_func(front_module *m, const char *name)
+static int find_func(front_module *m, int unit, const char *name)
 {
     for (int i = m->funcs.n - 1; i >= 0; i--)   /* a later definition wins, as in Python */
-        if (!strcmp(m->funcs.v[i].name, name)) return i;
+        if (m->funcs.v[i].unit == unit && !strcmp(m->funcs.v[i].name, name)) return i;
     return -1;
 }
 
-static bool module_of_alias(front_module *m, const char *name, int *mod)
+/* The modules of Triton that tritium implements itself. */
+static int triton_module(const char *name)
 {
     static const struct { const char *path; int mod; } mods[] = {
         { "triton", MOD_TRITON }, { "triton.language", MOD_TL }, { "triton.language.math", MOD_MATH },
         { "triton.language.extra", MOD_EXTRA }, { "triton.language.extra.cuda", MOD_CUDA },
         { "triton.language.extra.libdevice", MOD_LIBDEVICE }, { "triton.language.extra.cuda.libdevice", MOD_LIBDEVICE },
     };
-    const char *target = NULL;
-    for (int i = m->aliases.n - 1; i >= 0 && !target; i--)
-        if (!strcmp(m->aliases.v[i].name, name)) target = m->aliases.v[i].target;
-    if (!target) {
-        /* the conventional names work even without a visible import */
-        if (!strcmp(name, "tl")) target = "triton.language";
-        else if (!strcmp(name, "triton")) target = "triton";
-        else if (!strcmp(name, "libdevice")) target = "triton.language.extra.libdevice";
-        else return false;
-    }
-    for (size_t i = 0; i < TT_COUNTOF(mods); i++) {
-        if (!strcmp(mods[i].path, target)) {
-            *mod = mods[i].mod;
-            return true;
-        }
-    }
-    return false;
+    for (size_t i = 0; i < TT_COUNTOF(mods); i++)
+        if (!strcmp(mods[i].path, name)) return mods[i].mod;
+    return -1;
 }
 
-static sval eval_global(sema *S, src_pos p, global *g);
+/* Host modules whose kernel-relevant names are Triton modules chosen at run
+ * time (Inductor's triton_compat picks libdevice in nested try blocks). */
+static const char *shim(const char *module, const char *attr)
+{
+    static const struct { const char *module, *attr, *target; } shims[] = {
+        { "torch._inductor.runtime.triton_compat", "tl", "triton.language" },
+        { "torch._inductor.runtime.triton_compat", "triton", "triton" },
+        { "torch._inductor.runtime.triton_compat", "libdevice", "triton.language.extra.libdevice" },
+        { "torch._inductor.runtime.triton_compat", "math", "triton.language.math" },
+    };
+    for (size_t i = 0; i < TT_COUNTOF(shims); i++)
+        if (!strcmp(shims[i].module, module) && !strcmp(shims[i].attr, attr)) return shims[i].target;
+    return NULL;
+}
+
+static sval sv_module(int mod) { return (sval){ .k = V_MODULE, .i = mod, .v = -1 }; }
+
+/* The module with absolute dotted name `name`. */
+static bool get_module(sema *S, const char *name, sval *out, const char **why)
+{
+    int t = triton_module(name);
+    if (t >= 0) {
+        *out = sv_module(t);
+        return true;
+    }
+    if (!strcmp(name, "triton") || !strncmp(name, "triton.", 7)) {
+        *why = arena_strdup(S->a, "tritium does not support this module of Triton in kernels yet");
+        return false;
+    }
+    int u = module_unit(S->m, name, why);
+    if (u < 0) return false;
+    *out = sv_module(MOD_USER + u);
+    return true;
+}
+
+static bool unit_name(sema *S, src_pos p, int u, const char *name, sval *out, const char **why);
+
+/* Attribute `name` of a module value: Triton's own (sema_builtin.c), or a
+ * module-level name of a Python file, or its submodule. */
+static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *out, const char **why)
+{
+    *why = NULL;
+    if (mod.i < MOD_USER) {
+        if (sema_module_attr(S, (int)mod.i, name, out)) return true;
+        *why = arena_strdup(S->a, "no such function or dtype in this module, or tritium does not support it yet");
+        return false;
+    }
+    int u = (int)mod.i - MOD_USER;
+    if (unit_name(S, p, u, name, out, why)) return true;
+    if (*why) return false;
+    const char *mname = S->m->units.v[u].name;
+    if (!S->m->units.v[u].is_pkg) {
+        *why = arena_strdup(S->a, "no such name in the module");
+        return false;
+    }
+    char *sub = xasprintf("%s.%s", mname, name);
+    const char *w2 = NULL;
+    bool ok = get_module(S, sub, out, &w2);
+    free(sub);
+    if (!ok) *why = arena_strdup(S->a, "no such name in the package, nor a submodule");
+    return ok;
+}
+
+/* One import: the module, or the attribute imported from it. */
+static bool resolve_alias(sema *S, src_pos p, const alias *a, sval *out, const char **why)
+{
+    if (!a->module) {
+        *why = arena_strdup(S->a, "attempted relative import with no known parent package (no __init__.py next to the file)");
+        return false;
+    }
+    if (!a->attr) return get_module(S, a->module, out, why);
+    const char *t = shim(a->module, a->attr);
+    if (t) return get_module(S, t, out, why);
+    sval mod;
+    if (!get_module(S, a->module, &mod, why)) return false;
+    return module_attr(S, p, mod, a->attr, out, why);
+}
+
+static const char *describe_import(sema *S, const alias *a)
+{
+    char buf[512];
+    if (a->attr) snprintf(buf, sizeof buf, "from %s import %s", a->module ? a->module : ".", a->attr);
+    else snprintf(buf, sizeof buf, "import %s", a->module);
+    const char *f = diag_file_name(a->pos.file);
+    char *r = xasprintf("`%s` (%s:%d)", buf, f ? f : "?", a->pos.line);
+    const char *s = arena_strdup(S->a, r);
+    free(r);
+    return s;
+}
+
+static sval eval_global(sema *S, src_pos p, global g);
+
+/* A module-level name of unit u: a jit function, a global or an import (in
+ * a module-level try, the first branch whose import resolves). False with
+ * *why NULL when the name is not defined there; with *why set when an import
+ * of it fails. */
+static bool unit_name(sema *S, src_pos p, int u, const char *name, sval *out, const char **why)
+{
+    front_module *m = S->m;
+    *why = NULL;
+    int fi = find_func(m, u, name);
+    if (fi >= 0) {
+        *out = (sval){ .k = V_FUNC, .i = fi, .v = -1 };
+        return true;
+    }
+    for (int i = m->globals.n - 1; i >= 0; i--)
+        if (m->globals.v[i].unit == u && !strcmp(m->globals.v[i].name, name)) {
+            *out = eval_global(S, p, m->globals.v[i]);
+            return true;
+        }
+    int last = -1;
+    for (int i = m->aliases.n - 1; i >= 0 && last < 0; i--)
+        if (m->aliases.v[i].unit == u && !strcmp(m->aliases.v[i].name, name)) last = i;
+    if (last < 0) return false;
+    alias a = m->aliases.v[last];
+    if (!a.try_id) {
+        const char *w = NULL;
+        if (resolve_alias(S, p, &a, out, &w)) return true;
+        char *full = xasprintf("'%s' cannot be imported by %s: %s", name, describe_import(S, &a), w ? w : "not found");
+        *why = arena_strdup(S->a, full);
+        free(full);
+        return false;
+    }
+    const char *first = NULL;
+    const alias *first_a = NULL;
+    for (int i = 0; i < m->aliases.n; i++) {
+        alias b = m->aliases.v[i];
+        if (b.unit != u || b.try_id != a.try_id || strcmp(b.name, name)) continue;
+        const char *w = NULL;
+        if (resolve_alias(S, p, &b, out, &w)) return true;
+        if (!first) {
+            first = w ? w : "not found";
+            first_a = &m->aliases.v[i];
+        }
+    }
+    char *full = xasprintf("'%s' cannot be imported by %s (nor by the other branches of its try): %s", name,
+                           describe_import(S, first_a), first);
+    *why = arena_strdup(S->a, full);
+    free(full);
+    return false;
+}
 
 static sval lookup_name(sema *S, node *e)
 {
     sval v;
     if (sema_lookup(S, e->name, &v)) return v;
-    front_module *m = S->m;
-    int fi = find_func(m, e->name);
-    if (fi >= 0) return (sval){ .k = V_FUNC, .i = fi, .v = -1 };
-    for (int i = m->globals.n - 1; i >= 0; i--)
-        if (!strcmp(m->globals.v[i].name, e->name)) return eval_global(S, e->pos, &m->globals.v[i]);
-    int mod;
-    if (module_of_alias(m, e->name, &mod)) return (sval){ .k = V_MODULE, .i = mod, .v = -1 };
+    const char *why = NULL;
+    if (unit_name(S, e->pos, S->unit, e->name, &v, &why)) return v;
+    if (why) sema_error(S, e->pos, "%s", why);
+    /* the conventional names work even without a visible import */
+    if (!strcmp(e->name, "tl")) return sv_module(MOD_TL);
+    if (!strcmp(e->name, "triton")) return sv_module(MOD_TRITON);
+    if (!strcmp(e->name, "libdevice")) return sv_module(MOD_LIBDEVICE);
     if (sema_python_builtin(e->name, &v)) return v;
     sema_error(S, e->pos, "name '%s' is not defined", e->name);
 }
 
-static sval eval_global(sema *S, src_pos p, global *g)
+/* A non-constexpr global may still name a function, a module or a dtype
+ * (`triton_cast = tl.cast`, `libdevice = tl.extra.cuda.libdevice`), as
+ * Triton's dependency finder allows; anything else is refused. */
+static bool callable_global(sema *S, global g, sval *out)
 {
-    if (!g->is_constexpr && !S->plain_globals)
+    node *e = g.value;
+    while (e->kind == E_ATTR) e = e->a;
+    if (e->kind != E_NAME) return false;
+    jmp_buf saved;
+    memcpy(saved, S->fail, sizeof saved);
+    FILE *null = fopen("/dev/null", "w");
+    FILE *old = diag_set_stream(null);
+    scope empty = {0}, *sc = S->sc;
+    bool ok = false;
+    if (!setjmp(S->fail)) {
+        S->sc = &empty;
+        *out = sema_expr(S, g.value);
+        ok = out->k == V_FUNC || out->k == V_BUILTIN || out->k == V_MODULE || out->k == V_DTYPE;
+    }
+    S->sc = sc;
+    diag_set_stream(old);
+    if (null) fclose(null);
+    memcpy(S->fail, saved, sizeof saved);
+    return ok;
+}
+
+static sval eval_global(sema *S, src_pos p, global g)
+{
+    int unit = S->unit;
+    S->unit = g.unit;
+    sval v;
+    if (!g.is_constexpr && !S->plain_globals) {
+        if (callable_global(S, g, &v)) {
+            S->unit = unit;
+            return v;
+        }
+        S->unit = unit;
         sema_error(S, p, "global '%s' is not a tl.constexpr; kernels may only use constexpr globals "
-                         "(declare it as `%s: tl.constexpr = ...` or `%s = tl.constexpr(...)`)", g->name, g->name, g->name);
+                         "(declare it as `%s: tl.constexpr = ...` or `%s = tl.constexpr(...)`)", g.name, g.name, g.name);
+    }
     /* evaluate in an empty local scope */
     scope empty = {0}, *saved = S->sc;
     S->sc = &empty;
-    sval v = sema_expr(S, g->value);
+    v = sema_expr(S, g.value);
     S->sc = saved;
-    if (v.k == V_TENSOR) sema_error(S, g->pos, "constexpr global '%s' must be a compile-time value", g->name);
+    S->unit = unit;
+    if (v.k == V_TENSOR) sema_error(S, g.pos, "constexpr global '%s' must be a compile-time value", g.name);
     return v;
 }
 
@@ -137,7 +300,12 @@ static bool is_constexpr_annot(sema *S, node *annot)
 
 sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const char **kwn, sval *kwv, int nkw)
 {
-    funcdef *fd = &S->m->funcs.v[fi];
+    /* a copy: using a name may load a module and grow the function table */
+    funcdef fdv = S->m->funcs.v[fi], *fd = &fdv;
+    if (fd->bad) {
+        module_reparse(S->m, fi);
+        sema_error(S, call->pos, "helper '%s' (%s) does not parse as kernel code", fd->name, diag_file_name(fd->pos.file));
+    }
     if (S->depth >= 64) sema_error(S, call->pos, "helper calls nested too deeply (recursion is not supported)");
     int np = fd->nparams;
     sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(np + 1));
@@ -155,6 +323,8 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     /* defaults are evaluated with the module's globals only */
     scope callee = {0}, *saved = S->sc;
     S->sc = &callee;
+    int saved_unit = S->unit;
+    S->unit = fd->unit;
     for (int i = 0; i < np; i++) {
         if (!has[i]) {
             if (!fd->params[i].def)
@@ -174,6 +344,10 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     S->caller_loc = S->b.loc;
     S->func_name = fd->name;
     S->runtime_cf = 0;
+    node_list *saved_tail = S->tail;
+    int saved_loops = S->loops;
+    S->tail = &fd->body;
+    S->loops = 0;
     S->depth++;
     S->returned = false;
     S->ret = sv_none();
@@ -181,10 +355,13 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     sval r = S->ret;
     S->returned = false;
     S->depth--;
+    S->tail = saved_tail;
+    S->loops = saved_loops;
     S->runtime_cf = saved_cf;
     S->caller_loc = saved_caller;
     S->func_name = saved_func;
     S->sc = saved;
+    S->unit = saved_unit;
     (void)is_constexpr_annot;
     return r;
 }
@@ -238,8 +415,12 @@ sval sema_expr(sema *S, node *e)
         sval base = sema_expr(S, e->a);
         sval out;
         if (base.k == V_MODULE) {
-            if (sema_module_attr(S, (int)base.i, e->name, &out)) return out;
-            sema_error(S, e->pos, "'%s' is not supported (no such function or dtype in this module)", e->name);
+            const char *why = NULL;
+            if (module_attr(S, e->pos, base, e->name, &out, &why)) return out;
+            if (base.i < MOD_USER)
+                sema_error(S, e->pos, "'%s' is not supported (no such function or dtype in this module)", e->name);
+            sema_error(S, e->pos, "module '%s' has no attribute '%s': %s", S->m->units.v[base.i - MOD_USER].name, e->name,
+                       why ? why : "not found");
         }
         if (sema_tensor_attr(S, e->pos, base, e->name, &out)) return out;
         sema_error(S, e->pos, "%s has no attribute '%s'", sv_describe(S, &base), e->name);

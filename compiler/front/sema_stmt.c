@@ -77,10 +77,13 @@ static bool is_constexpr_name(sema *S, const char *name)
 static void assign(sema *S, node *target, sval v)
 {
     if (target->kind == E_NAME) {
-        if (is_constexpr_name(S, target->name))
-            sema_error(S, target->pos, "cannot reassign constexpr '%s'", target->name);
+        /* a plain assignment may rebind a constexpr (`GROUP_M = min(GROUP_M, n)`:
+         * code_generator.py visit_Assign does not check); the name then holds
+         * the sanitized value and is no longer a constexpr */
         if (v.k == V_TENSOR && !S->fn->values.v[v.v].name) ir_value_set_name(S->fn, v.v, target->name);
         sema_bind(S, target->name, v);
+        for (int i = 0; i < S->sc->n; i++)
+            if (!strcmp(S->sc->v[i].name, target->name)) S->sc->v[i].constexpr_decl = false;
         return;
     }
     if (target->kind == E_TUPLE || target->kind == E_LIST) {
@@ -158,7 +161,7 @@ static void exec_if(sema *S, node *s)
     S->sc = &sthen;
     S->b.region = rthen;
     sema_block(S, &s->body);
-    if (S->returned && !S->in_tail) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    if (S->returned) sema_error(S, s->pos, "tritium does not support this return inside a runtime if yet");
     S->returned = false;
 
     int32_t relse = ir_new_region(S->fn, 0, NULL);
@@ -166,7 +169,7 @@ static void exec_if(sema *S, node *s)
     S->sc = &selse;
     S->b.region = relse;
     sema_block(S, &s->orelse);
-    if (S->returned && !S->in_tail) sema_error(S, s->pos, "return inside a runtime if is not supported");
+    if (S->returned) sema_error(S, s->pos, "tritium does not support this return inside a runtime if yet");
     S->returned = false;
 
     /* results: assigned names visible after the if (defined before, or in both branches) */
@@ -401,7 +404,9 @@ static void exec_for(sema *S, node *s)
         for (int64_t i = lb.i; st.i > 0 ? i < ub.i : i > ub.i; i += st.i) {
             if (++count > 4096) sema_error(S, it->pos, "static_range unrolls more than 4096 iterations");
             sema_bind(S, var, sv_int(i));
+            S->loops++;
             sema_block(S, &s->body);
+            S->loops--;
             if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported");
         }
         return;
@@ -453,7 +458,9 @@ static void exec_for(sema *S, node *s)
     bind_slots(S, &c, S->fn->regions.v[body].args + 1);
     if (neg) ivv = sema_binop(S, s->pos, "-", sema_to_tensor(S, s->pos, base), sema_binop(S, s->pos, "*", ivv, stt));
     sema_bind(S, var, ivv);
+    S->loops++;
     sema_block(S, &s->body);
+    S->loops--;
     if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
     S->b.loc = for_loc;
     yield_carried(S, s->pos, &c);
@@ -500,7 +507,9 @@ static void exec_while(sema *S, node *s)
     int32_t after = ir_new_region(S->fn, c.n, types);
     S->b.region = after;
     bind_slots(S, &c, S->fn->regions.v[after].args);
+    S->loops++;
     sema_block(S, &s->body);
+    S->loops--;
     if (S->returned) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
     S->b.loc = wloc;
     yield_carried(S, s->pos, &c);
@@ -562,7 +571,9 @@ static void exec_stmt(sema *S, node *s)
     case S_WHILE: exec_while(S, s); break;
     case S_RETURN:
         if (S->depth == 0 && s->a) sema_error(S, s->pos, "a kernel cannot return a value");
-        if (S->runtime_cf) sema_error(S, s->pos, "return inside runtime control flow is not supported");
+        if (S->loops) sema_error(S, s->pos, "return inside a loop is not supported (Triton rejects it)");
+        if (S->runtime_cf && !S->tail)
+            sema_error(S, s->pos, "tritium does not support this return inside runtime control flow yet");
         S->ret = s->a ? sema_expr(S, s->a) : sv_none();
         S->returned = true;
         break;
@@ -579,52 +590,150 @@ static void exec_stmt(sema *S, node *s)
     }
 }
 
-static bool ends_in_return(node_list *b)
+static bool contains_return(const node_list *b)
 {
-    return b->n && b->v[b->n - 1]->kind == S_RETURN && !b->v[b->n - 1]->a;
+    for (int i = 0; i < b->n; i++) {
+        const node *s = b->v[i];
+        if (s->kind == S_RETURN) return true;
+        if (s->kind == S_IF && (contains_return(&s->body) || contains_return(&s->orelse))) return true;
+    }
+    return false;
 }
 
-/* `if cond: ...; return` followed by more statements at the kernel's top
- * level: compile it as `if cond: ... else: <the rest>` (Triton allows a
- * runtime if with return only at top level, outside loops). */
+static bool ends_in_return(const node_list *b)
+{
+    return b->n && b->v[b->n - 1]->kind == S_RETURN;
+}
+
+/* branch ++ stmts[from..]: the continuation of an if that returns on some
+ * path is compiled inside each branch that may fall through. Duplicated
+ * statements are counted so that many early returns cannot blow up. */
+static node_list with_rest(sema *S, src_pos p, const node_list *branch, const node_list *stmts, int from)
+{
+    int extra = ends_in_return(branch) ? 0 : stmts->n - from;
+    S->dup += extra;
+    if (S->dup > 100000)
+        sema_error(S, p, "too many early returns: their continuations would be compiled more than 100000 times");
+    node_list r = { arena_alloc(S->a, sizeof(node *) * (size_t)(branch->n + extra + 1)), 0 };
+    for (int k = 0; k < branch->n; k++) r.v[r.n++] = branch->v[k];
+    for (int k = 0; k < extra; k++) r.v[r.n++] = stmts->v[from + k];
+    return r;
+}
+
+/* A helper's return value as a list of tensors (constexpr numbers become
+ * tensors, tuples are flattened, None is nothing). */
+static void flatten_ret(sema *S, src_pos p, sval v, sval *out, int *n, int cap)
+{
+    if (v.k == V_NONE) return;
+    if (v.k == V_TUPLE) {
+        for (int i = 0; i < v.n; i++) flatten_ret(S, p, v.items[i], out, n, cap);
+        return;
+    }
+    if (sv_is_const(&v)) v = sema_to_tensor(S, p, v);
+    if (v.k != V_TENSOR)
+        sema_error(S, p, "a return inside a runtime if returns %s; only tensors (and tuples of them) can be", sv_describe(S, &v));
+    if (*n >= cap) sema_error(S, p, "a return inside a runtime if returns more than %d values", cap);
+    out[(*n)++] = v;
+}
+
+static sval rebuild_ret(sema *S, sval shape, const sval *vals, int *k)
+{
+    if (shape.k == V_NONE) return shape;
+    if (shape.k == V_TUPLE) {
+        sval t = shape;
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(shape.n + 1));
+        for (int i = 0; i < shape.n; i++) t.items[i] = rebuild_ret(S, shape.items[i], vals, k);
+        return t;
+    }
+    return vals[(*k)++];
+}
+
+/* `if c: ... return ...` in tail position with a runtime c: both branches
+ * (each already followed by the continuation) end the function, so the if's
+ * results are the return values (Triton: code_generator.py
+ * visit_if_top_level, which branches to the function's exit instead). */
+static void tail_if(sema *S, node *s, sval c)
+{
+    if (sv_shape(S, &c)->rank != 0) sema_error(S, s->a->pos, "the condition of an if must be a scalar, got %s", sv_describe(S, &c));
+    if (c.dt != TT_BOOL) c = sema_cast(S, s->a->pos, c, TT_BOOL, 0, false);
+    enum { CAP = 64 };
+    scope before = scope_copy(S, S->sc), *outer = S->sc;
+    int32_t parent = S->b.region, loc = S->b.loc;
+    node_list *saved_tail = S->tail;
+    int32_t reg[2];
+    sval rv[2], flat[2][CAP];
+    int nflat[2] = { 0, 0 };
+    scope sk[2];
+    S->runtime_cf++;
+    for (int k = 0; k < 2; k++) {
+        reg[k] = ir_new_region(S->fn, 0, NULL);
+        sk[k] = scope_copy(S, &before);
+        S->sc = &sk[k];
+        S->b.region = reg[k];
+        S->tail = k ? &s->orelse : &s->body;
+        S->returned = false;
+        S->ret = sv_none();
+        sema_block(S, S->tail);
+        rv[k] = S->returned ? S->ret : sv_none();
+        flatten_ret(S, s->pos, rv[k], flat[k], &nflat[k], CAP);
+    }
+    S->runtime_cf--;
+    if (nflat[0] != nflat[1] || (rv[0].k == V_TUPLE) != (rv[1].k == V_TUPLE))
+        sema_error(S, s->pos, "the branches of this runtime if return different things (%s and %s)",
+                   sv_describe(S, &rv[0]), sv_describe(S, &rv[1]));
+    ir_type types[CAP];
+    ir_value ys[2][CAP];
+    for (int i = 0; i < nflat[0]; i++) {
+        if (!same_type(S, flat[0][i], flat[1][i]))
+            sema_error(S, s->pos, "the branches of this runtime if return %s and %s; the types must be the same",
+                       sv_describe(S, &flat[0][i]), sv_describe(S, &flat[1][i]));
+        types[i] = ir_value_type(S->fn, flat[0][i].v);
+        ys[0][i] = flat[0][i].v;
+        ys[1][i] = flat[1][i].v;
+    }
+    S->b.loc = loc;
+    for (int k = 0; k < 2; k++) {
+        S->b.region = reg[k];
+        ir_emit(&S->b, IR_YIELD, 0, NULL, nflat[k], ys[k]);
+    }
+    S->b.region = parent;
+    S->sc = outer;
+    S->tail = saved_tail;
+    int op = ir_emit(&S->b, IR_IF, nflat[0], types, 1, &c.v);
+    ir_op_add_region(S->fn, parent, op, reg[0]);
+    ir_op_add_region(S->fn, parent, op, reg[1]);
+    ir_value res0 = ir_op_at(S->fn, parent, op)->res;
+    sval vals[CAP];
+    for (int i = 0; i < nflat[0]; i++) vals[i] = sv_tensor(res0 + i, flat[0][i].dt, flat[0][i].pt);
+    int k = 0;
+    S->ret = rebuild_ret(S, rv[0], vals, &k);
+    S->returned = true;
+}
+
+/* An if that returns on some path, in tail position (its block ends the
+ * function): the statements after it move into its branches. A static if
+ * just continues with the taken branch. Returns inside loops stay errors,
+ * as in Triton. */
 static bool early_return(sema *S, node_list *stmts, int i)
 {
     node *s = stmts->v[i];
-    if (s->kind != S_IF || S->depth || stmts != S->tail) return false;
-    if (!ends_in_return(&s->body) && !ends_in_return(&s->orelse)) return false;
+    if (s->kind != S_IF || stmts != S->tail) return false;
+    if (!contains_return(&s->body) && !contains_return(&s->orelse)) return false;
     sval c = sema_expr(S, s->a);
     if (c.k != V_TENSOR) {
-        /* a static if: the taken branch is itself at the tail */
         node_list *taken = sv_truthy(S, s->pos, &c) ? &s->body : &s->orelse;
-        node_list rest = { NULL, 0 };
-        rest.v = arena_alloc(S->a, sizeof(node *) * (size_t)(taken->n + stmts->n));
-        for (int k = 0; k < taken->n; k++) rest.v[rest.n++] = taken->v[k];
-        if (!ends_in_return(taken))
-            for (int k = i + 1; k < stmts->n; k++) rest.v[rest.n++] = stmts->v[k];
-        S->tail = &rest;
-        sema_block(S, &rest);
-        S->returned = true;
+        node_list *rest = arena_alloc(S->a, sizeof *rest);
+        *rest = with_rest(S, s->pos, taken, stmts, i + 1);
+        S->tail = rest;
+        sema_block(S, rest);
+        S->returned = true;    /* the rest of stmts ran inside */
         return true;
     }
     node *n = arena_alloc(S->a, sizeof *n);
     *n = *s;
-    bool then_returns = ends_in_return(&s->body);
-    node_list *ret = then_returns ? &s->body : &s->orelse, *other = then_returns ? &s->orelse : &s->body;
-    node_list cut = { ret->v, ret->n - 1 }, cont = { NULL, 0 };
-    cont.v = arena_alloc(S->a, sizeof(node *) * (size_t)(other->n + stmts->n + 1));
-    for (int k = 0; k < other->n; k++) cont.v[cont.n++] = other->v[k];
-    if (!ends_in_return(other))
-        for (int k = i + 1; k < stmts->n; k++) cont.v[cont.n++] = stmts->v[k];
-    else
-        cont.n--;
-    n->body = then_returns ? cut : cont;
-    n->orelse = then_returns ? cont : cut;
-    /* the continuation runs inside the scf.if; returns there nest the same way */
-    S->tail = then_returns ? &n->orelse : &n->body;
-    S->in_tail++;
-    exec_if(S, n);
-    S->in_tail--;
-    S->returned = true;
+    n->body = with_rest(S, s->pos, &s->body, stmts, i + 1);
+    n->orelse = with_rest(S, s->pos, &s->orelse, stmts, i + 1);
+    tail_if(S, n, c);
     return true;
 }
 
@@ -661,7 +770,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
         diag_error(((src_pos){ m->file, 0, 0 }), "no @triton.jit function named '%s'", kernel);
         return NULL;
     }
-    funcdef *fd = &m->funcs.v[fi];
+    funcdef fdv = m->funcs.v[fi], *fd = &fdv;   /* a copy: imports may grow the table */
     const front_param *params;
     front_params(m, kernel, &params);
     arena mem = {0};

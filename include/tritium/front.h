@@ -19,6 +19,11 @@ typedef struct front_module front_module;
 front_module *front_load(const char *path);
 front_module *front_load_text(const char *name, const char *text);
 void front_module_free(front_module *m);
+/* Add a directory to the module search path (--path DIR), searched after the
+ * kernel file's package root and directory, before PYTHONPATH and the
+ * sys.path of the python3 on PATH. Imports are resolved when a kernel uses
+ * an imported name, so this may follow front_load. */
+void front_add_path(front_module *m, const char *dir);
 
 /* The jit functions in source order. */
 int front_function_count(const front_module *m);

@@ -28,9 +28,43 @@ def none_args():
     save("none_y_w", x * w + np.float32(1))         # W given, B None
 
 
+def imports():
+    x = np.load(os.path.join(REFS, "none_x.npy"))[:32]
+    f = np.float32
+    sig = f(1) / (f(1) + np.exp(-x))
+    a = x * sig
+    b = (x * sig) * f(3)
+    c = x * f(3) * f(0.5)
+    d = (x + x) + f(3)
+    e = x + f(0.5)
+    g = (x * f(2)).astype(np.float16).astype(np.float32)
+    save("imports_y", ((((((a + b) + c) + d) + e) + f(4)) + g).astype(np.float32))
+    x16 = np.load(os.path.join(REFS, "none_x.npy"))[:16]
+    save("functional_y", x16 * f(2) + f(16))
+
+
+def control():
+    save("group_min_y", np.array([3, 3], dtype=np.int32))        # min(8, cdiv(40, 16))
+    x = np.arange(1, 5, dtype=np.float32) * np.float32(1.5)
+    save("early_x", x)
+    n = 1
+    y = np.zeros(4, dtype=np.float32)
+    for pid in range(4):
+        if pid < 2:
+            if n > pid:
+                continue                      # returned: Y keeps its 0
+            y[pid] = 5
+        m = pid + n
+        v = x[pid] * 2 if m > 4 else x[pid] + 1
+        y[pid] = v + (m if m > 4 else m + 1)
+    save("early_y", y)
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
+    imports()
+    control()
 
 
 if __name__ == "__main__":

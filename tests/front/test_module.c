@@ -349,6 +349,79 @@ START_TEST(autotune_first_config)
 }
 END_TEST
 
+/* Imports that cannot be resolved are errors at the use, naming the import
+ * statement and its line; unused ones are never looked at. */
+START_TEST(unresolved_import_is_located)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "from tritium_no_such_module_q import helper\n"
+        "from .rel import thing\n"
+        "from triton.language.extra.libdevice import no_such_fn\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    tl.store(X, helper(1.0))\n"
+        "@triton.jit\n"
+        "def k2(X):\n"
+        "    tl.store(X, thing(1.0))\n"
+        "@triton.jit\n"
+        "def k3(X):\n"
+        "    tl.store(X, no_such_fn(1.0))\n"
+        "@triton.jit\n"
+        "def k4(X):\n"
+        "    tl.store(X, 1.0)\n";
+    const char *d = compile_err(src, "k", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:8:17:") && strstr(d, "from tritium_no_such_module_q import helper") &&
+                  strstr(d, "k.py:3") && strstr(d, "no module named"), "%s", d);
+    d = compile_err(src, "k2", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:11:") && strstr(d, "relative import"), "%s", d);
+    d = compile_err(src, "k3", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:14:") && strstr(d, "no_such_fn"), "%s", d);
+    ir_func_free(compile_ok(src, "k4", "X:*f32[4]"));
+}
+END_TEST
+
+/* Returns in runtime ifs: helper branches must return the same types;
+ * returns inside loops stay errors (Triton rejects them). */
+START_TEST(return_in_runtime_if)
+{
+    static const char mismatch[] = PRELUDE
+        "def h(x, n):\n"
+        "    if n > 0:\n"
+        "        return x\n"
+        "    return 1\n"
+        "@triton.jit\n"
+        "def k(X, n):\n"
+        "    tl.store(X, h(tl.load(X), n))\n";
+    const char *d = compile_err(mismatch, "k", "X:*f32[4] n:i32=3");
+    ck_assert_msg(strstr(d, "k.py:5:") && strstr(d, "return"), "%s", d);
+    static const char loop[] = PRELUDE
+        "def k(X, n):\n"
+        "    for i in range(n):\n"
+        "        if i > 2:\n"
+        "            return\n"
+        "    tl.store(X, 1.0)\n";
+    d = compile_err(loop, "k", "X:*f32[4] n:i32=3");
+    ck_assert_msg(strstr(d, "k.py:7:") && strstr(d, "loop"), "%s", d);
+    static const char ok[] = PRELUDE
+        "def h(x, n):\n"
+        "    if n > 0:\n"
+        "        if n > 5:\n"
+        "            return x * 2.0\n"
+        "        x = x + 1.0\n"
+        "    else:\n"
+        "        return x - 1.0\n"
+        "    return x\n"
+        "@triton.jit\n"
+        "def k(X, n):\n"
+        "    tl.store(X, h(tl.load(X), n))\n";
+    ir_func *f = compile_ok(ok, "k", "X:*f32[4] n:i32=3");
+    ck_assert_int_eq(count_ops(f, IR_IF), 2);
+    ir_func_free(f);
+}
+END_TEST
+
 TCase *tc_module(void)
 {
     TCase *tc = tcase_create("module");
@@ -361,5 +434,7 @@ TCase *tc_module(void)
     tcase_add_test(tc, load_from_file);
     tcase_add_test(tc, plain_global_in_default);
     tcase_add_test(tc, jit_decorator_alias);
+    tcase_add_test(tc, unresolved_import_is_located);
+    tcase_add_test(tc, return_in_runtime_if);
     return tc;
 }

@@ -1,0 +1,1 @@
+from .more import twice  # noqa: F401  (re-export)
