@@ -204,6 +204,15 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         r = sema_binop(S, p, "-", r, sv_int(1));
         return sema_binop(S, p, "//", r, d);
     }
+    case B_NEXT_POW2: {
+        /* triton/runtime/jit.py next_power_of_2: a host helper, so constexprs only */
+        sval n = sema_arg_req(S, p, &B, "n");
+        if (n.k != V_INT && n.k != V_BOOL)
+            sema_error(S, p, "triton.next_power_of_2 runs on the host: it needs a constexpr int, got %s", sv_describe(S, &n));
+        uint64_t v = (uint64_t)n.i - 1;
+        for (int sh = 1; sh <= 32; sh *= 2) v |= v >> sh;
+        return sv_int((int64_t)(v + 1));
+    }
     case B_WHERE: {
         sval c = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "condition"), "the condition");
         if (c.dt != TT_BOOL) c = sema_cast(S, p, c, TT_BOOL, 0, false);

@@ -21,6 +21,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(FULL, "full", "shape,value,dtype", IN_TL) \
     X(ZEROS_LIKE, "zeros_like", "input", IN_TL) \
     X(CDIV, "cdiv", "x,div", IN_TL | IN_TRITON | IN_METHOD) \
+    X(NEXT_POW2, "next_power_of_2", "n", IN_TRITON) \
     X(WHERE, "where", "condition,x,y", IN_TL) \
     X(MINIMUM, "minimum", "x,y,propagate_nan", IN_TL | IN_MATH) \
     X(MAXIMUM, "maximum", "x,y,propagate_nan", IN_TL | IN_MATH) \

@@ -29,3 +29,11 @@ def early_exit(X, Y, n):
         tl.store(Y + pid, 5.0)
     v, m = pick(tl.load(X + pid), pid + n)
     tl.store(Y + pid, v + m)
+
+
+@triton.jit
+def host_helpers(Y, N: tl.constexpr):
+    # host helpers on constexprs: triton.next_power_of_2, triton.cdiv
+    BLOCK: tl.constexpr = triton.next_power_of_2(N)
+    offs = tl.arange(0, BLOCK)
+    tl.store(Y + offs, offs * 0 + BLOCK * 100 + triton.cdiv(N, 4), mask=offs < N)
