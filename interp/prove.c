@@ -56,16 +56,28 @@ static ptile *top(pst *S, int32_t loc, const char *why)
     return t;
 }
 
+/* A mask tile with room for cw conjuncts per lane (what its op can make:
+ * one per comparison, the sum for an and). */
+static ptile *new_mask(pst *S, int64_t n, int cw)
+{
+    ptile *t = arena_alloc(&S->mem, sizeof *t);
+    t->kind = PK_MASK;
+    t->n = n;
+    t->why_loc = -1;
+    t->cw = (uint8_t)(cw < 1 ? 1 : cw > PV_MAXC ? PV_MAXC : cw);
+    t->nc = arena_alloc(&S->mem, (size_t)n);
+    t->cons = arena_alloc(&S->mem, (size_t)n * t->cw * sizeof(paff));
+    return t;
+}
+
 static ptile *new_tile(pst *S, int kind, int64_t n)
 {
+    if (kind == PK_MASK) return new_mask(S, n, PV_MAXC);
     ptile *t = arena_alloc(&S->mem, sizeof *t);
     t->kind = (uint8_t)kind;
     t->n = n;
     t->why_loc = -1;
-    if (kind == PK_MASK) {
-        t->nc = arena_alloc(&S->mem, (size_t)n);
-        t->cons = arena_alloc(&S->mem, (size_t)n * PV_MAXC * sizeof(paff));
-    } else {
+    {
         t->v = arena_alloc(&S->mem, (size_t)n * sizeof(paff));
     }
     return t;
@@ -230,13 +242,13 @@ static ptile *ranged(pst *S, const ir_op *op, int64_t n, const int64_t *lo, cons
 static ptile *gather(pst *S, const ptile *x, int64_t n, const int64_t *map)
 {
     if (x->kind == PK_TOP || x->n == 1) return (ptile *)x;
-    ptile *r = new_tile(S, x->kind, n);
+    ptile *r = x->kind == PK_MASK ? new_mask(S, n, x->cw) : new_tile(S, x->kind, n);
     r->buf = x->buf;
     r->inexact = x->inexact;
     for (int64_t i = 0; i < n; i++) {
         if (x->kind == PK_MASK) {
             r->nc[i] = x->nc[map[i]];
-            memcpy(&r->cons[i * PV_MAXC], &x->cons[map[i] * PV_MAXC], PV_MAXC * sizeof(paff));
+            memcpy(&r->cons[i * r->cw], &x->cons[map[i] * x->cw], x->cw * sizeof(paff));
         } else {
             r->v[i] = x->v[map[i]];
         }
@@ -296,7 +308,7 @@ static ptile *shape_op(pst *S, const ir_op *op)
 
 static ptile *mask_const(pst *S, bool on)
 {
-    ptile *m = new_tile(S, PK_MASK, 1);
+    ptile *m = new_mask(S, 1, 1);
     m->nc[0] = on ? 0 : PV_FALSE;
     return m;
 }
@@ -321,8 +333,8 @@ static void mask_add(ptile *m, int64_t i, const paff *c, const pbox *b)
         if (lo >= 0) return;
         if (hi < 0) { m->nc[i] = PV_FALSE; return; }
     }
-    if (m->nc[i] >= PV_MAXC) { m->inexact = true; return; }
-    m->cons[i * PV_MAXC + m->nc[i]++] = *c;
+    if (m->nc[i] >= m->cw) { m->inexact = true; return; }
+    m->cons[i * m->cw + m->nc[i]++] = *c;
 }
 
 static ptile *cmpi(pst *S, const ir_op *op)
@@ -331,7 +343,7 @@ static ptile *cmpi(pst *S, const ir_op *op)
     if (x->kind != PK_INT || y->kind != PK_INT) return mask_unknown(S);
     int pred = (int)op->attr[0];
     int64_t n = x->n > y->n ? x->n : y->n;
-    ptile *m = new_tile(S, PK_MASK, n);
+    ptile *m = new_mask(S, n, pred == CMPI_EQ ? 2 : 1);
     for (int64_t i = 0; i < n; i++) {
         const paff *a = lane(x, i), *b = lane(y, i);
         paff d;
@@ -380,12 +392,12 @@ static ptile *mask_logic(pst *S, const ir_op *op)
     ptile *x = val(S, op, 0), *y = val(S, op, 1);
     if (x->kind != PK_MASK || y->kind != PK_MASK) return mask_unknown(S);
     int64_t n = x->n > y->n ? x->n : y->n;
-    ptile *m = new_tile(S, PK_MASK, n);
+    ptile *m = new_mask(S, n, op->opc == IR_ANDI ? x->cw + y->cw : x->cw > y->cw ? x->cw : y->cw);
     m->inexact = x->inexact || y->inexact;
     for (int64_t i = 0; i < n; i++) {
         int64_t xi = x->n == 1 ? 0 : i, yi = y->n == 1 ? 0 : i;
         uint8_t xn = x->nc[xi], yn = y->nc[yi];
-        const paff *xc = &x->cons[xi * PV_MAXC], *yc = &y->cons[yi * PV_MAXC];
+        const paff *xc = &x->cons[xi * x->cw], *yc = &y->cons[yi * y->cw];
         if (op->opc == IR_ANDI) {
             if (xn == PV_FALSE || yn == PV_FALSE) { m->nc[i] = PV_FALSE; continue; }
             for (int j = 0; j < xn; j++) mask_add(m, i, &xc[j], &S->box);
@@ -395,7 +407,7 @@ static ptile *mask_logic(pst *S, const ir_op *op)
                 const paff *c = xn == PV_FALSE ? yc : xc;
                 uint8_t cn = xn == PV_FALSE ? yn : xn;
                 m->nc[i] = cn == PV_FALSE ? PV_FALSE : 0;
-                for (int j = 0; j < cn && cn != PV_FALSE; j++) m->cons[i * PV_MAXC + j] = c[j];
+                for (int j = 0; j < cn && cn != PV_FALSE; j++) m->cons[i * m->cw + j] = c[j];
                 if (cn != PV_FALSE) m->nc[i] = cn;
             } else if (xn == 0 && !x->inexact) {
                 m->nc[i] = 0;
@@ -413,7 +425,7 @@ static ptile *mask_logic(pst *S, const ir_op *op)
             if (o && o->nc[oi] == PV_FALSE) { m->nc[i] = 0; continue; }
             if (o && !o->inexact && o->nc[oi] == 1) {
                 paff neg;                                            /* not(c >= 0): -c - 1 >= 0 */
-                if (aff_scale(&neg, &o->cons[oi * PV_MAXC], -1) && aff_axpy(&neg, &neg, -1, &(paff){ .c = 1 })) {
+                if (aff_scale(&neg, &o->cons[oi * o->cw], -1) && aff_axpy(&neg, &neg, -1, &(paff){ .c = 1 })) {
                     mask_add(m, i, &neg, &S->box);
                     continue;
                 }
@@ -705,7 +717,7 @@ static void check_access(pst *S, int region, int opi, const ir_op *op, ptile *pt
         if (mask) {
             int64_t mi = mask->n == 1 ? 0 : i;
             if (mask->nc[mi] == PV_FALSE) continue;
-            for (int j = 0; j < mask->nc[mi]; j++) cons[nc++] = &mask->cons[mi * PV_MAXC + j];
+            for (int j = 0; j < mask->nc[mi]; j++) cons[nc++] = &mask->cons[mi * mask->cw + j];
         }
         for (int j = 0; j < S->npath; j++) cons[nc++] = &S->path[j];
         pbox b = S->box;
@@ -763,7 +775,7 @@ static void check_access(pst *S, int region, int opi, const ir_op *op, ptile *pt
                     if (mask->nc[mq] == PV_FALSE) on = 0;
                     for (int j = 0; j < mask->nc[mq] && on && mask->nc[mq] != PV_FALSE; j++) {
                         int64_t cv;
-                        on = pv_eval(&mask->cons[mq * PV_MAXC + j], pt, &cv) && cv >= 0;
+                        on = pv_eval(&mask->cons[mq * mask->cw + j], pt, &cv) && cv >= 0;
                     }
                 }
                 if (on && (ov < 0 || ov >= a->extent)) a->lanes++;

@@ -27,8 +27,9 @@ typedef struct ptile {
     int buf;                       /* PK_PTR: the buffer's launch argument */
     int64_t n;                     /* lanes stored: 1 (uniform) or the type's numel */
     paff *v;                       /* PK_INT, PK_PTR (offset in elements of buf) */
+    uint8_t cw;                    /* PK_MASK: room for conjuncts per lane (<= PV_MAXC) */
     uint8_t *nc;                   /* PK_MASK: conjuncts per lane */
-    paff *cons;                    /* PK_MASK: n * PV_MAXC */
+    paff *cons;                    /* PK_MASK: n * cw */
     int32_t why_loc;               /* PK_TOP: where precision was lost */
     const char *why;
 } ptile;

@@ -208,6 +208,28 @@ ir_func *repl_target_compile(repl_target *t);
  * name. Return the process exit status. */
 int repl_cmd_run(int argc, char *const *argv);
 int repl_cmd_ir(int argc, char *const *argv);
+/* `--check WHAT` of `tritium run` (check_opts.c). */
+enum { REPL_OVF_ADDRESS, REPL_OVF_ALL, REPL_OVF_OFF };
+typedef struct repl_checks {
+    int determinism;               /* runs under different schedules; 0: off */
+    int overflow;                  /* REPL_OVF_*: int overflow checks (default: values reaching an address) */
+} repl_checks;
+/* Take every `--check X` / `--check=X` out of argv (*argv then points at a
+ * malloc'd array returned in *owned, which the caller frees). False after an
+ * error message. */
+bool repl_checks_take(int *argc, char *const **argv, repl_checks *c, char ***owned);
+
+/* Run the launch of argv again from fresh inputs under `runs - 1` other
+ * schedules (in-order, reverse, random:0, random:1, ... skipping the first
+ * run's base_sched/base_seed) until one gives different
+ * final bits in some tensor; report up to `show` differing elements per
+ * tensor to out with their value and writer (program, line) in both runs.
+ * base/base_s/base_fn: the first run. Returns the number
+ * of differing elements, or -1 when a run could not be made (after a
+ * message). */
+int64_t repl_determinism(const repl_target *base, interp_session *base_s, const ir_func *base_fn, int argc,
+                         char *const *argv, int runs, interp_sched base_sched, uint64_t base_seed, int show, FILE *out);
+
 /* `tritium check ...`: proof mode (check_cmd.c). */
 int repl_cmd_check(int argc, char *const *argv);
 

@@ -62,6 +62,8 @@ typedef struct run_result {
     double seconds;
     repl_expect_result *exp; int nexp;
     int status;
+    bool nondet_checked;           /* schedules were compared (--check determinism, or after a race) */
+    int64_t nondet;                /* elements whose final bits differ between schedules */
 #ifdef TRITIUM_HAVE_GPU
     repl_gpu_result *gpu;          /* --device gpu, else NULL */
 #endif
@@ -79,10 +81,13 @@ static void print_text(const repl_target *t, const run_result *rr)
     printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
            (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
            l->num_warps, sched_name(s->sched), s->numerics == NUMERICS_GPU ? "gpu" : "ieee");
-    printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s\n",
+    printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s",
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
            (long long)rr->st.uninit_reads, rr->st.uninit_reads == 1 ? "" : "s");
+    if (rr->nondet_checked && rr->nondet >= 0)
+        printf(", %lld element%s differing between schedules", (long long)rr->nondet, rr->nondet == 1 ? "" : "s");
+    putchar('\n');
 #ifdef TRITIUM_HAVE_GPU
     }
 #endif
@@ -137,6 +142,7 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
     json_object_set_new(o, "faults", json_integer(rr->st.faults));
     json_object_set_new(o, "fault_lanes", json_integer(rr->st.fault_lanes));
+    if (rr->nondet_checked) json_object_set_new(o, "nondeterministic_elements", json_integer(rr->nondet));
     json_object_set_new(o, "races", json_integer(rr->st.races));
     json_object_set_new(o, "uninit_reads", json_integer(rr->st.uninit_reads));
     json_object_set_new(o, "seconds", jreal(rr->seconds));
@@ -233,19 +239,33 @@ int repl_cmd_run(int argc, char *const *argv)
     }
     repl_target t;
     repl_resolve_opts ro = { .need_grid = true };
+    /* --check WHAT (sanitizers) is not a launch-spec option either */
+    repl_checks ck;
+    char **cargv = NULL;
+    if (!repl_checks_take(&argc, &argv, &ck, &cargv)) return REPL_EXIT_INPUT;
 #ifdef TRITIUM_HAVE_GPU
     /* --device, --bench, --arch (and --numerics with --device gpu) are not
      * launch-spec options: take them out first */
     repl_gpu_args ga;
     repl_gpu_result gres = { 0 };
     char **gargv = NULL;
-    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) return REPL_EXIT_INPUT;
+    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) { free(cargv); return REPL_EXIT_INPUT; }
+    if (ga.gpu && ck.determinism) {
+        diag_error(REPL_NOPOS, "--check determinism runs in the interpreter, not with --device gpu");
+        free(gargv);
+        free(cargv);
+        return REPL_EXIT_INPUT;
+    }
 #endif
     int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+    if (rc) {
+        repl_target_close(&t);
 #ifdef TRITIUM_HAVE_GPU
-    free(gargv);
+        free(gargv);
 #endif
-    if (rc) { repl_target_close(&t); return rc; }
+        free(cargv);
+        return rc;
+    }
     const repl_spec *s = &t.spec;
     ir_func *fn = NULL;
     interp_session *sess = NULL;
@@ -304,6 +324,18 @@ int repl_cmd_run(int argc, char *const *argv)
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
     rc = rr.st.faults || rr.st.races ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
+    /* nondeterminism: asked for, or to say whether a race changed the result */
+    if (ck.determinism || rr.st.races) {
+        fflush(stdout);
+        rr.nondet = repl_determinism(&t, sess, fn, argc, argv, ck.determinism ? ck.determinism : 2, io.sched,
+                                     io.sched_seed, 5, stderr);
+        rr.nondet_checked = true;
+        if (rr.nondet < 0) rc = REPL_EXIT_INPUT;
+        else if (rr.nondet > 0) rc = REPL_EXIT_KERNEL;
+        else if (rr.st.races)
+            fprintf(stderr, "note: the final values are the same under %s; the race did not change this launch's "
+                    "result\n", ck.determinism ? "every schedule tried" : "the reverse schedule");
+    }
 #ifdef TRITIUM_HAVE_GPU
 ran:
 #endif
@@ -336,5 +368,9 @@ out:
     if (sess) interp_session_free(sess);
     if (fn) ir_func_free(fn);
     repl_target_close(&t);
+#ifdef TRITIUM_HAVE_GPU
+    free(gargv);
+#endif
+    free(cargv);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* test_check.c — suite 'sanit': `tritium check` (proof mode) end to end.
+/* test_check.c — suite 'sanit': the sanitizers end to end: `tritium check`
+ * (proof mode) and `tritium run --check determinism`.
  *
  * Runs the real executable with --json and checks its verdicts against
  * independent references:
@@ -11,11 +12,16 @@
  *     printed `tritium debug` command must report the fault;
  *   - --for-all: vector add proved for every n up to 2^31-1; the unmasked
  *     load refuted at the smallest n;
- *   - a gather through loaded indices is left open and the interpreter runs.
+ *   - a gather through loaded indices is left open and the interpreter runs;
+ *   - determinism: an atomic ticket counter (reference: program p takes
+ *     ticket p in order, 7 - p reversed), a float atomic_add reduction (both
+ *     results within 1e-3 of the exact sum of the saved input, and
+ *     different), a clean kernel, and the note after race reports.
  *
  * usage: test_check TRITIUM   (run from the source root) */
 #include <check.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +274,84 @@ START_TEST(open_runs_the_interpreter)
 }
 END_TEST
 
+
+/* ---- run --check determinism ------------------------------------------- */
+
+START_TEST(ticket_counter)
+{
+    int st;
+    char *o = run("run tests/sanit/kernels/ticket.py --check determinism --json 2>/dev/null", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert(strstr(o, "\"nondeterministic_elements\": 8"));
+    free(o);
+    o = run("run tests/sanit/kernels/ticket.py --check determinism", &st);
+    ck_assert_int_eq(st, 1);
+    /* reference: in order program p takes ticket p; reversed, program 7 - p */
+    for (int i = 0; i < 5; i++) {
+        char want[512];
+        sprintf(want, "error: nondeterministic result: out[%d] differs between schedules in-order and reverse\n"
+                      "  in-order     %d, written by program (%d, 0, 0) at tests/sanit/kernels/ticket.py:14:8\n"
+                      "  reverse      %d, written by program (%d, 0, 0) at tests/sanit/kernels/ticket.py:14:8\n",
+                i, i, i, 7 - i, 7 - i);
+        ck_assert_msg(strstr(o, want), "missing:\n%s\nin:\n%s", want, o);
+    }
+    ck_assert(strstr(o, "... 8 elements of out differ between in-order and reverse in all"));
+    free(o);
+}
+END_TEST
+
+START_TEST(float_atomic_sum)
+{
+    int st;
+    char *o = run("run tests/sanit/kernels/float_sum.py --check determinism --save x=/tmp/tritium-sanit-x.npy", &st);
+    ck_assert_int_eq(st, 1);
+    const char *l1 = strstr(o, "  in-order     "), *l2 = strstr(o, "  reverse      ");
+    ck_assert(l1 && l2);
+    double a = atof(l1 + 15), b = atof(l2 + 15);
+    ck_assert(a != b);
+    /* reference: the exact sum of x (double, from the saved .npy) */
+    FILE *f = fopen("/tmp/tritium-sanit-x.npy", "rb");
+    ck_assert_ptr_nonnull(f);
+    unsigned char hdr[10];
+    ck_assert_int_eq((int)fread(hdr, 1, 10, f), 10);
+    int hl = hdr[8] | hdr[9] << 8;
+    fseek(f, 10 + hl, SEEK_SET);
+    double sum = 0;
+    float v;
+    int n = 0;
+    while (fread(&v, 4, 1, f) == 1) { sum += v; n++; }
+    fclose(f);
+    remove("/tmp/tritium-sanit-x.npy");
+    ck_assert_int_eq(n, 65536);
+    ck_assert(fabs(a - sum) < 1e-3 && fabs(b - sum) < 1e-3);
+    free(o);
+}
+END_TEST
+
+START_TEST(clean_and_races)
+{
+    int st;
+    char *o = run("run examples/vector_add.py --check determinism=4 --json 2>/dev/null", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert(strstr(o, "\"nondeterministic_elements\": 0"));
+    free(o);
+    /* a race report says whether the final values differ */
+    o = run("run examples/order_bug.py", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert(strstr(o, "race"));
+    ck_assert(strstr(o, "differs between schedules in-order and reverse"));
+    free(o);
+    o = run("run tests/sanit/kernels/benign_race.py", &st);
+    ck_assert_int_eq(st, 1);
+    ck_assert(strstr(o, "write-write race"));
+    ck_assert(strstr(o, "note: the final values are the same under the reverse schedule"));
+    free(o);
+    o = run("run examples/vector_add.py --check determinism=1", &st);
+    ck_assert_int_eq(st, 2);
+    free(o);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -285,6 +369,12 @@ int main(int argc, char **argv)
     tcase_add_test(tc, for_all_sizes);
     tcase_add_test(tc, open_runs_the_interpreter);
     suite_add_tcase(s, tc);
+    TCase *td = tcase_create("determinism");
+    tcase_set_timeout(td, 120);
+    tcase_add_test(td, ticket_counter);
+    tcase_add_test(td, float_atomic_sum);
+    tcase_add_test(td, clean_and_races);
+    suite_add_tcase(s, td);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
