@@ -7,6 +7,7 @@
  * same table. A blank line repeats the last `next`, `step`, `stepi`,
  * `continue`, `until` or `list`. */
 #include "debug_repl.h"
+#include "tritium/limits.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -548,34 +549,36 @@ int repl_dbg_execute(repl_dbg *r, const char *line, bool from_tty)
 
 int repl_dbg_source(repl_dbg *r, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fflush(stdout);
-        fprintf(stderr, "%s: %s.\n", path, strerror(errno));
-        r->failed++;
-        return -1;
-    }
     if (r->source_depth > 16) {
-        fclose(f);
         fflush(stdout);
         fprintf(stderr, "source: nested too deeply\n");
         r->failed++;
         return -1;
     }
+    /* read whole, bounded (limits.h): /dev/zero or a directory is an error, not a hang */
+    size_t len;
+    char *text = tt_read_file_limited(path, TT_LIM_SCRIPT_BYTES, &len);
+    if (!text) {
+        char *why = errno == EFBIG ? tt_limit_exceeded(TT_LIM_SCRIPT_BYTES) : xstrdup(strerror(errno));
+        fflush(stdout);
+        fprintf(stderr, "%s: %s.\n", path, why);
+        free(why);
+        r->failed++;
+        return -1;
+    }
     r->source_depth++;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
     int rc = 0;
-    while (!r->quit && (len = getline(&line, &cap, f)) >= 0) {
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+    for (char *line = text, *next; line && line < text + len && !r->quit; line = next) {
+        next = memchr(line, '\n', (size_t)(text + len - line));
+        if (next) *next++ = 0;
+        size_t n = strlen(line);
+        while (n > 0 && line[n - 1] == '\r') line[--n] = 0;
         if (repl_dbg_execute(r, line, false)) {
             rc = -1;
             break;                 /* gdb stops a sourced file at its first error */
         }
     }
-    free(line);
-    fclose(f);
+    free(text);
     r->source_depth--;
     return rc;
 }

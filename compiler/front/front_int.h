@@ -119,6 +119,13 @@ typedef struct sema {
 
 _Noreturn void sema_error(sema *S, src_pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void sema_setloc(sema *S, src_pos p);
+/* v itself, or an error at p when v is a tile of more than
+ * TT_MAX_TENSOR_NUMEL elements (limits.h; Triton 3.6 checks it in
+ * language/core.py, block_type.__init__). sema_expr checks every value it
+ * makes, so each op that makes a tile (broadcasts, binary ops, dot, join,
+ * expand/reshape, loads of block pointers, ...) is covered where its shape
+ * becomes known. */
+sval sema_check_tile(sema *S, src_pos p, sval v);
 
 /* Python scalar arithmetic (pyarith.c): kind 'i' int, 'f' float, 'b' bool. */
 typedef struct pynum { char kind; int64_t i; double f; } pynum;

@@ -1,6 +1,7 @@
 /* module.c — finds the @triton.jit functions, constexpr globals and imports
  * of a Python file and skips everything else, statement by statement. */
 #include "front_int.h"
+#include "tritium/limits.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -596,9 +597,15 @@ front_module *front_load_text(const char *name, const char *text) { return load(
 front_module *front_load(const char *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = tt_read_file_limited(path, TT_LIM_SOURCE_BYTES, &len);
     if (!text) {
-        diag_error(((src_pos){ -1, 0, 0 }), "cannot read '%s': %s", path, strerror(errno));
+        if (errno == EFBIG) {
+            char *why = tt_limit_exceeded(TT_LIM_SOURCE_BYTES);
+            diag_error(((src_pos){ -1, 0, 0 }), "cannot read '%s': %s", path, why);
+            free(why);
+        } else {
+            diag_error(((src_pos){ -1, 0, 0 }), "cannot read '%s': %s", path, strerror(errno));
+        }
         return NULL;
     }
     if (strlen(text) != len) {

@@ -85,21 +85,24 @@ ir_func *front_compile_expr(front_module *m, const char *origin, const char *tex
     S.sc = &sc;
     S.fn = ir_func_new("__expr");
     S.b = (ir_builder){ S.fn, IR_BODY, -1 };
-    VEC(int) use = {0};
+    /* on the heap: locals changed after setjmp are indeterminate after
+     * longjmp (C11 7.13.2.1), and a sema_error must free both lists */
+    struct { VEC(int) use; name_vec names; } *lists = xcalloc(1, sizeof *lists);
     if (setjmp(S.fail)) {
         ir_func_free(S.fn);
-        vec_free(&use);
+        vec_free(&lists->use);
+        vec_free(&lists->names);
+        free(lists);
         arena_free(&mem);
         return NULL;
     }
     src_pos p0 = { file, 1, 1 };
     sema_setloc(&S, p0);
-    name_vec names = {0};
-    collect_names(e, &names);
-    for (int n = 0; n < names.n; n++) {
+    collect_names(e, &lists->names);
+    for (int n = 0; n < lists->names.n; n++) {
         int vi = -1;
         for (int i = nvars - 1; i >= 0 && vi < 0; i--)
-            if (!strcmp(vars[i].name, names.v[n])) vi = i;
+            if (!strcmp(vars[i].name, lists->names.v[n])) vi = i;
         if (vi < 0) continue;   /* a global, a module or a builtin */
         const front_var *v = &vars[vi];
         if (v->is_const) {
@@ -126,9 +129,9 @@ ir_func *front_compile_expr(front_module *m, const char *origin, const char *tex
             val = sv_tensor(ir_emit1(&S.b, IR_INT_TO_PTR, sema_type(TT_PTR, v->pt, v->rank, v->shape), 1, &ld), TT_PTR, v->pt);
         }
         sema_bind(&S, v->name, val);
-        vec_push(&use, vi);
+        vec_push(&lists->use, vi);
     }
-    vec_free(&names);
+    vec_free(&lists->names);
     sval r = sema_expr(&S, e);
     if (sv_is_const(&r)) r = sema_to_tensor(&S, p0, r);
     if (r.k != V_TENSOR) sema_error(&S, e->pos, "the expression is %s, not a value that can be printed", sv_describe(&S, &r));
@@ -148,10 +151,12 @@ ir_func *front_compile_expr(front_module *m, const char *origin, const char *tex
     arena_free(&mem);
     if (ir_verify(S.fn)) {
         ir_func_free(S.fn);
-        vec_free(&use);
+        vec_free(&lists->use);
+        free(lists);
         return NULL;
     }
-    *nused = use.n;
-    *used = use.v ? use.v : xmalloc(sizeof(int));
+    *nused = lists->use.n;
+    *used = lists->use.v ? lists->use.v : xmalloc(sizeof(int));
+    free(lists);
     return S.fn;
 }

@@ -399,7 +399,14 @@ static sval eval_subscript(sema *S, node *e)
     return base;
 }
 
+static sval expr_value(sema *S, node *e);
+
 sval sema_expr(sema *S, node *e)
+{
+    return sema_check_tile(S, e->pos, expr_value(S, e));
+}
+
+static sval expr_value(sema *S, node *e)
 {
     switch (e->kind) {
     case E_INT:

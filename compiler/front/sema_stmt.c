@@ -542,7 +542,7 @@ static void exec_stmt(sema *S, node *s)
         if (s->a->kind != E_NAME) sema_error(S, s->a->pos, "augmented assignment needs a plain name on the left");
         sval cur = sema_expr(S, s->a);
         sval rhs = sema_expr(S, s->b);
-        sval v = sanitize(S, s->pos, sema_binop(S, s->pos, s->op, cur, rhs));
+        sval v = sanitize(S, s->pos, sema_check_tile(S, s->pos, sema_binop(S, s->pos, s->op, cur, rhs)));
         assign(S, s->a, v);
         break;
     }

@@ -2,6 +2,7 @@
  * the Python operators on tensors and constexprs.
  * Rules: reference/triton-semantics.md §2.2-2.5 (semantic.py in Triton 3.6). */
 #include "front_int.h"
+#include "tritium/limits.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -48,6 +49,22 @@ bool sv_truthy(sema *S, src_pos p, const sval *v)
 const ir_type_info *sv_shape(sema *S, const sval *v)
 {
     return ir_type_get(ir_value_type(S->fn, v->v));
+}
+
+sval sema_check_tile(sema *S, src_pos p, sval v)
+{
+    if (v.k != V_TENSOR) return v;
+    const ir_type_info *ti = sv_shape(S, &v);
+    int64_t n = 1;
+    bool over = false;
+    for (int k = 0; k < ti->rank; k++) over |= tt_mul_overflow(n, ti->shape[k], &n) || n > TT_MAX_TENSOR_NUMEL;
+    if (!over) return v;
+    char shape[160] = "";
+    size_t len = 0;
+    for (int k = 0; k < ti->rank && len < sizeof shape - 24; k++)
+        len += (size_t)snprintf(shape + len, sizeof shape - len, "%s%lld", k ? ", " : "", (long long)ti->shape[k]);
+    sema_error(S, p, "this tile of shape [%s] has more than %lld elements (TRITON_MAX_TENSOR_NUMEL, a Triton limit)",
+               shape, (long long)TT_MAX_TENSOR_NUMEL);
 }
 
 ir_type sema_type(tt_dtype dt, tt_dtype pt, int rank, const int64_t *shape)

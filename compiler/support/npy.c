@@ -4,6 +4,7 @@
  * here by a small recursive-descent reader that checks every byte it looks
  * at against the header's length, so truncated or hostile input yields a
  * message, never a crash. */
+#include "tritium/limits.h"
 #include "tritium/tensor.h"
 
 #include <errno.h>
@@ -301,10 +302,22 @@ tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
 
 tt_tensor *npy_read(const char *path, char *err, size_t errlen)
 {
+    /* the magic first: /dev/zero or a text file fails at once, not after
+     * reading up to the limit */
+    FILE *f = fopen(path, "rb");
+    char head[sizeof MAGIC - 1];
+    if (f && fread(head, 1, sizeof head, f) == sizeof head && memcmp(head, MAGIC, sizeof head)) {
+        fclose(f);
+        fail(err, errlen, "%s: not a .npy file (bad magic)", path);
+        return NULL;
+    }
+    if (f) fclose(f);
     size_t len;
-    char *buf = read_file(path, &len);
+    char *buf = tt_read_file_limited(path, TT_LIM_NPY_BYTES, &len);
     if (!buf) {
-        fail(err, errlen, "%s: %s", path, strerror(errno));
+        char *why = errno == EFBIG ? tt_limit_exceeded(TT_LIM_NPY_BYTES) : xstrdup(strerror(errno));
+        fail(err, errlen, "%s: %s", path, why);
+        free(why);
         return NULL;
     }
     char why[256];

@@ -17,11 +17,11 @@ static const char *g_tritium;
 
 #define HELPERS "tests/debugger/kernels/helpers.py"
 
-/* `timeout 20 tritium debug ARGS`; stdout+stderr, *status the exit status
- * (124: it hung, 128+N: killed by signal N). */
-static char *run(const char *args, int *status)
+/* `timeout 20 tritium ARGS`; stdout+stderr, *status the exit status
+ * (137: it hung, 128+N: killed by signal N). */
+static char *run_cmd(const char *args, int *status)
 {
-    char *sh = xasprintf("timeout -s KILL 20 '%s' debug %s < /dev/null 2>&1", g_tritium, args);
+    char *sh = xasprintf("timeout -s KILL 20 '%s' %s < /dev/null 2>&1", g_tritium, args);
     FILE *p = popen(sh, "r");
     strbuf out = { 0 };
     char buf[4096];
@@ -34,6 +34,15 @@ static char *run(const char *args, int *status)
     *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     free(sh);
     return sb_take(&out);
+}
+
+/* `tritium debug ARGS` */
+static char *run(const char *args, int *status)
+{
+    char *a = xasprintf("debug %s", args);
+    char *o = run_cmd(a, status);
+    free(a);
+    return o;
 }
 
 #define HAS(out, s) ck_assert_msg(strstr(out, s), "missing <%s> in:\n%.4000s", s, out)
@@ -125,6 +134,65 @@ START_TEST(user_numbers_wrap)
 }
 END_TEST
 
+/* item 7: files were read whole with no limit; item 10: a directory gave
+ * "Input/output error" and `debug -x DIR` exited 0 silently */
+START_TEST(file_limits)
+{
+    int st;
+    char *o = run_cmd("run /dev/zero", &st);
+    ck_assert_int_eq(st, 2);
+    HAS(o, "cannot read '/dev/zero': a kernel source file exceeds the limit of 8 MiB (set TRITIUM_MAX_SOURCE_BYTES");
+    free(o);
+    o = run_cmd("run tests", &st);
+    ck_assert_int_eq(st, 2);
+    HAS(o, "cannot read 'tests': Is a directory");
+    free(o);
+    o = run_cmd("run --arg x_ptr=@/dev/zero examples/vector_add.py", &st);
+    ck_assert_int_eq(st, 2);
+    HAS(o, "/dev/zero: not a .npy file (bad magic)");   /* at once, not after 4 GiB */
+    free(o);
+    /* a file past the limit that starts like an .npy */
+    FILE *f = fopen("/tmp/tritium-robust-big.npy", "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs("\x93NUMPY", f);
+    for (int i = 0; i < 2048; i++) fwrite((char[1024]){ 0 }, 1, 1024, f);
+    fclose(f);
+    setenv("TRITIUM_MAX_NPY_BYTES", "1M", 1);
+    o = run_cmd("run --arg x_ptr=@/tmp/tritium-robust-big.npy examples/vector_add.py", &st);
+    unsetenv("TRITIUM_MAX_NPY_BYTES");
+    remove("/tmp/tritium-robust-big.npy");
+    ck_assert_int_eq(st, 2);
+    HAS(o, "exceeds the limit of 1 MiB (set TRITIUM_MAX_NPY_BYTES to raise it)");
+    free(o);
+    o = run("-batch -x /dev/zero", &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "/dev/zero: a debugger command file or line exceeds the limit of 8 MiB (set TRITIUM_MAX_SCRIPT_BYTES");
+    free(o);
+    o = run("-batch -x tests", &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "tests: Is a directory.");
+    free(o);
+    o = run("-batch -ex 'load /dev/zero' -ex 'info launch'", &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "TRITIUM_MAX_SOURCE_BYTES");
+    free(o);
+    /* the variable sets the limit: 100 bytes refuse the example, the default takes it */
+    setenv("TRITIUM_MAX_SOURCE_BYTES", "100", 1);
+    o = run_cmd("run examples/vector_add.py", &st);
+    unsetenv("TRITIUM_MAX_SOURCE_BYTES");
+    ck_assert_int_eq(st, 2);
+    HAS(o, "exceeds the limit of 100 bytes");
+    free(o);
+    o = run_cmd("run examples/vector_add.py", &st);
+    ck_assert_int_eq(st, 0);
+    free(o);
+    o = run_cmd("run --arg x_ptr=@/dev/null examples/vector_add.py", &st);   /* empty: a parse error, not a limit */
+    ck_assert_int_eq(st, 2);
+    HASNOT(o, "limit");
+    free(o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("debugger-robust");
@@ -134,6 +202,7 @@ static Suite *suite(void)
     tcase_add_test(tc, x_huge_count);
     tcase_add_test(tc, breakpoint_numbers);
     tcase_add_test(tc, user_numbers_wrap);
+    tcase_add_test(tc, file_limits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -44,6 +44,7 @@ int main(void)
         suite_add_tcase(s, tc_golden());
         suite_add_tcase(s, tc_random());
         suite_add_tcase(s, tc_blockptr());
+        suite_add_tcase(s, tc_limits());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

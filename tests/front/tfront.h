@@ -89,6 +89,7 @@ TCase *tc_expr(void);
 TCase *tc_golden(void);
 TCase *tc_random(void);
 TCase *tc_blockptr(void);
+TCase *tc_limits(void);
 /* Expectations the front end does not meet yet (front-end bugs); run only
  * with TRITIUM_FRONT_KNOWN_BUGS=1. */
 TCase *tc_known_bugs(void);
