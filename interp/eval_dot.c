@@ -7,9 +7,11 @@
  * (DotOpToLLVM/FMA.cpp) bit for bit. The loop order is i-k-j so the inner
  * loop vectorizes while every c[i][j] still sees k in order. For f16 the
  * products are exact in f32, so a multiply and an add give the same result
- * as fmaf; bf16/f32 use fmaf. f32 inputs with precision tf32 are truncated
- * to tf32 (low 13 mantissa bits zeroed, as the tensor cores read them) only
- * under NUMERICS_GPU; otherwise they are exact f32 FMAs. f64 uses fma in
+ * as fmaf; bf16/f32 use fmaf. f32 inputs with precision tf32 (Triton's
+ * default for f32) are truncated to tf32 (low 13 mantissa bits zeroed, as
+ * the tensor cores read them); "tf32x3" and "bf16x3"/"bf16x6" are the
+ * multi-pass splits of Triton's F32DotTC pass (TritonGPU/Transforms/
+ * F32DotTC.cpp, release/3.6.x); "ieee" is exact f32 FMAs. f64 uses fma in
  * double, i8 accumulates in i32 (wrapping). An f16 result (out_dtype) is
  * rounded once at the end.
  *
@@ -82,6 +84,79 @@ static float tf32(float x)
     return v.f;
 }
 
+/* cvt.rna.tf32.f32: round to 10 mantissa bits, ties away from zero */
+static float tf32_rna(float x)
+{
+    union { float f; uint32_t u; } v = { x };
+    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;
+    v.u = (v.u + 0x1000u) & ~0x1fffu;
+    return v.f;
+}
+
+/* arith.truncf to bf16 (round to nearest even) and back */
+static float bf16_rne(float x) { return interp_bf2f(interp_f2bf(x)); }
+
+/* c[B][M][N] += a x b in k order, every operand truncated to tf32 when tf */
+static void mm_batch(interp_prog *p, float *c, const float *a, const float *b, int64_t B, int64_t M, int64_t N,
+                     int64_t K, bool tf)
+{
+    const float *ta = a, *tb = b;
+    if (tf) {
+        float *x = ts_alloc(&p->mem, (size_t)(B * M * K) * 4), *y = ts_alloc(&p->mem, (size_t)(B * K * N) * 4);
+        for (int64_t i = 0; i < B * M * K; i++) x[i] = tf32(a[i]);
+        for (int64_t i = 0; i < B * K * N; i++) y[i] = tf32(b[i]);
+        ta = x;
+        tb = y;
+    }
+    for (int64_t bb = 0; bb < B; bb++) mm_fma_f32(c + bb * M * N, ta + bb * M * K, tb + bb * K * N, M, N, K);
+}
+
+/* Triton's F32DotTC rewrite of an f32 dot with precision tf32x3, bf16x3 or
+ * bf16x6 into tf32 / bf16 dots of split operands; c holds acc on entry. */
+static void mm_split(interp_prog *p, int prec, float *c, const float *a, const float *b, int64_t B, int64_t M,
+                     int64_t N, int64_t K)
+{
+    int64_t na = B * M * K, nb = B * K * N, nc = B * M * N;
+    float *acc = ts_alloc(&p->mem, (size_t)nc * 4);
+    memcpy(acc, c, (size_t)nc * 4);
+    memset(c, 0, (size_t)nc * 4);
+    if (prec == PREC_TF32X3) {
+        float *ab = ts_alloc(&p->mem, (size_t)na * 4), *as = ts_alloc(&p->mem, (size_t)na * 4);
+        float *bb = ts_alloc(&p->mem, (size_t)nb * 4), *bs = ts_alloc(&p->mem, (size_t)nb * 4);
+        for (int64_t i = 0; i < na; i++) as[i] = a[i] - (ab[i] = tf32_rna(a[i]));
+        for (int64_t i = 0; i < nb; i++) bs[i] = b[i] - (bb[i] = tf32_rna(b[i]));
+        mm_batch(p, c, as, bb, B, M, N, K, true);
+        mm_batch(p, c, ab, bs, B, M, N, K, true);
+        for (int64_t i = 0; i < nc; i++) if (isnan(c[i])) c[i] = 0;
+        mm_batch(p, c, ab, bb, B, M, N, K, true);
+    } else {
+        int parts = prec == PREC_BF16X6 ? 3 : 2;
+        float *ap[3], *bp[3];
+        for (int k = 0; k < parts; k++) {
+            ap[k] = ts_alloc(&p->mem, (size_t)na * 4);
+            bp[k] = ts_alloc(&p->mem, (size_t)nb * 4);
+        }
+        for (int64_t i = 0; i < na; i++) {
+            float x = a[i];
+            for (int k = 0; k < parts; k++) { ap[k][i] = bf16_rne(x); x -= ap[k][i]; }
+        }
+        for (int64_t i = 0; i < nb; i++) {
+            float x = b[i];
+            for (int k = 0; k < parts; k++) { bp[k][i] = bf16_rne(x); x -= bp[k][i]; }
+        }
+        if (parts == 3) {
+            mm_batch(p, c, ap[1], bp[1], B, M, N, K, false);
+            mm_batch(p, c, ap[2], bp[0], B, M, N, K, false);
+            mm_batch(p, c, ap[0], bp[2], B, M, N, K, false);
+        }
+        mm_batch(p, c, ap[1], bp[0], B, M, N, K, false);
+        mm_batch(p, c, ap[0], bp[1], B, M, N, K, false);
+        for (int64_t i = 0; i < nc; i++) if (isnan(c[i])) c[i] = 0;
+        mm_batch(p, c, ap[0], bp[0], B, M, N, K, false);
+    }
+    for (int64_t i = 0; i < nc; i++) c[i] += acc[i];
+}
+
 /* Tile of n elements of dt -> f32 (tf32-truncated when asked). */
 static float *f32_tile(interp_prog *p, tt_dtype dt, const void *x, int64_t n, bool trunc)
 {
@@ -116,14 +191,19 @@ void interp_eval_dot(interp_prog *p, const ir_op *op)
     case TT_F16:
     case TT_BF16:
     case TT_F32: {
-        bool trunc = va->dt == TT_F32 && op->attr[0] == PREC_TF32 && s->o.numerics == NUMERICS_GPU;
+        int prec = va->dt == TT_F32 ? (int)op->attr[0] : PREC_IEEE;
+        bool trunc = prec == PREC_TF32;
         const float *fa = f32_tile(p, va->dt, a, na, trunc), *fb = f32_tile(p, vb->dt, b, nb, trunc);
         float *c = vr->dt == TT_F32 ? out : ts_alloc(&p->mem, (size_t)nc * 4);
         if (vc->dt == TT_F32) memcpy(c, acc, (size_t)nc * 4);
         else for (int64_t i = 0; i < nc; i++) c[i] = (float)interp_get_f64(acc, vc->dt, i, false);
-        for (int64_t bb = 0; bb < B; bb++) {
-            if (va->dt == TT_F16) mm_mad_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
-            else mm_fma_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
+        if (prec == PREC_TF32X3 || prec == PREC_BF16X3 || prec == PREC_BF16X6) {
+            mm_split(p, prec, c, fa, fb, B, M, N, K);
+        } else {
+            for (int64_t bb = 0; bb < B; bb++) {
+                if (va->dt == TT_F16) mm_mad_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
+                else mm_fma_f32(c + bb * M * N, fa + bb * M * K, fb + bb * K * N, M, N, K);
+            }
         }
         if (vr->dt == TT_F16) for (int64_t i = 0; i < nc; i++) ((uint16_t *)out)[i] = interp_f2h(c[i]);
         else if (vr->dt == TT_BF16) for (int64_t i = 0; i < nc; i++) ((uint16_t *)out)[i] = interp_f2bf(c[i]);

@@ -117,6 +117,19 @@ static void lower_mma(gctx *g, ir_op *op)
     g_set(g, op->res, g_convert_gv(g, y, f->values.v[op->res].type, g->vlay[op->res]));
 }
 
+/* An f32 operand of a tf32 dot as the tensor cores read it: the low 13
+ * mantissa bits dropped (inf and NaN kept), so that the FMA fallback agrees
+ * with the mma path and the interpreter. */
+static LLVMValueRef tf32_trunc(gctx *g, LLVMValueRef x)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(g->t_f32));
+    LLVMValueRef u = LLVMBuildBitCast(g->B, x, i32, "");
+    LLVMValueRef e = LLVMBuildAnd(g->B, u, LLVMConstInt(i32, 0x7f800000u, 0), "");
+    LLVMValueRef special = LLVMBuildICmp(g->B, LLVMIntEQ, e, LLVMConstInt(i32, 0x7f800000u, 0), "");
+    LLVMValueRef t = LLVMBuildAnd(g->B, u, LLVMConstInt(i32, ~0x1fffu, 0), "");
+    return LLVMBuildBitCast(g->B, LLVMBuildSelect(g->B, special, u, t, ""), g->t_f32, "");
+}
+
 static void lower_fma(gctx *g, ir_op *op)
 {
     const ir_type_info *ai = ir_type_get(vt(g, op->opnd[0])), *ci = ir_type_get(vt(g, op->res));
@@ -161,6 +174,7 @@ static void lower_fma(gctx *g, ir_op *op)
     gv c = g_convert(g, op->opnd[2], lc);
     LLVMTypeRef ct = g_type(g, vt(g, op->res));
     bool fl = ct == g->t_f32 || ct == g->t_f64 || ct == g->t_f16 || ct == g->t_bf16;
+    bool tf = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem == TT_F32 && op->attr[0] == PREC_TF32;
     gv y = g_new(g, c.n, lc);
     for (int r = 0; r < c.n; r++) {
         int64_t m = gl_regcoord(C, r, 0), n = gl_regcoord(C, r, 1);
@@ -171,6 +185,10 @@ static void lower_fma(gctx *g, ir_op *op)
             if (ra < 0 || rb < 0) die("lower_fma: register lookup");
             LLVMValueRef x = a.r[ra], w = b.r[rb];
             if (fl) {
+                if (tf) {
+                    x = tf32_trunc(g, x);
+                    w = tf32_trunc(g, w);
+                }
                 if (LLVMTypeOf(x) != ct) x = LLVMBuildFPExt(g->B, x, ct, "");
                 if (LLVMTypeOf(w) != ct) w = LLVMBuildFPExt(g->B, w, ct, "");
                 LLVMValueRef args[3] = { x, w, acc };

@@ -61,11 +61,27 @@ def control():
     save("host_helpers_y", np.full(5, 8 * 100 + 2, dtype=np.int32))   # next_power_of_2(5), cdiv(5, 4)
 
 
+def dot_precision():
+    a = rng.standard_normal((16, 64)).astype(np.float32)
+    b = rng.standard_normal((64, 16)).astype(np.float32)
+    save("dot_a", a)
+    save("dot_b", b)
+
+    def trunc13(x):
+        return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+    exact = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    tf32 = (trunc13(a).astype(np.float64) @ trunc13(b).astype(np.float64)).astype(np.float32)
+    save("dot_ieee", exact)
+    save("dot_tf32", tf32)
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
     imports()
     control()
+    dot_precision()
 
 
 if __name__ == "__main__":

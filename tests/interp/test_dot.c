@@ -73,6 +73,28 @@ START_TEST(dot_f16)
 }
 END_TEST
 
+static float trunc13(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) u &= ~0x1fffu;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+static float rna13(float x)   /* PTX cvt.rna.tf32.f32 */
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & ~0x1fffu;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* ieee: exact f32 FMAs; tf32 (Triton's default for f32, under either
+ * numerics): operands truncated to tf32 as the tensor cores read them;
+ * tf32x3: F32DotTC.cpp's split, small products first, NaNs zeroed, then
+ * big x big, then + acc. */
 START_TEST(dot_f32_ieee_and_tf32)
 {
     enum { M = 16, N = 32, K = 64 };
@@ -80,33 +102,39 @@ START_TEST(dot_f32_ieee_and_tf32)
     for (int i = 0; i < M * K; i++) a[i] = frand() * 1.000001f;
     for (int i = 0; i < K * N; i++) b[i] = frand() * 0.999999f;
     for (int i = 0; i < M * N; i++) acc[i] = frand();
-    for (int mode = 0; mode < 3; mode++) {
-        /* 0: ieee precision; 1: tf32 precision under ieee numerics (exact);
-         * 2: tf32 under gpu numerics (inputs truncated) */
-        int prec = mode == 0 ? PREC_IEEE : PREC_TF32;
+    for (int mode = 0; mode < 4; mode++) {
+        int prec = mode == 0 ? PREC_IEEE : mode == 3 ? PREC_TF32X3 : PREC_TF32;
         run_dot(M, N, K, TT_F32, TT_F32, prec, a, b, acc, out, mode == 2 ? NUMERICS_GPU : NUMERICS_IEEE);
         int differ = 0;
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {
                 float c = acc[i * N + j], e = c;
+                if (mode == 3) {
+                    float s = 0, big = 0;
+                    for (int k = 0; k < K; k++) {
+                        float x = a[i * K + k], y = b[k * N + j];
+                        s = fmaf(trunc13(x - rna13(x)), rna13(y), s);
+                    }
+                    for (int k = 0; k < K; k++) {
+                        float x = a[i * K + k], y = b[k * N + j];
+                        s = fmaf(rna13(x), trunc13(y - rna13(y)), s);
+                    }
+                    big = isnan(s) ? 0 : s;
+                    for (int k = 0; k < K; k++) big = fmaf(rna13(a[i * K + k]), rna13(b[k * N + j]), big);
+                    c = big + acc[i * N + j];
+                }
                 for (int k = 0; k < K; k++) {
                     float x = a[i * K + k], y = b[k * N + j];
-                    if (mode == 2) {
-                        uint32_t ux, uy;
-                        memcpy(&ux, &x, 4);
-                        memcpy(&uy, &y, 4);
-                        ux &= ~0x1fffu;
-                        uy &= ~0x1fffu;
-                        memcpy(&x, &ux, 4);
-                        memcpy(&y, &uy, 4);
-                    }
-                    c = fmaf(x, y, c);
-                    e = fmaf(a[i * K + k], b[k * N + j], e);
+                    if (mode == 1 || mode == 2) c = fmaf(trunc13(x), trunc13(y), c);
+                    else if (mode == 0) c = fmaf(x, y, c);
+                    e = fmaf(x, y, e);
                 }
-                ck_assert_msg(memcmp(&c, &out[i * N + j], 4) == 0, "mode %d c[%d][%d]", mode, i, j);
+                ck_assert_msg(memcmp(&c, &out[i * N + j], 4) == 0, "mode %d c[%d][%d]: %a, want %a", mode, i, j,
+                              out[i * N + j], c);
                 differ += c != e;
+                if (mode == 3) ck_assert_msg(fabsf(c - e) <= 1e-5f * (1 + fabsf(e)), "tf32x3 is close to f32");
             }
-        if (mode == 2) ck_assert_int_gt(differ, 0);   /* truncation did something */
+        if (mode == 1 || mode == 2) ck_assert_int_gt(differ, 0);   /* truncation did something */
     }
 }
 END_TEST
