@@ -88,17 +88,7 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
 
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out)
 {
-    if (self.k == V_DTYPE) {
-        if (!strcmp(name, "element_ty") || !strcmp(name, "scalar")) {
-            *out = self.dt == TT_PTR ? sv_dtype(self.pt, TT_BOOL) : self;
-            return true;
-        }
-        if (!strcmp(name, "primitive_bitwidth")) {
-            *out = sv_int(tt_dtype_bits(self.dt));
-            return true;
-        }
-        return false;
-    }
+    if (self.k == V_DTYPE) return sema_dtype_attr(S, self, name, out);
     if (self.k == V_TDESC && (!strcmp(name, "load") || !strcmp(name, "store"))) {
         *out = (sval){ .k = V_METHOD, .i = !strcmp(name, "load") ? B_DESC_LOAD : B_DESC_STORE, .v = -1 };
         out->self = arena_alloc(S->a, sizeof(sval));
@@ -148,6 +138,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         ir_loc *l = &S->fn->locs.v[S->b.loc];
         p = (src_pos){ l->file, l->line, l->col };
     }
+    if (id == B_DTYPE_METHOD) return sema_dtype_method(S, p, self, nargs + nkw);
     bargs B;
     sema_bind_args(S, p, id, self, args, nargs, kwn, kwv, nkw, &B);
     sema_setloc(S, p);

@@ -92,7 +92,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(PY_FLOAT, "float", "x", IN_PY) \
     X(PY_BOOL, "bool", "x", IN_PY) \
     X(PY_PRINT, "print", "*args", IN_PY) \
-    X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY)
+    X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY) \
+    X(DTYPE_METHOD, "<dtype method>", "", 0)   /* sema_dtype.c; self->s names the method */
 
 enum {
 #define X(id, name, params, vis) B_##id,
@@ -100,6 +101,10 @@ enum {
 #undef X
     B_COUNT
 };
+/* dtype attributes and methods (sema_dtype.c) */
+bool sema_dtype_attr(sema *S, sval self, const char *name, sval *out);
+sval sema_dtype_method(sema *S, src_pos p, const sval *self, int nargs);
+
 /* ---- argument binding (sema_bind.c) ---- */
 
 #define SEMA_MAXP 12

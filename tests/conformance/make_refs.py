@@ -76,12 +76,26 @@ def dot_precision():
     save("dot_tf32", tf32)
 
 
+def dtypes():
+    # the reference is Triton's own dtype class (triton/language/core.py)
+    import triton.language as tl
+    xd, yd, bd = tl.float32, tl.uint16, tl.int8
+    vals = [
+        xd.is_floating(), xd.is_fp32(), xd.is_fp16(), xd.is_int(), xd.primitive_bitwidth,
+        xd.fp_mantissa_width, xd.exponent_bias, yd.is_int_signed(), yd.is_int_unsigned(), yd.int_bitwidth,
+        bd.get_int_max_value(), bd.get_int_min_value(), tl.uint16.get_int_max_value(), tl.pointer_type(xd).is_ptr(),
+        tl.bfloat16.is_standard_floating(), tl.int1.is_int_unsigned(), tl.float16.itemsize, xd.is_fp8(),
+    ]
+    save("dtype_queries", np.array([int(v) for v in vals], dtype=np.int32))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
     imports()
     control()
     dot_precision()
+    dtypes()
 
 
 if __name__ == "__main__":
