@@ -202,6 +202,8 @@ sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bit
     tt_dtype from = v.dt;
     sema_setloc(S, p);
     if (from == to && (from != TT_PTR || v.pt == to_pt)) return v;
+    /* semantic.py bitcast: a pointer on either side is a plain cast */
+    if (bitcast && (from == TT_PTR || to == TT_PTR)) bitcast = false;
     if (bitcast) {
         if (tt_dtype_bits(from) != tt_dtype_bits(to))
             sema_error(S, p, "cannot bitcast %s to %s: different bit widths", tt_dtype_triton_name(from), tt_dtype_triton_name(to));

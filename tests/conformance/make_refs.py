@@ -87,6 +87,7 @@ def dtypes():
         tl.bfloat16.is_standard_floating(), tl.int1.is_int_unsigned(), tl.float16.itemsize, xd.is_fp8(),
     ]
     save("dtype_queries", np.array([int(v) for v in vals], dtype=np.int32))
+    save("ptr_bitcast", np.array([np.dtype(np.float32).itemsize, 0], dtype=np.int64))
 
 
 def main():

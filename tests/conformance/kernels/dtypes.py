@@ -16,3 +16,12 @@ def dtype_queries(X, Y, I8, Out):
     )
     for i in tl.static_range(len(vals)):
         tl.store(Out + i, vals[i])
+
+
+@triton.jit
+def ptr_bitcast(X, Y):
+    # semantic.py bitcast: with a pointer on either side it is a plain cast
+    a = X.to(tl.int64, bitcast=True)
+    b = (X + 1).to(tl.int64)
+    tl.store(Y, b - a)    # one f32 element: 4 bytes
+    tl.store(Y + 1, a.to(tl.pointer_type(tl.float32), bitcast=True).to(tl.int64) - a)
