@@ -260,6 +260,7 @@ static char *spec_key(const tritium_launch *L)
         const launch_arg *a = &L->l.args[i];
         sb_printf(&b, "|%s:%c%d", a->name, a->kind == ARG_TENSOR ? 't' : a->kind == ARG_INT ? 'i' : 'f',
                   a->kind == ARG_TENSOR ? (int)a->tensor->dtype : (int)a->dtype);
+        if (a->kind == ARG_INT && a->i == 1) sb_puts(&b, "=1");   /* the front end may specialize it */
     }
     for (int i = 0; i < L->l.nconsts; i++) {
         const launch_const *c = &L->l.consts[i];

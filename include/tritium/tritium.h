@@ -106,7 +106,7 @@ int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z);
 int tritium_launch_num_warps(tritium_launch *L, int num_warps);
 /* Compile the kernel for this launch now (also done by tritium_run). The
  * module caches one compiled kernel per specialization: argument dtypes,
- * integer widths and constexpr values (Triton's cache key without
+ * integer widths, integers equal to 1 and constexpr values (Triton's cache key without
  * num_warps and the alignment hints, which change no result); new runtime
  * integer values do not recompile. Returns 0, or TRITIUM_INPUT_ERROR with
  * the diagnostics in tritium_last_error(). */

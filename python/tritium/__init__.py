@@ -1,0 +1,71 @@
+"""tritium for Python: run Triton programs and test suites with every launch
+in tritium's checked interpreter (or checked against the GPU, debugged,
+recorded). See README.md, "Python".
+
+    python -m tritium [--mode interp|check|debug|record] [options] SCRIPT.py ARGS...
+    python -m tritium [options] -m pytest ...
+    TRITIUM_MODE=interp python SCRIPT.py        (with the package installed)
+    pytest -p tritium --tritium=interp ...
+
+or in code: ``import tritium; tritium.enable("interp")`` before the first launch.
+Torch and Triton are needed only once a mode is enabled.
+"""
+import os
+
+from .errors import CompileError, KernelError, UnsupportedLaunch
+from ._config import CONFIG, MODES
+
+__all__ = ["enable", "KernelError", "UnsupportedLaunch", "CompileError", "MODES", "version"]
+
+
+def version():
+    """libtritium's version string."""
+    from . import _lib
+    return _lib.lib().tritium_version().decode()
+
+
+def enable(mode="interp", **options):
+    """Route Triton launches of this process through tritium. options are
+    Config attributes (on_error, schedule, numerics, config, record_dir, ...)."""
+    if mode not in MODES:
+        raise ValueError("tritium: unknown mode '%s' (modes: %s)" % (mode, ", ".join(MODES)))
+    for k, v in options.items():
+        if not hasattr(CONFIG, k):
+            raise TypeError("tritium.enable: unknown option '%s'" % k)
+        setattr(CONFIG, k, v)
+    CONFIG.mode = mode
+    if mode == "interp" and os.environ.get("TRITON_INTERPRET"):
+        os.environ.pop("TRITON_INTERPRET")          # tritium interprets; Triton's interpreter stays off
+    from . import _lib, _patch
+    _lib.lib()                                       # fail now if the library is missing
+    _patch.install(mode)
+    if CONFIG.verbose:
+        import atexit
+        atexit.register(_summary)
+
+
+def _summary():
+    import sys
+    from ._launch import COUNTS
+    sys.stderr.write("tritium: %s mode: %d launches interpreted (%d compiles, %d with errors, %.3f s in the "
+                     "interpreter)\n" % (CONFIG.mode, COUNTS["launches"], COUNTS["compiles"], COUNTS["faulty"],
+                                         COUNTS["seconds"]))
+
+
+# ---- pytest plugin: pytest -p tritium --tritium=MODE ------------------------
+
+def pytest_addoption(parser):
+    group = parser.getgroup("tritium")
+    group.addoption("--tritium", action="store", default=None, choices=MODES, metavar="MODE",
+                    help="run every Triton launch through tritium (interp, check, debug, record)")
+    group.addoption("--tritium-options", action="store", default="", metavar="OPTS",
+                    help="more tritium options, as for python -m tritium (e.g. '--on-error=warn')")
+
+
+def pytest_configure(config):
+    mode = config.getoption("--tritium", default=None)
+    if mode and CONFIG.mode is None:
+        from . import __main__ as cli
+        import shlex
+        ns = cli.parse_options(["--mode", mode] + shlex.split(config.getoption("--tritium-options") or ""))
+        cli.apply(ns)

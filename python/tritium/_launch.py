@@ -1,0 +1,359 @@
+"""One Triton launch handed to libtritium: argument binding as Triton's
+JITFunction.run does it (runtime/jit.py, create_function_from_signature),
+tensors as borrowed host storage, the kernel's source module, the run and
+its report.
+"""
+import atexit
+import ctypes
+import inspect
+import os
+import sys
+
+from . import _lib
+from ._config import CONFIG
+from .errors import CompileError, KernelError, UnsupportedLaunch
+
+# Triton's compile options, accepted as launch keywords and not kernel arguments.
+OPTION_KEYS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "debug", "enable_fp_fusion",
+               "launch_cooperative_grid", "launch_pdl", "instrumentation_mode", "extern_libs",
+               "waves_per_eu", "matrix_instr_nonkdim", "kpack", "ir_override", "sanitize_overflow",
+               "arch", "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes", "default_dot_input_precision",
+               "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "backend_name", "cluster_dims",
+               "schedule_hint", "enable_reflect_ftz", "warp_size", "num_buffers_warp_spec",
+               "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer"}
+
+_TL_DTYPES = {"int1": _lib.BOOL, "int8": _lib.I8, "int16": _lib.I16, "int32": _lib.I32, "int64": _lib.I64,
+              "uint8": _lib.U8, "uint16": _lib.U16, "uint32": _lib.U32, "uint64": _lib.U64,
+              "fp16": _lib.F16, "bf16": _lib.BF16, "fp32": _lib.F32, "fp64": _lib.F64}
+_TORCH_DTYPES = None
+
+
+def _torch_dtypes():
+    global _TORCH_DTYPES
+    if _TORCH_DTYPES is None:
+        import torch
+        _TORCH_DTYPES = {torch.bool: _lib.BOOL, torch.int8: _lib.I8, torch.int16: _lib.I16, torch.int32: _lib.I32,
+                         torch.int64: _lib.I64, torch.uint8: _lib.U8, torch.float16: _lib.F16,
+                         torch.bfloat16: _lib.BF16, torch.float32: _lib.F32, torch.float64: _lib.F64}
+        for n, c in (("uint16", _lib.U16), ("uint32", _lib.U32), ("uint64", _lib.U64)):
+            if hasattr(torch, n):
+                _TORCH_DTYPES[getattr(torch, n)] = c
+    return _TORCH_DTYPES
+
+
+# ---- kernel source modules -------------------------------------------------
+
+_MODULES = {}            # key -> module handle
+_KERNELS = {}            # id(JITFunction) -> (jitfn, KernelInfo)
+
+
+class KernelInfo:
+    """What a JITFunction resolves to in tritium: a module and a kernel name."""
+
+    def __init__(self, jitfn):
+        fn = jitfn.fn
+        self.name = fn.__name__
+        self.jitfn = jitfn
+        self.params = [(p.name, p.is_constexpr) for p in jitfn.params]
+        self.module = _module_for(jitfn)
+        self.file = getattr(fn, "__code__", None) and fn.__code__.co_filename
+
+
+def _module_for(jitfn):
+    fn = jitfn.fn
+    path = getattr(fn, "__code__", None) and fn.__code__.co_filename
+    lib = _lib.lib()
+    if path and os.path.isfile(path):
+        key = ("file", os.path.realpath(path), os.stat(path).st_mtime_ns)
+        m = _MODULES.get(key)
+        if m is None:
+            m = lib.tritium_module_load(path.encode())
+            if not m:
+                raise CompileError(_lib.last_error())
+            _MODULES[key] = m
+        return m
+    # exec'd or generated source: compile JITFunction.src as its own module
+    src = "import triton\nimport triton.language as tl\n" + jitfn.src
+    key = ("text", src)
+    m = _MODULES.get(key)
+    if m is None:
+        m = lib.tritium_module_load_text(("<%s>" % fn.__name__).encode(), src.encode())
+        if not m:
+            raise CompileError(_lib.last_error())
+        _MODULES[key] = m
+    return m
+
+
+def kernel_info(jitfn):
+    hit = _KERNELS.get(id(jitfn))
+    if hit is not None and hit[0] is jitfn:
+        return hit[1]
+    info = KernelInfo(jitfn)
+    _KERNELS[id(jitfn)] = (jitfn, info)
+    return info
+
+
+@atexit.register
+def _free_modules():
+    if _lib._LIB is None:
+        return
+    for m in _MODULES.values():
+        _lib._LIB.tritium_module_free(m)
+    _MODULES.clear()
+    _KERNELS.clear()
+
+
+# ---- binding ---------------------------------------------------------------
+
+def bind(jitfn, args, kwargs):
+    """Triton's binding: (dict of every parameter's value, options dict)."""
+    opts = {k: v for k, v in kwargs.items() if k not in jitfn.arg_names}
+    for k in opts:
+        if k not in OPTION_KEYS:
+            raise KeyError("Keyword argument %s was specified but unrecognised" % k)
+    kw = {k: v for k, v in kwargs.items() if k in jitfn.arg_names}
+    ba = jitfn.signature.bind(*args, **kw)
+    ba.apply_defaults()
+    return dict(ba.arguments), opts
+
+
+def grid_of(grid, bound):
+    if callable(grid):
+        grid = grid(bound)
+    if not isinstance(grid, (tuple, list)):
+        grid = (grid,)
+    g = [int(getattr(x, "value", x)) for x in grid] + [1, 1]
+    return g[0], g[1], g[2]
+
+
+def _unwrap(v):
+    t = type(v)
+    if t.__name__ == "constexpr" and hasattr(v, "value"):
+        return v.value
+    return v
+
+
+def _is_tensor(v):
+    return hasattr(v, "data_ptr") and hasattr(v, "dtype")
+
+
+class _Staging:
+    """Host copies of device storages (CUDA tensors in interp mode), written
+    back after the run."""
+
+    def __init__(self):
+        self.by_ptr = {}
+
+    def host_bytes(self, t):
+        import torch
+        st = t.untyped_storage()
+        ptr = st.data_ptr()
+        hit = self.by_ptr.get(ptr)
+        if hit is None:
+            dev = torch.empty(0, dtype=torch.uint8, device=t.device).set_(st)
+            host = dev.cpu()
+            hit = self.by_ptr[ptr] = (dev, host)
+        return hit[1], ptr
+
+    def write_back(self):
+        for dev, host in self.by_ptr.values():
+            dev.copy_(host)
+
+
+_DUMMY = ctypes.create_string_buffer(64)
+
+
+def _add_tensor(L, name, v, staging):
+    lib = _lib.lib()
+    base, tl_dtype = v, None
+    if type(v).__name__ == "TensorWrapper":          # triton.reinterpret(x, tl.dtype)
+        base, tl_dtype = v.base, v.dtype
+    if tl_dtype is not None:
+        code = _TL_DTYPES.get(getattr(tl_dtype, "name", None))
+    else:
+        try:
+            code = _torch_dtypes().get(base.dtype)
+        except ImportError:
+            code = None
+    if code is None:
+        raise UnsupportedLaunch("tritium: argument '%s': tensors of dtype %s are not supported yet"
+                                % (name, tl_dtype if tl_dtype is not None else getattr(base, "dtype", "?")))
+    if not hasattr(base, "untyped_storage"):
+        raise UnsupportedLaunch("tritium: argument '%s': %s is not a torch tensor" % (name, type(base).__name__))
+    st = base.untyped_storage()
+    nbytes = st.nbytes()
+    esize = base.element_size()
+    if base.device.type != "cpu":
+        host, dptr = staging.host_bytes(base)
+        sptr = host.data_ptr()
+        data = sptr + (base.data_ptr() - dptr)
+    else:
+        sptr, data = st.data_ptr(), base.data_ptr()
+    if nbytes == 0 or sptr == 0:
+        sptr = data = ctypes.addressof(_DUMMY)
+        nbytes = 0
+    if tl_dtype is not None and esize != (1 if code in (_lib.BOOL, _lib.I8, _lib.U8) else
+                                          2 if code in (_lib.I16, _lib.U16, _lib.F16, _lib.BF16) else
+                                          4 if code in (_lib.I32, _lib.U32, _lib.F32) else 8):
+        raise UnsupportedLaunch("tritium: argument '%s': reinterpreting %s as %s changes the element size"
+                                % (name, base.dtype, tl_dtype))
+    rank = base.dim()
+    if rank > 4:                                     # the view's shape is informative only
+        shape, strides, rank = [base.numel()], [1], 1
+    else:
+        shape, strides = list(base.shape), list(base.stride())
+    A = ctypes.c_int64 * max(rank, 1)
+    rc = lib.tritium_launch_tensor(L, name.encode(), code, data, rank, A(*shape), A(*strides), sptr, nbytes, 0)
+    if rc:
+        raise UnsupportedLaunch(_lib.last_error())
+
+
+def _add_const(L, name, v):
+    lib = _lib.lib()
+    n = name.encode()
+    if v is None:
+        return lib.tritium_launch_const_none(L, n)
+    if isinstance(v, bool):
+        return lib.tritium_launch_const_bool(L, n, int(v))
+    if isinstance(v, int):
+        if not -2**63 <= v < 2**63:
+            raise UnsupportedLaunch("tritium: constexpr '%s' = %d does not fit in 64 bits" % (name, v))
+        return lib.tritium_launch_const_int(L, n, v)
+    if isinstance(v, float):
+        return lib.tritium_launch_const_float(L, n, v)
+    if isinstance(v, str):
+        return lib.tritium_launch_const_str(L, n, v.encode())
+    tn = getattr(v, "name", None) if type(v).__name__ in ("dtype", "pointer_type") else None
+    if tn is None and hasattr(v, "is_floating_point") and hasattr(v, "itemsize"):   # a torch dtype
+        code = _torch_dtypes().get(v)
+        if code is not None:
+            return lib.tritium_launch_const_dtype(L, n, code)
+    if tn in _TL_DTYPES:
+        return lib.tritium_launch_const_dtype(L, n, _TL_DTYPES[tn])
+    if hasattr(v, "__index__") and not hasattr(v, "shape"):
+        return _add_const(L, name, int(v))
+    if type(v).__module__ == "numpy" and hasattr(v, "item"):
+        return _add_const(L, name, v.item())
+    raise UnsupportedLaunch("tritium: constexpr '%s': a %s value is not supported" % (name, type(v).__name__))
+
+
+def _add_runtime(L, name, v, staging):
+    lib = _lib.lib()
+    v = _unwrap(v)
+    n = name.encode()
+    if v is None:
+        return lib.tritium_launch_const_none(L, n)
+    if _is_tensor(v):
+        return _add_tensor(L, name, v, staging)
+    if isinstance(v, bool):
+        return lib.tritium_launch_bool(L, n, int(v))
+    if isinstance(v, int):
+        if v >= 2**63:
+            if v >= 2**64:
+                raise UnsupportedLaunch("tritium: argument '%s' = %d does not fit in 64 bits" % (name, v))
+            return lib.tritium_launch_uint(L, n, v)
+        if v < -2**63:
+            raise UnsupportedLaunch("tritium: argument '%s' = %d does not fit in 64 bits" % (name, v))
+        return lib.tritium_launch_int(L, n, v)
+    if isinstance(v, float):
+        return lib.tritium_launch_float(L, n, v)
+    if type(v).__module__ == "numpy" and hasattr(v, "item") and getattr(v, "ndim", 1) == 0:
+        return _add_runtime(L, name, v.item(), staging)
+    if type(v).__name__ in ("dtype", "str") or isinstance(v, str):
+        return _add_const(L, name, v)                 # Triton specializes these as constexprs
+    if type(v).__name__ == "TensorDescriptor":
+        raise UnsupportedLaunch("tritium: argument '%s': host TensorDescriptor arguments are not supported "
+                                "yet (use tl.make_tensor_descriptor in the kernel)" % name)
+    raise UnsupportedLaunch("tritium: argument '%s': a %s value cannot be passed to a kernel"
+                            % (name, type(v).__name__))
+
+
+# ---- running ----------------------------------------------------------------
+
+class Launch:
+    """A built launch (libtritium handle) with its CUDA staging."""
+
+    def __init__(self, jitfn, bound, grid, num_warps):
+        self.info = kernel_info(jitfn)
+        lib = _lib.lib()
+        self.L = lib.tritium_launch_new(self.info.module, self.info.name.encode())
+        if not self.L:
+            raise CompileError(_lib.last_error())
+        self.staging = _Staging()
+        self.grid = grid
+        try:
+            for name, is_constexpr in self.info.params:
+                v = bound[name]
+                rc = _add_const(self.L, name, _unwrap(v)) if is_constexpr else _add_runtime(self.L, name, v, self.staging)
+                if rc:
+                    raise UnsupportedLaunch(_lib.last_error())
+            if lib.tritium_launch_grid(self.L, *grid) or lib.tritium_launch_num_warps(self.L, int(num_warps)):
+                raise UnsupportedLaunch(_lib.last_error())
+        except BaseException:
+            self.free()
+            raise
+
+    def free(self):
+        if self.L:
+            _lib.lib().tritium_launch_free(self.L)
+            self.L = None
+
+    def run_interp(self):
+        """Run in the interpreter; returns (status, stats dict, report text)."""
+        lib = _lib.lib()
+        o = _lib.Options()
+        lib.tritium_options_default(ctypes.byref(o))
+        o.schedule = _lib.SCHEDULES[CONFIG.schedule]
+        o.schedule_seed = CONFIG.schedule_seed
+        o.threads = CONFIG.threads
+        o.numerics = _lib.NUMERICS[CONFIG.numerics]
+        o.check_races = int(CONFIG.check_races)
+        o.check_uninit = int(CONFIG.check_uninit)
+        rep = ctypes.c_void_p()
+        rc = lib.tritium_run(self.L, ctypes.byref(o), ctypes.byref(rep))
+        if rc == _lib.INPUT_ERROR:
+            raise CompileError(_lib.last_error())
+        st = _lib.Stats()
+        lib.tritium_report_stats(rep, ctypes.byref(st))
+        text = lib.tritium_report_text(rep).decode("utf-8", "replace")
+        lib.tritium_report_free(rep)
+        self.staging.write_back()
+        stats = {k: getattr(st, k) for k, _ in _lib.Stats._fields_}
+        return rc, stats, text
+
+
+def raise_or_warn(info, grid, stats, text):
+    msg = ("tritium: kernel %s, grid %s: %d fault%s (%d lanes), %d race%s, %d uninitialized read%s\n%s"
+           % (info.name, tuple(grid), stats["faults"], "" if stats["faults"] == 1 else "s", stats["fault_lanes"],
+              stats["races"], "" if stats["races"] == 1 else "s", stats["uninit_reads"],
+              "" if stats["uninit_reads"] == 1 else "s", text))
+    if CONFIG.on_error == "warn":
+        sys.stderr.write(msg if msg.endswith("\n") else msg + "\n")
+        return
+    if CONFIG.on_error == "stop":
+        sys.stderr.write(msg if msg.endswith("\n") else msg + "\n")
+        sys.stderr.flush()
+        os._exit(1)
+    raise KernelError(msg.rstrip("\n"), report=text, stats=stats, kernel=info.name)
+
+
+COUNTS = {"launches": 0, "compiles": 0, "faulty": 0, "seconds": 0.0}
+
+
+def interp_launch(jitfn, args, kwargs, grid):
+    """JITFunction.run's replacement in interp mode: the whole launch in tritium."""
+    bound, opts = bind(jitfn, args, kwargs)
+    g = grid_of(grid, bound)
+    if g[0] * g[1] * g[2] == 0:                      # Triton launches nothing for an empty grid
+        return
+    L = Launch(jitfn, bound, g, opts.get("num_warps") or 4)
+    try:
+        rc, stats, text = L.run_interp()
+    finally:
+        L.free()
+    COUNTS["launches"] += 1
+    COUNTS["compiles"] += stats["compiled"]
+    COUNTS["seconds"] += stats["seconds"]
+    if rc == _lib.KERNEL_ERROR:
+        COUNTS["faulty"] += 1
+        raise_or_warn(L.info, g, stats, text)

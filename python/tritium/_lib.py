@@ -1,0 +1,128 @@
+"""ctypes bindings of libtritium (include/tritium/tritium.h).
+
+The library is looked up in this order: $TRITIUM_LIB (a path), next to this
+package (an installed wheel: meson-python puts it in site-packages/.tritium.mesonpy.libs
+or the package itself), then the build directories of a source checkout
+(build/repl/libtritium.so). A missing library is a LibraryNotFound naming the places tried.
+"""
+import ctypes
+import glob
+import os
+
+API_VERSION = 1
+
+# Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
+BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
+OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
+SCHEDULES = {"in-order": 0, "reverse": 1, "random": 2, "parallel": 3}
+NUMERICS = {"ieee": 0, "gpu": 1}
+
+
+class LibraryNotFound(ImportError):
+    pass
+
+
+class Options(ctypes.Structure):
+    _fields_ = [("schedule", ctypes.c_int), ("schedule_seed", ctypes.c_uint64), ("threads", ctypes.c_int),
+                ("numerics", ctypes.c_int), ("check_races", ctypes.c_int), ("check_uninit", ctypes.c_int),
+                ("max_reports", ctypes.c_int)]
+
+
+class Stats(ctypes.Structure):
+    _fields_ = [("programs", ctypes.c_int64), ("faults", ctypes.c_int64), ("fault_lanes", ctypes.c_int64),
+                ("races", ctypes.c_int64), ("uninit_reads", ctypes.c_int64), ("seconds", ctypes.c_double),
+                ("compiled", ctypes.c_int)]
+
+
+def _candidates():
+    env = os.environ.get("TRITIUM_LIB")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    site = os.path.dirname(here)
+    for d in (here, os.path.join(site, ".tritium.mesonpy.libs"), os.path.join(site, "tritium.libs")):
+        yield from sorted(glob.glob(os.path.join(d, "libtritium.so*")))
+    root = os.path.dirname(site)          # python/ in a source checkout
+    for b in sorted(glob.glob(os.path.join(root, "build*", "repl", "libtritium.so"))):
+        yield b
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        tried.append(path)
+        if os.path.exists(path):
+            return ctypes.CDLL(path)
+    raise LibraryNotFound("tritium: libtritium.so not found (tried: %s); install the package with "
+                          "'pip install .' at the repository root, or set TRITIUM_LIB" %
+                          (", ".join(tried) or "TRITIUM_LIB unset, no build directory"))
+
+
+def _declare(lib):
+    P, I, C = ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p
+    I64, U64, D = ctypes.c_int64, ctypes.c_uint64, ctypes.c_double
+    sig = {
+        "tritium_api_version": (I, []),
+        "tritium_version": (C, []),
+        "tritium_last_error": (C, []),
+        "tritium_module_load": (P, [C]),
+        "tritium_module_load_text": (P, [C, C]),
+        "tritium_module_free": (None, [P]),
+        "tritium_module_kernel_count": (I, [P]),
+        "tritium_module_kernel_name": (C, [P, I]),
+        "tritium_module_compiled_count": (I, [P]),
+        "tritium_launch_new": (P, [P, C]),
+        "tritium_launch_free": (None, [P]),
+        "tritium_launch_tensor": (I, [P, C, I, P, I, ctypes.POINTER(I64), ctypes.POINTER(I64), P, I64, I]),
+        "tritium_launch_int": (I, [P, C, I64]),
+        "tritium_launch_uint": (I, [P, C, U64]),
+        "tritium_launch_float": (I, [P, C, D]),
+        "tritium_launch_bool": (I, [P, C, I]),
+        "tritium_launch_const_int": (I, [P, C, I64]),
+        "tritium_launch_const_float": (I, [P, C, D]),
+        "tritium_launch_const_bool": (I, [P, C, I]),
+        "tritium_launch_const_str": (I, [P, C, C]),
+        "tritium_launch_const_none": (I, [P, C]),
+        "tritium_launch_const_dtype": (I, [P, C, I]),
+        "tritium_launch_grid": (I, [P, I64, I64, I64]),
+        "tritium_launch_num_warps": (I, [P, I]),
+        "tritium_launch_compile": (I, [P]),
+        "tritium_options_default": (None, [ctypes.POINTER(Options)]),
+        "tritium_run": (I, [P, ctypes.POINTER(Options), ctypes.POINTER(P)]),
+        "tritium_run_gpu": (I, [P, ctypes.POINTER(P)]),
+        "tritium_report_stats": (None, [P, ctypes.POINTER(Stats)]),
+        "tritium_report_text": (C, [P]),
+        "tritium_report_free": (None, [P]),
+        "tritium_main": (I, [I, ctypes.POINTER(C)]),
+    }
+    for name, (res, args) in sig.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args
+    v = lib.tritium_api_version()
+    if v != API_VERSION:
+        raise LibraryNotFound("tritium: libtritium API version %d, this package needs %d" % (v, API_VERSION))
+    return lib
+
+
+_LIB = None
+
+
+def lib():
+    """The loaded library (loaded on first use)."""
+    global _LIB
+    if _LIB is None:
+        _LIB = _declare(_load())
+    return _LIB
+
+
+def last_error():
+    return lib().tritium_last_error().decode("utf-8", "replace")
+
+
+def main(argv):
+    """Run a `tritium` sub-command in this process; returns its exit status."""
+    words = [a.encode() for a in ["tritium"] + list(argv)]
+    arr = (ctypes.c_char_p * (len(words) + 1))(*words, None)
+    return lib().tritium_main(len(words), arr)

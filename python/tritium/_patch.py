@@ -1,0 +1,186 @@
+"""Patches of Triton 3.6's launch path for each mode.
+
+interp: JITFunction.run (runtime/jit.py) is replaced: the launch is bound as
+Triton binds it and runs in tritium; warmup returns a stand-in compiled
+kernel whose [grid](...) launches through tritium too. Autotuner.run
+(runtime/autotuner.py) takes the first config, or the one named by --config,
+without benchmarking; heuristics run unchanged. Without a GPU driver a CPU
+stand-in driver answers Triton's device queries; triton.testing benchmarks
+are not timed (do_bench runs the function once; perf_report tables are
+skipped). No launch reaches Triton's driver.
+"""
+import sys
+import types
+
+from ._config import CONFIG
+from . import _launch
+
+_ORIG = {}
+_STATE = types.SimpleNamespace(in_autotune=0)
+
+
+class StandInKernel:
+    """What JITFunction.warmup/run return in interp mode (a CompiledKernel's
+    attributes that host code reads; the numbers are plausible, not measured)."""
+
+    def __init__(self, jitfn, kwargs):
+        self.jitfn = jitfn
+        self.options = {k: v for k, v in kwargs.items() if k in _launch.OPTION_KEYS}
+        nw = self.options.get("num_warps") or 4
+        self.metadata = types.SimpleNamespace(shared=1024, num_warps=nw, num_stages=self.options.get("num_stages", 3),
+                                              num_ctas=1, name=jitfn.fn.__name__, tmem_size=0)
+        self.n_regs = 32
+        self.n_spills = 0
+        self.n_max_threads = 1024
+        self.name = jitfn.fn.__name__
+        self.asm = {}
+
+    def _init_handles(self):
+        pass
+
+    def __getitem__(self, grid):
+        # a compiled kernel takes every parameter positionally (constexprs too)
+        opts = {k: v for k, v in self.options.items() if k not in self.jitfn.arg_names}
+
+        def runner(*args, stream=None):
+            _launch.interp_launch(self.jitfn, args, dict(opts), grid)
+        return runner
+
+
+def _interp_run(self, *args, grid, warmup, **kwargs):
+    if warmup:
+        return StandInKernel(self, kwargs)
+    for hook in getattr(self, "pre_run_hooks", ()):
+        hook(*args, **kwargs)
+    _launch.interp_launch(self, args, kwargs, grid)
+    return StandInKernel(self, kwargs)
+
+
+def _pick_config(configs):
+    sel = CONFIG.config
+    if sel is None:
+        return configs[0]
+    if isinstance(sel, int) or str(sel).isdigit():
+        i = int(sel)
+        if not 0 <= i < len(configs):
+            raise ValueError("tritium: --config %d: the kernel has %d autotune configs" % (i, len(configs)))
+        return configs[i]
+    want = dict(kv.split("=", 1) for kv in str(sel).split(",") if "=" in kv)
+    for c in configs:
+        kw = {k: str(v) for k, v in c.all_kwargs().items()}
+        if all(kw.get(k) == v for k, v in want.items()):
+            return c
+    raise ValueError("tritium: --config %s matches none of the kernel's %d autotune configs" % (sel, len(configs)))
+
+
+def _autotune_run(self, *args, **kwargs):
+    """Autotuner.run without benchmarking: the chosen config goes into the
+    tuner's cache under Triton's own key, then the original run uses it."""
+    if len(self.configs) > 1:
+        self.nargs = dict(zip(self.arg_names, args))
+        all_args = {**self.nargs, **kwargs}
+        _args = {k: v for (k, v) in all_args.items() if k in self.arg_names}
+        key = [_args[k] for k in self.keys if k in _args]
+        for _, arg in _args.items():
+            if hasattr(arg, "dtype"):
+                key.append(str(arg.dtype))
+        key = tuple(key)
+        if key not in self.cache:
+            self.cache[key] = _pick_config(self.prune_configs(kwargs))
+            self.bench_time = 0.0
+    return _ORIG["Autotuner.run"](self, *args, **kwargs)
+
+
+class _CPUDriver:
+    """Answers Triton's device queries on a machine without a GPU driver
+    (interp mode only: nothing is launched through it)."""
+
+    def __init__(self):
+        import torch
+        from triton.backends.compiler import GPUTarget
+        self._torch = torch
+        # backend "cpu": host code that branches on the backend (is_cuda(),
+        # is_hip()) takes its portable path and asks no CUDA questions of torch
+        self.target = GPUTarget("cpu", 0, 32)
+        self.utils = types.SimpleNamespace(get_device_properties=lambda *a: {
+            "multiprocessor_count": 4, "max_num_regs": 65536, "max_shared_mem": 101376, "warpSize": 32,
+            "max_threads_per_sm": 2048, "sm_clock_rate": 1000000, "mem_clock_rate": 1000000, "mem_bus_width": 256})
+
+    def is_active(self):
+        return True
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        pass
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_current_target(self):
+        return self.target
+
+    def get_active_torch_device(self):
+        return self._torch.device("cpu")
+
+    def get_device_interface(self):
+        return self._torch.cpu
+
+    def get_benchmarker(self):
+        return _do_bench
+
+    def get_empty_cache_for_benchmark(self):
+        return self._torch.empty(1, dtype=self._torch.int8)
+
+    def clear_cache(self, cache):
+        pass
+
+
+def _do_bench(fn, *args, **kwargs):
+    fn()
+    q = kwargs.get("quantiles")
+    return [0.0 for _ in q] if q else 0.0
+
+
+def _mark_run(self, *args, **kwargs):
+    sys.stderr.write("tritium: interp mode: benchmark '%s' skipped (no timings in the interpreter)\n"
+                     % getattr(getattr(self, "fn", None), "__name__", "?"))
+    return None
+
+
+def install(mode):
+    """Patch Triton for `mode` (idempotent)."""
+    try:
+        import triton  # noqa: F401
+        from triton.runtime import jit, autotuner
+        from triton.runtime.driver import driver as drv
+    except ImportError as e:
+        raise ImportError("tritium: mode '%s' needs Triton 3.6 (pip install triton): %s" % (mode, e)) from e
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        raise ImportError("tritium: mode '%s' needs PyTorch (pip install torch): %s" % (mode, e)) from e
+    if _ORIG:
+        return
+    _ORIG["JITFunction.run"] = jit.JITFunction.run
+    _ORIG["Autotuner.run"] = autotuner.Autotuner.run
+    if mode == "interp":
+        jit.JITFunction.run = _interp_run
+        try:
+            from triton.runtime import interpreter
+            interpreter.InterpretedFunction.run = _interp_run
+        except ImportError:
+            pass
+        autotuner.Autotuner.run = _autotune_run
+        try:
+            drv.active
+        except RuntimeError:
+            drv.set_active(_CPUDriver())
+        import triton.testing as tt
+        tt.do_bench = _do_bench
+        tt.do_bench_cudagraph = _do_bench
+        tt.Mark.run = _mark_run
+        return
+    from . import _modes
+    _modes.install(mode, jit, autotuner, _ORIG, _STATE)
