@@ -97,6 +97,9 @@ struct sval {
 typedef struct binding { const char *name; sval val; bool constexpr_decl; } binding;
 typedef struct scope { binding *v; int n, cap; } scope;
 
+/* Helper calls are inlined; this many may be nested (each level costs C stack). */
+#define SEMA_MAX_INLINE 64
+
 typedef struct sema {
     front_module *m;
     arena *a;                /* compile arena */
@@ -105,7 +108,8 @@ typedef struct sema {
     scope *sc;
     int32_t caller_loc;
     const char *func_name;
-    int depth;               /* inline depth */
+    int depth;               /* inline depth, at most SEMA_MAX_INLINE */
+    int inlining[SEMA_MAX_INLINE];        /* the function index being inlined at each depth */
     int runtime_cf;          /* > 0 inside runtime if/for/while */
     bool returned;
     sval ret;

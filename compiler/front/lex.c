@@ -16,6 +16,7 @@ typedef struct lexer {
     const char *line_start;
     VEC(token) toks;
     int indents[128];
+    int altindents[128];     /* the same with tabs one column wide (Python's TabError check) */
     int nindent;
     int depth;
     strbuf comment;
@@ -198,10 +199,12 @@ static bool string_prefix(const char *p, int *len, bool *raw, bool *fstr)
  * Returns false when the line is blank or a comment. */
 static bool line_start(lexer *L)
 {
-    int col = 0;
+    int col = 0, altcol = 0;
     const char *p = L->p;
     while (*p == ' ' || *p == '\t' || *p == '\f') {
-        col = *p == '\t' ? (col / 8 + 1) * 8 : col + 1;
+        if (*p == '\t') col = (col / 8 + 1) * 8, altcol++;
+        else if (*p == ' ') col++, altcol++;
+        else col = altcol = 0;           /* form feed resets, as in CPython */
         p++;
     }
     if (*p == '\n' || *p == '#' || *p == '\r' || !*p) {
@@ -209,9 +212,22 @@ static bool line_start(lexer *L)
         return false;
     }
     L->p = p;
-    if (col > L->indents[L->nindent - 1]) {
-        if (L->nindent < (int)TT_COUNTOF(L->indents)) L->indents[L->nindent++] = col;
-        push(L, TK_INDENT, p, 0);
+    /* CPython's tokenizer (tok_get): the indentation must compare the same
+     * way with tabs of 8 columns and of 1, else TabError */
+    const char *taberr = "inconsistent use of tabs and spaces in indentation (TabError)";
+    int top = L->nindent - 1;
+    if (col == L->indents[top]) {
+        if (altcol != L->altindents[top]) push(L, TK_ERROR, p, 0)->sval = taberr;
+    } else if (col > L->indents[top]) {
+        if (altcol <= L->altindents[top]) {
+            push(L, TK_ERROR, p, 0)->sval = taberr;
+        } else if (L->nindent >= 100) {  /* CPython's MAXINDENT */
+            push(L, TK_ERROR, p, 0)->sval = "too many levels of indentation";
+        } else {
+            L->indents[L->nindent] = col;
+            L->altindents[L->nindent++] = altcol;
+            push(L, TK_INDENT, p, 0);
+        }
     } else {
         while (L->nindent > 1 && col < L->indents[L->nindent - 1]) {
             L->nindent--;
@@ -220,15 +236,56 @@ static bool line_start(lexer *L)
         if (col != L->indents[L->nindent - 1]) {
             token *t = push(L, TK_ERROR, p, 0);
             t->sval = "unindent does not match any outer indentation level";
+        } else if (altcol != L->altindents[L->nindent - 1]) {
+            push(L, TK_ERROR, p, 0)->sval = taberr;
         }
     }
     return true;
 }
 
+/* The first byte of text that is not valid UTF-8 (overlong forms,
+ * surrogates and code points past U+10FFFF included), or NULL. */
+static const char *bad_utf8(const char *text)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        unsigned c = *p;
+        int n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+        if (n < 0) return (const char *)p;
+        unsigned cp = n == 0 ? c : c & (0x3f >> n);
+        for (int k = 1; k <= n; k++) {
+            if ((p[k] & 0xc0) != 0x80) return (const char *)p;
+            cp = cp << 6 | (p[k] & 0x3f);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+            return (const char *)p;
+        p += n + 1;
+    }
+    return NULL;
+}
+
 void lex_file(arena *a, const char *text, lexed *out)
 {
+    /* Python decodes the whole file first: a bad byte anywhere is the one error */
+    const char *bad = bad_utf8(text);
+    if (bad) {
+        lexer E = { .a = a, .src = text, .p = text, .line = 1, .line_start = text };
+        for (const char *q = text; q < bad; q++)
+            if (*q == '\n') E.line++, E.line_start = q + 1;
+        char *msg = arena_alloc(a, 96);
+        snprintf(msg, 96, "the file is not valid UTF-8 (byte 0x%02x); Python reads source as UTF-8",
+                 (unsigned char)*bad);
+        push(&E, TK_ERROR, bad, 0)->sval = msg;
+        push(&E, TK_EOF, bad, 0);
+        out->toks = arena_alloc(a, sizeof(token) * (size_t)E.toks.n);
+        memcpy(out->toks, E.toks.v, sizeof(token) * (size_t)E.toks.n);
+        out->ntoks = E.toks.n;
+        out->launch_comment = arena_strdup(a, "");
+        vec_free(&E.toks);
+        return;
+    }
     lexer L = { .a = a, .src = text, .p = text, .line = 1, .line_start = text };
-    L.indents[0] = 0;
+    L.indents[0] = L.altindents[0] = 0;
     L.nindent = 1;
     bool at_bol = true;
     while (*L.p) {

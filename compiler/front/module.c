@@ -305,6 +305,10 @@ static bool scan(front_module *m, int unit)
     parser P = { .a = &m->mem, .file = u->file, .toks = u->lx.toks, .ntoks = u->lx.ntoks };
     scanctx c = { m, unit, 0, 0 };
     bool quiet = unit > 1;
+    if (P.ntoks && P.toks[0].kind == TK_ERROR && P.toks[0].sval) {   /* a whole-file error (lex.c: UTF-8) */
+        diag_error(((src_pos){ u->file, P.toks[0].line, P.toks[0].col }), "%s", P.toks[0].sval);
+        return false;
+    }
     while (peek(&P)->kind != TK_EOF) {
         token *t = peek(&P);
         if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT || t->kind == TK_INDENT) {
@@ -538,9 +542,11 @@ int module_unit(front_module *m, const char *name, const char **why)
         return -1;
     }
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = tt_read_file_limited(path, TT_LIM_SOURCE_BYTES, &len);
     if (!text || strlen(text) != len) {
-        *why = arena_strdup(&m->mem, text ? "it contains a NUL byte" : "it cannot be read");
+        char *lim = !text && errno == EFBIG ? tt_limit_exceeded(TT_LIM_SOURCE_BYTES) : NULL;
+        *why = arena_strdup(&m->mem, text ? "it contains a NUL byte" : lim ? lim : "it cannot be read");
+        free(lim);
         free(text);
         free(path);
         return -1;

@@ -25,6 +25,8 @@ static void error_at(parser *P, token *t, const char *msg)
     if (P->errors++ == 0 || P->errors < 5) {
         if (t->kind == TK_EOF || t->kind == TK_NEWLINE)
             diag_error(tpos(P, t), "%s (at end of line)", msg);
+        else if (t->kind == TK_ERROR && t->len == 0)    /* the lexer's own message */
+            diag_error(tpos(P, t), "%s", msg);
         else
             diag_error(tpos(P, t), "%s (at '%.*s')", msg, t->len > 40 ? 40 : t->len, t->start);
     }

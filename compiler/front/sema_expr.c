@@ -306,7 +306,10 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
         module_reparse(S->m, fi);
         sema_error(S, call->pos, "helper '%s' (%s) does not parse as kernel code", fd->name, diag_file_name(fd->pos.file));
     }
-    if (S->depth >= 64) sema_error(S, call->pos, "helper calls nested too deeply (recursion is not supported)");
+    for (int d = 0; d < S->depth; d++)
+        if (S->inlining[d] == fi) sema_error(S, call->pos, "'%s' calls itself: recursion is not supported", fd->name);
+    if (S->depth >= SEMA_MAX_INLINE)
+        sema_error(S, call->pos, "helper calls nested more than %d deep (a limit of tritium's inliner)", SEMA_MAX_INLINE);
     int np = fd->nparams;
     sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(np + 1));
     bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(np + 1));
@@ -348,7 +351,7 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     int saved_loops = S->loops;
     S->tail = &fd->body;
     S->loops = 0;
-    S->depth++;
+    S->inlining[S->depth++] = fi;
     S->returned = false;
     S->ret = sv_none();
     sema_block(S, &fd->body);

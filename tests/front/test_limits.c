@@ -156,6 +156,64 @@ START_TEST(checked_arithmetic)
 }
 END_TEST
 
+/* item 8: a pointer bitcast to int64 failed IR verification; Triton 3.6
+ * semantic.py bitcast makes it a cast (ptr_to_int, int_to_ptr) */
+START_TEST(pointer_bitcast)
+{
+    ir_func *f = compile_ok("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(X, Z):\n"
+                            "    q = X.to(tl.int64, bitcast=True)\n"
+                            "    p = (X + tl.arange(0, 4)).to(tl.int64, bitcast=True)\n"
+                            "    y = q.to(tl.pointer_type(tl.float32), bitcast=True)\n"
+                            "    tl.store(Z + tl.arange(0, 4), p - q)\n"
+                            "    tl.store(y, 1.0)\n", "k", "X:*f32[4] Z:*i64[4]");
+    ck_assert_int_eq(count_ops(f, IR_PTR_TO_INT), 2);
+    ck_assert_int_eq(count_ops(f, IR_INT_TO_PTR), 1);
+    ir_func_free(f);
+    /* a pointer to int32: Triton's cast refuses it; here a located error */
+    const char *d = compile_err("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(X, Z):\n"
+                                "    q = X.to(tl.int32, bitcast=True)\n"
+                                "    tl.store(Z, q)\n", "k", "X:*f32[4] Z:*i32[4]");
+    ck_assert_msg(strstr(d, "k.py:7:11: error: a pointer can only be cast to int64"), "%s", d);
+    ck_assert_msg(!strstr(d, "internal error"), "%s", d);
+}
+END_TEST
+
+/* item 10: TabError, invalid UTF-8, and a deep helper chain that is not recursion */
+START_TEST(python_source_rules)
+{
+    const char *d = compile_err("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(Z):\n"
+                                "        x = 1.0\n"
+                                "\tx = x + 1.0\n"
+                                "        tl.store(Z, x)\n", "k", "Z:*f32[1]");
+    ck_assert_msg(strstr(d, "k.py:8:2: error: inconsistent use of tabs and spaces in indentation (TabError)"), "%s", d);
+    /* tabs alone, or spaces alone, are fine */
+    ir_func_free(compile_ok("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(Z):\n"
+                            "\tx = 1.0\n\tif x > 0:\n\t\tx = x + 1.0\n\ttl.store(Z, x)\n", "k", "Z:*f32[1]"));
+    d = compile_err("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(Z):\n"
+                    "    x\xff = 1.0\n    tl.store(Z, x)\n", "k", "Z:*f32[1]");
+    ck_assert_msg(strstr(d, "k.py:7:6: error: the file is not valid UTF-8 (byte 0xff)"), "%s", d);
+    d = compile_err("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(Z):\n"
+                    "    x = 1.0  # \xc0\xaf overlong\n    tl.store(Z, x)\n", "k", "Z:*f32[1]");
+    ck_assert_msg(strstr(d, "not valid UTF-8 (byte 0xc0)"), "%s", d);
+    ir_func_free(compile_ok("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(Z):\n"
+                            "    x\xc3\xa9 = 1.0  # caf\xc3\xa9 \xf0\x9f\x99\x82\n    tl.store(Z, x\xc3\xa9)\n",
+                            "k", "Z:*f32[1]"));
+    /* a chain of 70 distinct helpers: past the inliner's depth, not "recursion" */
+    strbuf b = { 0 };
+    sb_puts(&b, "import triton\nimport triton.language as tl\n\n\n");
+    for (int i = 0; i < 70; i++) sb_printf(&b, "@triton.jit\ndef h%d(x):\n    return h%d(x) + 1.0\n\n\n", i, i + 1);
+    sb_puts(&b, "@triton.jit\ndef h70(x):\n    return x\n\n\n@triton.jit\ndef k(Z):\n    tl.store(Z, h0(1.0))\n");
+    d = compile_err(b.s, "k", "Z:*f32[1]");
+    ck_assert_msg(strstr(d, "helper calls nested more than 64 deep"), "%s", d);
+    ck_assert_msg(!strstr(d, "recursion"), "%s", d);
+    sb_free(&b);
+    d = compile_err("import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef f(x):\n    return g(x)\n\n\n"
+                    "@triton.jit\ndef g(x):\n    return f(x)\n\n\n@triton.jit\ndef k(Z):\n    tl.store(Z, f(1.0))\n",
+                    "k", "Z:*f32[1]");
+    ck_assert_msg(strstr(d, "'f' calls itself: recursion is not supported"), "%s", d);
+}
+END_TEST
+
 TCase *tc_limits(void)
 {
     TCase *tc = tcase_create("limits");
@@ -164,5 +222,7 @@ TCase *tc_limits(void)
     tcase_add_test(tc, parser_memory_linear);
     tcase_add_test(tc, limits_table);
     tcase_add_test(tc, checked_arithmetic);
+    tcase_add_test(tc, pointer_bitcast);
+    tcase_add_test(tc, python_source_rules);
     return tc;
 }
