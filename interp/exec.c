@@ -89,6 +89,8 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
         case IR_ADDF: case IR_SUBF: case IR_MULF: case IR_DIVF: case IR_REMF:
         case IR_MAXNUMF: case IR_MINNUMF: case IR_MAXIMUMF: case IR_MINIMUMF: case IR_CMPF: case IR_SELECT:
             interp_eval_arith(p, op);
+            if (__builtin_expect(s->ovf_any, 0) && s->ovf[s->opbase[r] + i])
+                interp_overflow_check(p, op, s->ovf[s->opbase[r] + i]);
             break;
         case IR_EXTSI: case IR_EXTUI: case IR_TRUNCI: case IR_SITOFP: case IR_UITOFP:
         case IR_FPTOSI: case IR_FPTOUI: case IR_EXTF: case IR_TRUNCF:

@@ -125,6 +125,7 @@ enum {
     FK_RACE_RW,                    /* read of an element another program wrote */
     FK_RACE_WR,                    /* write of an element another program read */
     FK_UNINIT,
+    FK_OVERFLOW,                   /* signed integer overflow (overflow.c) */
     FK_COUNT
 };
 #define FK_IS_FAULT(k) ((k) <= FK_LOOP)
@@ -205,6 +206,8 @@ struct interp_session {
 
     pthread_mutex_t rep_lock;
     interp_site *sites;            /* nops_total * FK_COUNT */
+    uint8_t *ovf;                  /* per global op: 1 check overflow, 2 and it forms an address */
+    bool ovf_any;
     int64_t printed, suppressed;
     int64_t fault_programs, race_programs;
     interp_stats st;
@@ -231,6 +234,11 @@ void interp_eval_mem(interp_prog *p, const ir_op *op);
 void interp_eval_reduce(interp_prog *p, const ir_op *op);
 void interp_eval_dot(interp_prog *p, const ir_op *op);
 int interp_eval_scf(interp_prog *p, const ir_op *op);
+
+/* Integer overflow (overflow.c): choose the ops to check (session
+ * creation) and check one op's result (flag: its s->ovf entry). */
+void interp_overflow_plan(interp_session *s);
+void interp_overflow_check(interp_prog *p, const ir_op *op, int flag);
 
 /* Fill a constant tile (session creation). */
 void interp_const_fill(const ival_info *vi, const ir_op *op, void *out);

@@ -271,7 +271,8 @@ void interp_report_summary(interp_session *s)
                 fprintf(out, "note: ");
             }
             fprintf(out, "the %s report above happened in %" PRId64 " programs (%" PRId64 " lanes in all)\n",
-                    FK_IS_FAULT(k) ? "fault" : FK_IS_RACE(k) ? "race" : "uninitialized-read", site->programs,
+                    FK_IS_FAULT(k) ? "fault" : FK_IS_RACE(k) ? "race" : k == FK_OVERFLOW ? "overflow" : "uninitialized-read",
+                    site->programs,
                     site->lanes);
         }
     }
@@ -286,6 +287,11 @@ void interp_report_summary(interp_session *s)
         if (s->st.races) {
             fprintf(out, "%s%" PRId64 " racing access%s in %" PRId64 " program%s", sep, s->st.races,
                     s->st.races == 1 ? "" : "es", s->race_programs, s->race_programs == 1 ? "" : "s");
+            sep = "; ";
+        }
+        if (s->st.overflows) {
+            fprintf(out, "%s%" PRId64 " integer overflow%s (%" PRId64 " lane%s)", sep, s->st.overflows,
+                    s->st.overflows == 1 ? "" : "s", s->st.overflow_lanes, s->st.overflow_lanes == 1 ? "" : "s");
             sep = "; ";
         }
         if (s->st.uninit_reads) {

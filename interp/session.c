@@ -191,6 +191,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
     }
     if (s->o.numerics == NUMERICS_GPU) find_fusions(s);
     find_addr_splats(s);
+    interp_overflow_plan(s);
     if (!ok) {
         interp_session_free(s);
         return NULL;
@@ -214,6 +215,7 @@ void interp_session_free(interp_session *s)
     free(s->sites);
     free(s->fuse);
     free(s->addr_splat);
+    free(s->ovf);
     pthread_mutex_destroy(&s->shadow_lock);
     pthread_mutex_destroy(&s->hook_lock);
     pthread_mutex_destroy(&s->rep_lock);

@@ -23,8 +23,8 @@ static bool parse_one(const char *v, repl_checks *c)
     }
     if (!strcmp(v, "overflow=all") || !strcmp(v, "overflow=off") || !strcmp(v, "overflow=address") ||
         !strcmp(v, "overflow")) {
-        c->overflow = !strcmp(v, "overflow=all") ? REPL_OVF_ALL : !strcmp(v, "overflow=off") ? REPL_OVF_OFF
-                                                                                              : REPL_OVF_ADDRESS;
+        c->overflow = !strcmp(v, "overflow=all") ? INTERP_OVF_ALL : !strcmp(v, "overflow=off") ? INTERP_OVF_OFF
+                                                                                                : INTERP_OVF_ADDRESS;
         return true;
     }
     diag_error(REPL_NOPOS, "--check: unknown check '%s' (expected determinism[=N], overflow=address|all|off)", v);
@@ -34,7 +34,7 @@ static bool parse_one(const char *v, repl_checks *c)
 bool repl_checks_take(int *argc, char *const **argv, repl_checks *c, char ***owned)
 {
     memset(c, 0, sizeof *c);
-    c->overflow = REPL_OVF_ADDRESS;
+    c->overflow = INTERP_OVF_ADDRESS;
     int n = *argc, k = 0;
     char **out = xcalloc((size_t)n + 1, sizeof *out);
     for (int i = 0; i < n; i++) {

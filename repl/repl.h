@@ -209,10 +209,9 @@ ir_func *repl_target_compile(repl_target *t);
 int repl_cmd_run(int argc, char *const *argv);
 int repl_cmd_ir(int argc, char *const *argv);
 /* `--check WHAT` of `tritium run` (check_opts.c). */
-enum { REPL_OVF_ADDRESS, REPL_OVF_ALL, REPL_OVF_OFF };
 typedef struct repl_checks {
     int determinism;               /* runs under different schedules; 0: off */
-    int overflow;                  /* REPL_OVF_*: int overflow checks (default: values reaching an address) */
+    interp_ovf overflow;           /* int overflow checks (default: values reaching an address) */
 } repl_checks;
 /* Take every `--check X` / `--check=X` out of argv (*argv then points at a
  * malloc'd array returned in *owned, which the caller frees). False after an

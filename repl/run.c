@@ -85,6 +85,8 @@ static void print_text(const repl_target *t, const run_result *rr)
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
            (long long)rr->st.uninit_reads, rr->st.uninit_reads == 1 ? "" : "s");
+    if (rr->st.overflows)
+        printf(", %lld integer overflow%s", (long long)rr->st.overflows, rr->st.overflows == 1 ? "" : "s");
     if (rr->nondet_checked && rr->nondet >= 0)
         printf(", %lld element%s differing between schedules", (long long)rr->nondet, rr->nondet == 1 ? "" : "s");
     putchar('\n');
@@ -142,6 +144,8 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
     json_object_set_new(o, "faults", json_integer(rr->st.faults));
     json_object_set_new(o, "fault_lanes", json_integer(rr->st.fault_lanes));
+    json_object_set_new(o, "overflows", json_integer(rr->st.overflows));
+    json_object_set_new(o, "overflow_lanes", json_integer(rr->st.overflow_lanes));
     if (rr->nondet_checked) json_object_set_new(o, "nondeterministic_elements", json_integer(rr->nondet));
     json_object_set_new(o, "races", json_integer(rr->st.races));
     json_object_set_new(o, "uninit_reads", json_integer(rr->st.uninit_reads));
@@ -315,6 +319,7 @@ int repl_cmd_run(int argc, char *const *argv)
     io.sched_seed = s->has_sched_seed ? s->sched_seed : t.launch.seed;
     io.threads = s->threads;
     io.numerics = s->numerics;
+    io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
     double t0 = now_seconds();
@@ -323,7 +328,7 @@ int repl_cmd_run(int argc, char *const *argv)
     interp_get_stats(sess, &rr.st);
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
-    rc = rr.st.faults || rr.st.races ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
+    rc = rr.st.faults || rr.st.races || rr.st.overflows ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
     /* nondeterminism: asked for, or to say whether a race changed the result */
     if (ck.determinism || rr.st.races) {
         fflush(stdout);

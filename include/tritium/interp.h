@@ -19,6 +19,10 @@
 typedef enum { SCHED_IN_ORDER, SCHED_REVERSE, SCHED_RANDOM, SCHED_PARALLEL } interp_sched;
 typedef enum { NUMERICS_IEEE, NUMERICS_GPU } interp_numerics;
 
+/* Which integer additions, subtractions and multiplications are checked
+ * for signed overflow (Triton's sanitize_overflow). */
+typedef enum { INTERP_OVF_ADDRESS, INTERP_OVF_ALL, INTERP_OVF_OFF } interp_ovf;
+
 typedef struct interp_options {
     interp_sched sched;
     uint64_t sched_seed;           /* SCHED_RANDOM */
@@ -27,6 +31,7 @@ typedef struct interp_options {
     bool check_races;              /* shadow: conflicting accesses between programs */
     bool check_uninit;             /* shadow: reads of never-written elements of
                                     * buffers created with `empty` */
+    interp_ovf check_overflow;     /* default: values that flow into an address */
     int max_reports;               /* distinct fault reports printed; 0: 20 */
     FILE *report;                  /* where fault reports go; NULL: stderr */
 } interp_options;
@@ -103,6 +108,8 @@ typedef struct interp_stats {
     int64_t fault_lanes;           /* lanes that faulted in total */
     int64_t races;                 /* conflicting accesses found */
     int64_t uninit_reads;
+    int64_t overflows;             /* distinct integer-overflow sites (op) */
+    int64_t overflow_lanes;
     double seconds;
 } interp_stats;
 

@@ -16,12 +16,16 @@
  *   - determinism: an atomic ticket counter (reference: program p takes
  *     ticket p in order, 7 - p reversed), a float atomic_add reduction (both
  *     results within 1e-3 of the exact sum of the saved input, and
- *     different), a clean kernel, and the note after race reports.
+ *     different), a clean kernel, and the note after race reports;
+ *   - int32 overflow: a 2-D offset row * stride that wraps at 2^31 (operands
+ *     and wrapped value checked against int64 arithmetic in C), off, and
+ *     overflow=all on a hash that is not an address (lanes counted in C).
  *
  * usage: test_check TRITIUM   (run from the source root) */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +356,77 @@ START_TEST(clean_and_races)
 }
 END_TEST
 
+/* ---- int overflow ------------------------------------------------------ */
+
+START_TEST(overflow_2d_offset)
+{
+    int st;
+    char *o = run("run tests/sanit/kernels/overflow_2d.py", &st);
+    ck_assert_int_eq(st, 1);
+    /* reference: row * stride with stride 2^30 in int64, and its int32 wrap */
+    int64_t stride = 1073741824, exact2 = 2 * stride;
+    int32_t wrapped = (int32_t)(uint32_t)(uint64_t)exact2;
+    char want[256];
+    sprintf(want, "  lane 0 (of 1): 2 * %lld = %lld does not fit int32; it wraps to %d\n", (long long)stride,
+            (long long)exact2, wrapped);
+    ck_assert_msg(strstr(o, want), "missing %s in\n%s", want, o);
+    ck_assert(strstr(o, "error: int32 overflow in mul in program (2, 0, 0)\n"
+                        "  tests/sanit/kernels/overflow_2d.py:16:15: off = row * stride + cols\n"
+                        "   16 |     off = row * stride + cols\n"
+                        "      |               ^\n"));
+    ck_assert(strstr(o, "the value is used to form an address"));
+    ck_assert(strstr(o, "1 integer overflow (2 lanes)"));      /* rows 2 and 3 */
+    free(o);
+    o = run("run tests/sanit/kernels/overflow_2d.py --json 2>/dev/null", &st);
+    ck_assert(strstr(o, "\"overflows\": 1") && strstr(o, "\"overflow_lanes\": 2"));
+    free(o);
+    o = run("run tests/sanit/kernels/overflow_2d.py --check overflow=off", &st);
+    ck_assert_int_eq(st, 1);                                  /* the wrapped addresses still fault */
+    ck_assert(!strstr(o, "int32 overflow") && !strstr(o, "integer overflow"));
+    free(o);
+}
+END_TEST
+
+START_TEST(overflow_all_ops)
+{
+    const char *k = "run tests/sanit/kernels/overflow_2d.py:hash_kernel --grid 4 --arg out=empty:i32[4096] "
+                    "--arg n=4096 --const BLOCK=1024";
+    char cmd[512];
+    int st;
+    char *o = run(k, &st);                                    /* not an address: not checked by default */
+    ck_assert_int_eq(st, 0);
+    ck_assert(!strstr(o, "int32 overflow") && !strstr(o, "integer overflow"));
+    free(o);
+    sprintf(cmd, "%s --check overflow=all", k);
+    o = run(cmd, &st);
+    ck_assert_int_eq(st, 1);
+    /* reference: offs * 1000003 > INT32_MAX, per program of 1024 lanes */
+    int first_prog = -1, first_lane = -1, in_first = 0, total = 0;
+    for (int p = 0; p < 4; p++)
+        for (int l = 0; l < 1024; l++) {
+            int64_t v = (int64_t)(p * 1024 + l) * 1000003;
+            if (v <= INT32_MAX) continue;
+            total++;
+            if (first_prog < 0) { first_prog = p; first_lane = l; }
+            if (p == first_prog) in_first++;
+        }
+    char want[256];
+    sprintf(want, "error: int32 overflow in mul in program (%d, 0, 0)", first_prog);
+    ck_assert(strstr(o, want));
+    sprintf(want, "lane %d (of 1024): %d * 1000003 = %lld does not fit int32; it wraps to %d; %d lanes", first_lane,
+            first_prog * 1024 + first_lane, (long long)(first_prog * 1024 + first_lane) * 1000003,
+            (int32_t)(uint32_t)((uint64_t)(first_prog * 1024 + first_lane) * 1000003u), in_first);
+    ck_assert_msg(strstr(o, want), "missing %s in\n%s", want, o);
+    sprintf(want, "1 integer overflow (%d lanes)", total);
+    ck_assert(strstr(o, want));
+    ck_assert(!strstr(o, "used to form an address"));
+    free(o);
+    o = run("run examples/vector_add.py --check overflow=bogus", &st);
+    ck_assert_int_eq(st, 2);
+    free(o);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -375,6 +450,11 @@ int main(int argc, char **argv)
     tcase_add_test(td, float_atomic_sum);
     tcase_add_test(td, clean_and_races);
     suite_add_tcase(s, td);
+    TCase *tv = tcase_create("overflow");
+    tcase_set_timeout(tv, 120);
+    tcase_add_test(tv, overflow_2d_offset);
+    tcase_add_test(tv, overflow_all_ops);
+    suite_add_tcase(s, tv);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
