@@ -1,6 +1,8 @@
 /* eval_math.c — math dialect ops, elementwise.
  *
- * f32 uses C libm's float functions (expf, logf, ...), f64 the double ones;
+ * The functions of include/tritium/ops_math.def, one row each: f32 uses the
+ * row's C expression with libm's float functions (expf, logf, ...), f64 the
+ * double one;
  * Triton allows these only on fp32/fp64 (semantics §2.8), f16/bf16 operands
  * are nevertheless computed in f32 and rounded once. rsqrt is 1/sqrt (two
  * roundings, like Triton's own interpreter). The GPU's approximate versions
@@ -28,18 +30,16 @@ typedef void (*un64)(double *restrict o, const double *restrict a, int64_t n);
             o[i] = E64;                                                                           \
         }                                                                                         \
     }
-UNARY(exp, expf(x), exp(x))
-UNARY(exp2, exp2f(x), exp2(x))
-UNARY(log, logf(x), log(x))
-UNARY(log2, log2f(x), log2(x))
-UNARY(sqrt, sqrtf(x), sqrt(x))
-UNARY(rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
-UNARY(sin, sinf(x), sin(x))
-UNARY(cos, cosf(x), cos(x))
-UNARY(erf, erff(x), erf(x))
-UNARY(floor, floorf(x), floor(x))
-UNARY(ceil, ceilf(x), ceil(x))
-UNARY(absf, fabsf(x), fabs(x))
+#define MATH(e, name, sig, props, c32, c64, ieee, fast) UNARY(e, c32, c64)
+#include "tritium/ops_math.def"
+#undef MATH
+
+/* The C implementation of each ops_math.def function, by opcode. */
+static const struct { un32 f32; un64 f64; } math_fn[IR_OP_COUNT] = {
+#define MATH(e, name, sig, props, c32, c64, ieee, fast) [IR_##e] = { e##_32, e##_64 },
+#include "tritium/ops_math.def"
+#undef MATH
+};
 
 static void unary(interp_prog *p, const ir_op *op, un32 f32, un64 f64)
 {
@@ -126,20 +126,11 @@ static void eval_fma(interp_prog *p, const ir_op *op)
 void interp_eval_math(interp_prog *p, const ir_op *op)
 {
     switch (op->opc) {
-    case IR_EXP: unary(p, op, exp_32, exp_64); break;
-    case IR_EXP2: unary(p, op, exp2_32, exp2_64); break;
-    case IR_LOG: unary(p, op, log_32, log_64); break;
-    case IR_LOG2: unary(p, op, log2_32, log2_64); break;
-    case IR_SQRT: unary(p, op, sqrt_32, sqrt_64); break;
-    case IR_RSQRT: unary(p, op, rsqrt_32, rsqrt_64); break;
-    case IR_SIN: unary(p, op, sin_32, sin_64); break;
-    case IR_COS: unary(p, op, cos_32, cos_64); break;
-    case IR_ERF: unary(p, op, erf_32, erf_64); break;
-    case IR_FLOOR: unary(p, op, floor_32, floor_64); break;
-    case IR_CEIL: unary(p, op, ceil_32, ceil_64); break;
-    case IR_ABSF: unary(p, op, absf_32, absf_64); break;
     case IR_ABSI: eval_absi(p, op); break;
     case IR_FMA: eval_fma(p, op); break;
-    default: die("interp_eval_math: %s", ir_ops[op->opc].name);
+    default:
+        if (!math_fn[op->opc].f32) die("interp_eval_math: %s has no row in ops_math.def", ir_ops[op->opc].name);
+        unary(p, op, math_fn[op->opc].f32, math_fn[op->opc].f64);
+        break;
     }
 }

@@ -1,5 +1,5 @@
-/* exec.c — the region executor: one switch over the opcodes of ops.def,
- * the debug-hook check before each op (the only per-op cost of debugging,
+/* exec.c — the region executor: one switch over the op families of ops.def
+ * (each family has its evaluator, eval_*.c), the debug-hook check before each op (the only per-op cost of debugging,
  * as in Lua's VM), and running one program instance. */
 #include "internal.h"
 
@@ -37,6 +37,13 @@ static int call_hook(interp_prog *p)
     return act;
 }
 
+/* The family of each opcode (ops.def), one byte each for the dispatch. */
+static const uint8_t op_family[IR_OP_COUNT] = {
+#define X(e, name, mino, maxo, nres, nreg, attrs, props, fam, sig, roles) [IR_##e] = fam,
+#include "tritium/ops.def"
+#undef X
+};
+
 static void store_scalar_int(void *d, int esize, int64_t v)
 {
     uint64_t x = (uint64_t)v;
@@ -54,68 +61,52 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
         p->region = r;
         p->opi = i;
         if (s->trap && call_hook(p) == HOOK_ABORT) return EXEC_ABORT;
-        switch (op->opc) {
-        case IR_CONSTANT:
-        case IR_MAKE_RANGE:
-            p->vals[op->res] = s->constdata[op->res];
+        switch (op_family[op->opc]) {
+        case F_SOURCE:
+            if (op->opc == IR_GET_PID || op->opc == IR_GET_NPROG) {
+                unsigned axis = (unsigned)op->attr[0];
+                int64_t v = axis < 3 ? (op->opc == IR_GET_PID ? p->pid[axis] : s->grid[axis]) : 0;
+                store_scalar_int(interp_result(p, op, 0), s->vi[op->res].esize, v);
+            } else {
+                p->vals[op->res] = s->constdata[op->res];   /* constants and ranges: built once */
+            }
             break;
-        case IR_GET_PID:
-        case IR_GET_NPROG: {
-            unsigned axis = (unsigned)op->attr[0];
-            int64_t v = axis < 3 ? (op->opc == IR_GET_PID ? p->pid[axis] : s->grid[axis]) : 0;
-            store_scalar_int(interp_result(p, op, 0), s->vi[op->res].esize, v);
-            break;
-        }
-        case IR_SPLAT:
-            if (s->addr_splat[op->res] && !s->trap) break;
+        case F_SHAPE:
+            if (op->opc == IR_SPLAT && s->addr_splat[op->res] && !s->trap) break;
             interp_eval_shape(p, op);
             break;
-        case IR_BROADCAST: case IR_EXPAND_DIMS: case IR_RESHAPE: case IR_TRANS: case IR_BITCAST:
-            interp_eval_shape(p, op);
-            break;
-        case IR_ADDPTR: case IR_INT_TO_PTR: case IR_PTR_TO_INT:
-        case IR_LOAD: case IR_STORE: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS:
+        case F_PTR:
+        case F_MEM:
             interp_eval_mem(p, op);
             break;
-        case IR_DOT:
+        case F_DOT:
             interp_eval_dot(p, op);
             break;
-        case IR_REDUCE:
+        case F_REDUCE:
             interp_eval_reduce(p, op);
             break;
-        case IR_ADDI: case IR_SUBI: case IR_MULI: case IR_DIVSI: case IR_DIVUI: case IR_REMSI: case IR_REMUI:
-        case IR_ANDI: case IR_ORI: case IR_XORI: case IR_SHLI: case IR_SHRSI: case IR_SHRUI:
-        case IR_MAXSI: case IR_MINSI: case IR_MAXUI: case IR_MINUI: case IR_MULHIUI: case IR_CMPI:
-        case IR_ADDF: case IR_SUBF: case IR_MULF: case IR_DIVF: case IR_REMF:
-        case IR_MAXNUMF: case IR_MINNUMF: case IR_MAXIMUMF: case IR_MINIMUMF: case IR_CMPF: case IR_SELECT:
+        case F_ARITH:
             interp_eval_arith(p, op);
             if (__builtin_expect(s->ovf_any, 0) && s->ovf[s->opbase[r] + i])
                 interp_overflow_check(p, op, s->ovf[s->opbase[r] + i]);
             break;
-        case IR_EXTSI: case IR_EXTUI: case IR_TRUNCI: case IR_SITOFP: case IR_UITOFP:
-        case IR_FPTOSI: case IR_FPTOUI: case IR_EXTF: case IR_TRUNCF:
+        case F_CAST:
             interp_eval_cast(p, op);
             break;
-        case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT: case IR_SIN:
-        case IR_COS: case IR_ERF: case IR_FLOOR: case IR_CEIL: case IR_ABSF: case IR_ABSI: case IR_FMA:
+        case F_MATH:
             interp_eval_math(p, op);
             break;
-        case IR_ASSUME:
-        case IR_BARRIER:
+        case F_HINT:
             break;
-        case IR_FOR:
-        case IR_IF:
-        case IR_WHILE: {
+        case F_SCF: {
             int rc = interp_eval_scf(p, op);
             if (rc != EXEC_OK) return rc;
             break;
         }
-        case IR_CONDITION:
-        case IR_YIELD:
+        case F_TERM:
+            if (op->opc == IR_RETURN) return EXEC_RETURN;
             *term = op;
             return EXEC_OK;
-        case IR_RETURN:
-            return EXEC_RETURN;
         default:
             die("interp: op %s is not implemented", ir_ops[op->opc].name);
         }

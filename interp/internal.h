@@ -2,7 +2,7 @@
  *
  * Layout of the interpreter (DESIGN.md, "The interpreter"):
  *   session.c     binding a function to a launch, value table, public queries
- *   exec.c        the region executor: one switch over ops.def opcodes
+ *   exec.c        the region executor: one switch over ops.def families
  *   eval_*.c      one evaluator per op family (tight loops per dtype)
  *   tile.c        tile memory: a mark/release stack allocator per program
  *   memory.c      the virtual address space, buffers and shadow state

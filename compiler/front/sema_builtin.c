@@ -122,6 +122,17 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
     return false;
 }
 
+/* The op of a tl.math function NAME: math.NAME of ops_math.def with the
+ * fp32/fp64 signature; -1 for other builtins. */
+static int math_op(int id)
+{
+    if (id < 0 || id >= B_COUNT || !(btab[id].vis & IN_MATH)) return -1;
+    char name[64];
+    int n = snprintf(name, sizeof name, "math.%s", btab[id].name);
+    int opc = ir_op_lookup(name, (size_t)n);
+    return opc >= 0 && ir_ops[opc].family == F_MATH && ir_ops[opc].sig == S_FP32_UNARY ? opc : -1;
+}
+
 static sval unary_math(sema *S, src_pos p, int opc, sval x, const char *fn)
 {
     x = sema_want_tensor(S, p, x, "the argument");
@@ -241,17 +252,6 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         return sv_none();
     case B_SUM: case B_XOR_SUM: case B_MAX: case B_MIN: case B_ARGMAX: case B_ARGMIN:
         return sema_builtin_reduce(S, p, id, &B);
-    case B_EXP: return unary_math(S, p, IR_EXP, sema_arg_req(S, p, &B, "x"), "exp");
-    case B_EXP2: return unary_math(S, p, IR_EXP2, sema_arg_req(S, p, &B, "x"), "exp2");
-    case B_LOG: return unary_math(S, p, IR_LOG, sema_arg_req(S, p, &B, "x"), "log");
-    case B_LOG2: return unary_math(S, p, IR_LOG2, sema_arg_req(S, p, &B, "x"), "log2");
-    case B_SQRT: return unary_math(S, p, IR_SQRT, sema_arg_req(S, p, &B, "x"), "sqrt");
-    case B_RSQRT: return unary_math(S, p, IR_RSQRT, sema_arg_req(S, p, &B, "x"), "rsqrt");
-    case B_SIN: return unary_math(S, p, IR_SIN, sema_arg_req(S, p, &B, "x"), "sin");
-    case B_COS: return unary_math(S, p, IR_COS, sema_arg_req(S, p, &B, "x"), "cos");
-    case B_ERF: return unary_math(S, p, IR_ERF, sema_arg_req(S, p, &B, "x"), "erf");
-    case B_FLOOR: return unary_math(S, p, IR_FLOOR, sema_arg_req(S, p, &B, "x"), "floor");
-    case B_CEIL: return unary_math(S, p, IR_CEIL, sema_arg_req(S, p, &B, "x"), "ceil");
     case B_ABS: {
         sval x = sema_arg_req(S, p, &B, "x");
         if (sv_is_const(&x)) return x.k == V_FLOAT ? sv_float(fabs(x.f)) : x.i == INT64_MIN ? x : sv_int(x.i < 0 ? -x.i : x.i);
@@ -521,5 +521,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     case B_PY_ISINSTANCE:
         sema_error(S, p, "isinstance() is not supported yet");
     }
+    int mop = math_op(id);
+    if (mop >= 0) return unary_math(S, p, mop, sema_arg_req(S, p, &B, "x"), btab[id].name);
     sema_error(S, p, "%s() is not supported", id >= 0 && id < B_COUNT ? btab[id].name : "this function");
 }

@@ -318,41 +318,49 @@ static void lower_while(gctx *g, ir_op *op)
     }
 }
 
+/* One op, dispatched on its ops.def family. */
 static void lower_op(gctx *g, ir_op *op)
 {
     ir_func *f = g->f;
-    switch (op->opc) {
-    case IR_GET_PID: case IR_GET_NPROG: {
-        static const char *names[2][3] = {
-            { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
-            { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
-        int axis = (int)op->attr[0];
-        if (axis < 0 || axis > 2) { gfail(g, op->loc, "program axis %d out of range", axis); return; }
-        gv y = g_new(g, 1, 0);
-        y.r[0] = g_intrinsic(g, names[op->opc == IR_GET_NPROG][axis], NULL, 0, NULL, 0);
-        LLVMTypeRef rt = g_type(g, f->values.v[op->res].type);
-        if (rt != g->t_i32) y.r[0] = LLVMBuildZExt(g->B, y.r[0], rt, "");
-        g_set(g, op->res, y);
+    switch (ir_ops[op->opc].family) {
+    case F_SOURCE:
+        if (op->opc == IR_GET_PID || op->opc == IR_GET_NPROG) {
+            static const char *names[2][3] = {
+                { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
+                { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
+            int axis = (int)op->attr[0];
+            if (axis < 0 || axis > 2) { gfail(g, op->loc, "program axis %d out of range", axis); return; }
+            gv y = g_new(g, 1, 0);
+            y.r[0] = g_intrinsic(g, names[op->opc == IR_GET_NPROG][axis], NULL, 0, NULL, 0);
+            LLVMTypeRef rt = g_type(g, f->values.v[op->res].type);
+            if (rt != g->t_i32) y.r[0] = LLVMBuildZExt(g->B, y.r[0], rt, "");
+            g_set(g, op->res, y);
+            return;
+        }
+        break;                                   /* constants and ranges: pure */
+    case F_SHAPE:
+        if (op->opc == IR_TRANS || op->opc == IR_RESHAPE) { lower_relabel(g, op); return; }
+        break;                                   /* splat, broadcast, expand_dims, bitcast: pure */
+    case F_MEM:
+        if (op->opc == IR_LOAD) g_lower_load(g, op);
+        else if (op->opc == IR_STORE) g_lower_store(g, op);
+        else g_lower_atomic(g, op);
         return;
-    }
-    case IR_LOAD: g_lower_load(g, op); return;
-    case IR_STORE: g_lower_store(g, op); return;
-    case IR_ATOMIC_RMW: case IR_ATOMIC_CAS: g_lower_atomic(g, op); return;
-    case IR_REDUCE: g_lower_reduce(g, op); return;
-    case IR_DOT: g_lower_dot(g, op); return;
-    case IR_TRANS: case IR_RESHAPE: lower_relabel(g, op); return;
-    case IR_FOR: lower_for(g, op); return;
-    case IR_IF: lower_if(g, op); return;
-    case IR_WHILE: lower_while(g, op); return;
-    case IR_ASSUME: return;
-    case IR_BARRIER: g_barrier(g); return;
-    case IR_RETURN:
-        LLVMBuildRetVoid(g->B);
+    case F_REDUCE: g_lower_reduce(g, op); return;
+    case F_DOT: g_lower_dot(g, op); return;
+    case F_SCF:
+        if (op->opc == IR_FOR) lower_for(g, op);
+        else if (op->opc == IR_IF) lower_if(g, op);
+        else lower_while(g, op);
         return;
-    case IR_YIELD: case IR_CONDITION:
-        return;                       /* handled by the parent op */
+    case F_HINT:
+        if (op->opc == IR_BARRIER) g_barrier(g);
+        return;                                  /* llvm.intr.assume: a hint only */
+    case F_TERM:
+        if (op->opc == IR_RETURN) LLVMBuildRetVoid(g->B);
+        return;                                  /* yield/condition: handled by the parent op */
     default:
-        break;
+        break;                                   /* F_PTR, F_ARITH, F_CAST, F_MATH: elementwise */
     }
     if (op->opc == IR_CONSTANT || op->opc == IR_MAKE_RANGE || op->opc == IR_SPLAT || op->opc == IR_BROADCAST ||
         op->opc == IR_EXPAND_DIMS || (ir_ops[op->opc].props & P_ELEMWISE)) {

@@ -5,7 +5,8 @@
  * op (fdiv -> div.rn.f32, llvm.sqrt -> sqrt.rn.f32) and nothing is contracted;
  * transcendental functions come from libdevice. In FAST mode mul/add carry the
  * `contract` flag (Triton: enable_fp_fusion), f32 division is div.full.f32 and
- * exp is ex2.approx of x*log2(e) (Triton's ElementwiseOpToLLVM.cpp). */
+ * exp is ex2.approx of x*log2(e) (Triton's ElementwiseOpToLLVM.cpp). Math
+ * functions take their forms from include/tritium/ops_math.def. */
 #include "gpu_int.h"
 
 #include <string.h>
@@ -43,39 +44,42 @@ static LLVMValueRef binary_intr(gctx *g, const char *name, LLVMValueRef a, LLVMV
     return g_intrinsic(g, name, &t, 1, args, 2);
 }
 
+/* GPU forms of the ops_math.def functions, by opcode: ieee and fast. */
+static const struct { const char *ieee, *fast; } math_form[IR_OP_COUNT] = {
+#define MATH(e, name, sig, props, c32, c64, ieee, fast) [IR_##e] = { ieee, fast },
+#include "tritium/ops_math.def"
+#undef MATH
+};
+
+/* One ops_math.def function of x in the row's form (see ops_math.def for
+ * the spelling of forms). */
 static LLVMValueRef math(gctx *g, const ir_op *op, LLVMValueRef x)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
     bool f32 = t == g->t_f32;
-    if (t != g->t_f32 && t != g->t_f64 && op->opc != IR_ABSF && op->opc != IR_FLOOR && op->opc != IR_CEIL) {
+    const char *form = math_form[op->opc].ieee;
+    if (!form) die("math: %s has no row in ops_math.def", ir_ops[op->opc].name);
+    const char *fast = math_form[op->opc].fast;
+    if (g->fast && fast && *fast) {
+        if (!strncmp(fast, "f32:", 4)) {
+            if (f32) form = fast + 4;
+        } else if (strcmp(fast, "ex2.approx") || f32) {
+            form = fast;
+        }
+    }
+    if (strncmp(form, "llvm.", 5) && t != g->t_f32 && t != g->t_f64) {
         gfail(g, op->loc, "%s needs f32 or f64 operands", ir_ops[op->opc].name);
         return LLVMGetUndef(t);
     }
-    switch (op->opc) {
-    case IR_EXP:
-        if (g->fast && f32) {
-            LLVMValueRef m = LLVMBuildFMul(g->B, x, LLVMConstReal(g->t_f32, 1.4426950408889634), "");
-            return g_intrinsic(g, "llvm.nvvm.ex2.approx.f", NULL, 0, &m, 1);
-        }
-        return libdev(g, "exp", x);
-    case IR_EXP2: return libdev(g, "exp2", x);
-    case IR_LOG: return libdev(g, "log", x);
-    case IR_LOG2: return libdev(g, "log2", x);
-    case IR_SIN: return libdev(g, "sin", x);
-    case IR_COS: return libdev(g, "cos", x);
-    case IR_ERF: return libdev(g, "erf", x);
-    case IR_SQRT:
-        if (g->fast && f32) return libdev(g, "sqrt", x);
-        return unary_intr(g, "llvm.sqrt", x);
-    case IR_RSQRT:
-        if (g->fast) return libdev(g, "rsqrt", x);
-        return LLVMBuildFDiv(g->B, LLVMConstReal(t, 1.0), unary_intr(g, "llvm.sqrt", x), "");
-    case IR_FLOOR: return unary_intr(g, "llvm.floor", x);
-    case IR_CEIL: return unary_intr(g, "llvm.ceil", x);
-    case IR_ABSF: return unary_intr(g, "llvm.fabs", x);
-    default:
-        die("math: %s", ir_ops[op->opc].name);
+    if (!strcmp(form, "ex2.approx")) {          /* exp(x) = 2^(x * log2(e)) */
+        LLVMValueRef m = LLVMBuildFMul(g->B, x, LLVMConstReal(g->t_f32, 1.4426950408889634), "");
+        return g_intrinsic(g, "llvm.nvvm.ex2.approx.f", NULL, 0, &m, 1);
     }
+    if (!strncmp(form, "1/", 2))
+        return LLVMBuildFDiv(g->B, LLVMConstReal(t, 1.0), unary_intr(g, form + 2, x), "");
+    if (!strncmp(form, "__nv_", 5)) return libdev(g, form + 5, x);
+    if (!strncmp(form, "llvm.", 5)) return unary_intr(g, form, x);
+    die("math: %s: unknown GPU form '%s' in ops_math.def", ir_ops[op->opc].name, form);
 }
 
 static const LLVMIntPredicate icmp_pred[] = {
@@ -188,10 +192,8 @@ LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a)
         LLVMValueRef args[2] = { a[0], LLVMConstInt(g->t_i1, 0, 0) };
         return g_intrinsic(g, "llvm.abs", &t, 1, args, 2);
     }
-    case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
-    case IR_SIN: case IR_COS: case IR_ERF: case IR_FLOOR: case IR_CEIL: case IR_ABSF:
-        return math(g, op, a[0]);
     default:
+        if (math_form[op->opc].ieee) return math(g, op, a[0]);
         break;
     }
     gfail(g, op->loc, "%s is not supported on the GPU yet", ir_ops[op->opc].name);

@@ -51,14 +51,7 @@ static bool is_source(int opc)
 static bool remat_op(int opc)
 {
     if (is_source(opc) || opc == IR_BROADCAST || opc == IR_EXPAND_DIMS) return true;
-    if (!(ir_ops[opc].props & P_ELEMWISE)) return false;
-    switch (opc) {
-    case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_RSQRT:
-    case IR_SIN: case IR_COS: case IR_ERF: case IR_DIVF: case IR_REMF:
-        return false;
-    default:
-        return true;
-    }
+    return (ir_ops[opc].props & (P_ELEMWISE | P_COSTLY)) == P_ELEMWISE;
 }
 
 bool gpu_is_remat(gctx *g, ir_value v, int depth)

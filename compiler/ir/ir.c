@@ -6,8 +6,9 @@
 #include <string.h>
 
 const ir_opdesc ir_ops[IR_OP_COUNT] = {
-#define X(e, name, mino, maxo, nres, nreg, attrs, props) [IR_##e] = { name, mino, maxo, nres, nreg, attrs, props },
-#include "ops.def"
+#define X(e, name, mino, maxo, nres, nreg, attrs, props, fam, sig, roles) \
+    [IR_##e] = { name, mino, maxo, nres, nreg, attrs, props, fam, sig, roles },
+#include "tritium/ops.def"
 #undef X
 };
 

@@ -6,6 +6,10 @@
  * fp32/fp64 only, math.py _check_dtype; make_range's power-of-two size,
  * semantic.py arange) the verifier says so too.
  *
+ * The typing rule of an op is its ops.def signature (check_sig) or, for
+ * S_CUSTOM, a case of its own in check_types; an op with neither is
+ * rejected, so a new op cannot pass unchecked.
+ *
  * Every region other than the body ends in its terminator (scf.yield, or
  * scf.condition for scf.while's first region), also when it yields nothing;
  * the body ends in tt.return. */
@@ -179,9 +183,6 @@ static bool need(verifier *V, const ir_op *op, bool cond, const char *fmt, ...)
     return fail(V, op, "%s", msg);
 }
 
-static bool is_int_binop(int opc) { return opc >= IR_ADDI && opc <= IR_MULHIUI; }
-static bool is_float_binop(int opc) { return opc >= IR_ADDF && opc <= IR_MINIMUMF; }
-static bool is_f32_math(int opc) { return opc >= IR_EXP && opc <= IR_CEIL; }
 
 static bool check_attrs(verifier *V, const ir_op *op)
 {
@@ -205,6 +206,61 @@ static bool check_attrs(verifier *V, const ir_op *op)
     return true;
 }
 
+/* The signature named by the op's ops.def row (S_*): one checker per
+ * signature, shared by all ops that have it. */
+static bool check_sig(verifier *V, const ir_op *op, const ir_type *T, ir_type Rt)
+{
+    int sig = ir_ops[op->opc].sig;
+    switch (sig) {
+    case S_INT_BINARY:
+        return need(V, op, is_int(T[0]) && T[0] == T[1] && Rt == T[0],
+                    "operands and result must be one integer type, got %s, %s -> %s", ts(T[0]), ts(T[1]), ts(Rt));
+    case S_FLOAT_BINARY:
+        return need(V, op, is_float(T[0]) && T[0] == T[1] && Rt == T[0],
+                    "operands and result must be one float type, got %s, %s -> %s", ts(T[0]), ts(T[1]), ts(Rt));
+    case S_INT_CMP:
+    case S_FLOAT_CMP: {
+        bool in = sig == S_INT_CMP;
+        return need(V, op, (in ? is_int(T[0]) : is_float(T[0])) && T[0] == T[1],
+                    "operands must be %s of one type, got %s and %s", in ? "integers" : "floats", ts(T[0]), ts(T[1])) &&
+               need(V, op, Rt == i1_like(T[0]), "result must be %s, got %s", ts(i1_like(T[0])), ts(Rt));
+    }
+    case S_FP32_UNARY:
+        return need(V, op, (elem_is(T[0], TT_F32) || elem_is(T[0], TT_F64)) && Rt == T[0],
+                    "operand and result must be one fp32/fp64 type (math.py _check_dtype), got %s -> %s", ts(T[0]),
+                    ts(Rt));
+    case S_FLOAT_UNARY:
+        return need(V, op, is_float(T[0]) && Rt == T[0], "operand and result must be one float type, got %s -> %s",
+                    ts(T[0]), ts(Rt));
+    case S_INT_UNARY:
+        return need(V, op, is_int(T[0]) && Rt == T[0], "operand and result must be one integer type, got %s -> %s",
+                    ts(T[0]), ts(Rt));
+    case S_FLOAT_TERNARY:
+        return need(V, op, is_float(T[0]) && T[0] == T[1] && T[1] == T[2] && Rt == T[0],
+                    "operands and result must be one float type, got %s, %s, %s -> %s", ts(T[0]), ts(T[1]), ts(T[2]),
+                    ts(Rt));
+    case S_INT_WIDEN:
+    case S_INT_NARROW:
+    case S_FLOAT_WIDEN:
+    case S_FLOAT_NARROW: {
+        bool fl = sig == S_FLOAT_WIDEN || sig == S_FLOAT_NARROW, widen = sig == S_INT_WIDEN || sig == S_FLOAT_WIDEN;
+        if (!need(V, op, fl ? is_float(T[0]) && is_float(Rt) : is_int(T[0]) && is_int(Rt),
+                  "operand and result must be %s, got %s -> %s", fl ? "floats" : "integers", ts(T[0]), ts(Rt)))
+            return false;
+        int a = ir_type_bits(T[0]), b = ir_type_bits(Rt);
+        return need(V, op, widen ? b > a : b < a, "must %s: %s -> %s", widen ? "widen" : "narrow", ts(T[0]), ts(Rt));
+    }
+    case S_INT_TO_FLOAT:
+        return need(V, op, is_int(T[0]) && is_float(Rt), "must convert an integer to a float, got %s -> %s", ts(T[0]),
+                    ts(Rt));
+    case S_FLOAT_TO_INT:
+        return need(V, op, is_float(T[0]) && is_int(Rt), "must convert a float to an integer, got %s -> %s", ts(T[0]),
+                    ts(Rt));
+    default:
+        return fail(V, op, "has no type signature in ops.def");
+    }
+}
+
 static bool check_types(verifier *V, const ir_op *op, int32_t region)
 {
     const ir_func *f = V->f;
@@ -223,7 +279,9 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
                 return fail(V, op, "operand %d has type %s, expected the shape of %s", i, ts(T[i]), ts(ref));
         }
     }
+    if (ir_ops[opc].sig != S_CUSTOM) return check_sig(V, op, T, Rt);
 
+    /* S_CUSTOM: the op's own rule */
     switch (opc) {
     case IR_CONSTANT:
         if (!need(V, op, is_int(Rt) || is_float(Rt), "result must be an integer or float, got %s", ts(Rt))) return false;
@@ -402,70 +460,22 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
         ir_type want = ir_tensor(elem, s->rank - 1, shape);
         return need(V, op, Rt == want, "result must be %s, got %s", ts(want), ts(Rt));
     }
-    case IR_CMPI:
-        return need(V, op, is_int(T[0]) && T[0] == T[1], "operands must be integers of one type, got %s and %s",
-                    ts(T[0]), ts(T[1])) &&
-               need(V, op, Rt == i1_like(T[0]), "result must be %s, got %s", ts(i1_like(T[0])), ts(Rt));
-    case IR_CMPF:
-        return need(V, op, is_float(T[0]) && T[0] == T[1], "operands must be floats of one type, got %s and %s",
-                    ts(T[0]), ts(T[1])) &&
-               need(V, op, Rt == i1_like(T[0]), "result must be %s, got %s", ts(i1_like(T[0])), ts(Rt));
     case IR_SELECT:
         return need(V, op, elem_is(T[0], TT_BOOL), "condition must be i1, got %s", ts(T[0])) &&
                need(V, op, T[1] == T[2] && Rt == T[1], "operands and result must have one type, got %s, %s -> %s",
                     ts(T[1]), ts(T[2]), ts(Rt));
-    case IR_EXTSI:
-    case IR_EXTUI:
-    case IR_TRUNCI: {
-        bool widen = opc != IR_TRUNCI;
-        if (!need(V, op, is_int(T[0]) && is_int(Rt), "operand and result must be integers, got %s -> %s", ts(T[0]), ts(Rt)))
-            return false;
-        int a = ir_type_bits(T[0]), b = ir_type_bits(Rt);
-        return need(V, op, widen ? b > a : b < a, "must %s: %s -> %s", widen ? "widen" : "narrow", ts(T[0]), ts(Rt));
-    }
-    case IR_SITOFP:
-    case IR_UITOFP:
-        return need(V, op, is_int(T[0]) && is_float(Rt), "must convert an integer to a float, got %s -> %s", ts(T[0]), ts(Rt));
-    case IR_FPTOSI:
-    case IR_FPTOUI:
-        return need(V, op, is_float(T[0]) && is_int(Rt), "must convert a float to an integer, got %s -> %s", ts(T[0]), ts(Rt));
-    case IR_EXTF:
-    case IR_TRUNCF: {
-        bool widen = opc == IR_EXTF;
-        if (!need(V, op, is_float(T[0]) && is_float(Rt), "operand and result must be floats, got %s -> %s", ts(T[0]), ts(Rt)))
-            return false;
-        int a = ir_type_bits(T[0]), b = ir_type_bits(Rt);
-        return need(V, op, widen ? b > a : b < a, "must %s: %s -> %s", widen ? "widen" : "narrow", ts(T[0]), ts(Rt));
-    }
-    case IR_ABSF:
-        return need(V, op, is_float(T[0]) && Rt == T[0], "operand and result must be one float type, got %s -> %s",
-                    ts(T[0]), ts(Rt));
-    case IR_ABSI:
-        return need(V, op, is_int(T[0]) && Rt == T[0], "operand and result must be one integer type, got %s -> %s",
-                    ts(T[0]), ts(Rt));
-    case IR_FMA:
-        return need(V, op, is_float(T[0]) && T[0] == T[1] && T[1] == T[2] && Rt == T[0],
-                    "operands and result must be one float type, got %s, %s, %s -> %s", ts(T[0]), ts(T[1]), ts(T[2]),
-                    ts(Rt));
     case IR_ASSUME:
         return need(V, op, T[0] == ir_scalar(TT_BOOL), "operand must be an i1 scalar, got %s", ts(T[0]));
     case IR_BARRIER:
         return true;
+    case IR_FOR: case IR_IF: case IR_WHILE:            /* check_for, check_if, check_while */
+    case IR_CONDITION: case IR_YIELD: case IR_RETURN:  /* checked with the op that owns the region */
+        return true;
     default:
         break;
     }
-    if (is_int_binop(opc))
-        return need(V, op, is_int(T[0]) && T[0] == T[1] && Rt == T[0],
-                    "operands and result must be one integer type, got %s, %s -> %s", ts(T[0]), ts(T[1]), ts(Rt));
-    if (is_float_binop(opc))
-        return need(V, op, is_float(T[0]) && T[0] == T[1] && Rt == T[0],
-                    "operands and result must be one float type, got %s, %s -> %s", ts(T[0]), ts(T[1]), ts(Rt));
-    if (is_f32_math(opc))
-        return need(V, op, (elem_is(T[0], TT_F32) || elem_is(T[0], TT_F64)) && Rt == T[0],
-                    "operand and result must be one fp32/fp64 type (math.py _check_dtype), got %s -> %s", ts(T[0]),
-                    ts(Rt));
     (void)region;
-    return true;
+    return fail(V, op, "has no typing rule in the verifier (S_CUSTOM without a case in verify.c)");
 }
 
 /* ---- structured control flow ---- */

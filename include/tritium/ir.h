@@ -1,5 +1,5 @@
 /* ir.h — tritium's kernel IR: typed SSA with structured control flow,
- * modelled on Triton's TTIR (see DESIGN.md, "The IR", and compiler/ir/ops.def).
+ * modelled on Triton's TTIR (see DESIGN.md, "The IR", and include/tritium/ops.def).
  *
  * Memory layout follows QBE's habits: a function owns arrays of values,
  * regions and locations; each region holds its ops in one contiguous array;
@@ -53,13 +53,52 @@ char *ir_type_str(ir_type t, char *buf, size_t n);
 /* ---- ops --------------------------------------------------------------- */
 
 enum {
-#define X(e, name, mino, maxo, nres, nreg, attrs, props) IR_##e,
-#include "../../compiler/ir/ops.def"
+#define X(e, name, mino, maxo, nres, nreg, attrs, props, fam, sig, roles) IR_##e,
+#include "tritium/ops.def"
 #undef X
     IR_OP_COUNT
 };
 
-enum { P_PURE = 1, P_ELEMWISE = 2, P_MEM = 4, P_TERMINATOR = 8 };
+/* Properties. P_COSTLY: too expensive to recompute in another layout. */
+enum { P_PURE = 1, P_ELEMWISE = 2, P_MEM = 4, P_TERMINATOR = 8, P_COSTLY = 16 };
+
+/* Families: which evaluator of the interpreter and which lowering of the
+ * GPU path handle an op. */
+enum {
+    F_SOURCE,                      /* constants, program ids, ranges */
+    F_SHAPE,                       /* splat, broadcast, expand_dims, reshape, trans, bitcast */
+    F_PTR,                         /* addptr, int <-> ptr */
+    F_MEM,                         /* load, store, atomics */
+    F_DOT,
+    F_REDUCE,
+    F_ARITH,                       /* integer and float arithmetic, comparisons, select */
+    F_CAST,
+    F_MATH,                        /* ops_math.def functions, absi, fma */
+    F_HINT,                        /* assume, barrier */
+    F_SCF,                         /* scf.for / scf.if / scf.while */
+    F_TERM,                        /* terminators, handled by the parent op */
+    F_COUNT
+};
+
+/* Type signatures the verifier checks (compiler/ir/verify.c, one checker per
+ * signature). S_NONE: no rule, the verifier rejects the op. */
+enum {
+    S_NONE,
+    S_CUSTOM,                      /* a rule of the op's own */
+    S_INT_BINARY,                  /* (iN, iN) -> iN */
+    S_FLOAT_BINARY,                /* (fN, fN) -> fN */
+    S_INT_CMP,                     /* (iN, iN) -> i1 */
+    S_FLOAT_CMP,                   /* (fN, fN) -> i1 */
+    S_FP32_UNARY,                  /* f32 -> f32 or f64 -> f64 (math.py _check_dtype) */
+    S_FLOAT_UNARY,                 /* fN -> fN */
+    S_INT_UNARY,                   /* iN -> iN */
+    S_FLOAT_TERNARY,               /* (fN, fN, fN) -> fN */
+    S_INT_WIDEN, S_INT_NARROW,     /* iN -> iM, M > N (ext*) or M < N (trunci) */
+    S_FLOAT_WIDEN, S_FLOAT_NARROW, /* fN -> fM likewise (extf, truncf) */
+    S_INT_TO_FLOAT,
+    S_FLOAT_TO_INT,
+    S_COUNT
+};
 
 typedef struct ir_opdesc {
     const char *name;
@@ -68,6 +107,9 @@ typedef struct ir_opdesc {
     int nregions;
     const char *attrs;             /* "name:kind,..." */
     unsigned props;
+    int family;                    /* F_* */
+    int sig;                       /* S_* */
+    const char *roles;             /* "ptr,mask?,other?" */
 } ir_opdesc;
 
 extern const ir_opdesc ir_ops[IR_OP_COUNT];
