@@ -2,7 +2,7 @@
 # bench/device.sh pack|run — the whole GPU check in one call.
 #
 #   sh bench/device.sh pack   here (Debian 12 with README's packages): the
-#       device build (-Dstatic_llvm=true: LLVM and jansson linked in; the
+#       device build (-Dstatic_llvm=true: LLVM linked in; the
 #       binaries need only glibc, libstdc++, libz, libzstd, libreadline and,
 #       through dlopen, libcuda), stripped and gzipped into build-dev-carry/
 #       (about 45 MB), with the libraries a bare GPU machine may lack.
@@ -22,14 +22,15 @@ case "${1:-}" in
 pack)
     set -e
     [ -f build-dev/build.ninja ] || meson setup build-dev -Dstatic_llvm=true -Dbuildtype=release
-    ninja -C build-dev repl/tritium tests/gpu/test_gpu_run tests/gpu/gpu_tool
+    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool
     rm -rf "$D" && mkdir -p "$D"
     strip -o "$D/tritium" build-dev/repl/tritium
+    strip -o "$D/libtritium.so" build-dev/repl/libtritium.so
     strip -o "$D/test_gpu_run" build-dev/tests/gpu/test_gpu_run
     strip -o "$D/gpu_tool" build-dev/tests/gpu/gpu_tool
     cp /lib/x86_64-linux-gnu/libsubunit.so.0 /lib/x86_64-linux-gnu/libreadline.so.8 \
-       /lib/x86_64-linux-gnu/libtinfo.so.6 "$D/"
-    gzip -f "$D/tritium" "$D/test_gpu_run" "$D/gpu_tool"
+       /lib/x86_64-linux-gnu/libtinfo.so.6 /lib/x86_64-linux-gnu/libjansson.so.4 "$D/"
+    gzip -f "$D/tritium" "$D/libtritium.so" "$D/test_gpu_run" "$D/gpu_tool"
     du -sh "$D"
     ;;
 run)
