@@ -43,7 +43,7 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
         opt = &dflt;
     }
     if (opt->schedule < TRITIUM_SCHED_IN_ORDER || opt->schedule > TRITIUM_SCHED_PARALLEL ||
-        opt->numerics < TRITIUM_NUMERICS_IEEE || opt->numerics > TRITIUM_NUMERICS_GPU ||
+        opt->numerics < TRITIUM_NUMERICS_IEEE || opt->numerics > TRITIUM_NUMERICS_FAST ||
         opt->threads < 0 || opt->threads > 4096 || opt->max_reports < 0) {
         api_fail("tritium: error: bad run options (schedule %d, numerics %d, threads %d)",
                  opt->schedule, opt->numerics, opt->threads);
@@ -54,7 +54,7 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     io.sched = (interp_sched)opt->schedule;
     io.sched_seed = opt->schedule_seed;
     io.threads = opt->threads;
-    io.numerics = (interp_numerics)opt->numerics;
+    io.numerics = (tt_numerics)opt->numerics;
     io.check_races = opt->check_races != 0;
     io.check_uninit = opt->check_uninit != 0;
     if (opt->max_reports) io.max_reports = opt->max_reports;

@@ -10,14 +10,14 @@
 void dbg_diff_options_default(dbg_diff_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->numerics = GPU_NUMERICS_IEEE;
+    o->numerics = NUMERICS_IEEE;
     o->ulp = -1;
     o->sched = SCHED_IN_ORDER;
 }
 
-void dbg_diff_default_tol(tt_dtype d, gpu_numerics n, double *rtol, double *atol)
+void dbg_diff_default_tol(tt_dtype d, tt_numerics n, double *rtol, double *atol)
 {
-    bool fast = n == GPU_NUMERICS_FAST;
+    bool fast = n == NUMERICS_FAST;
     switch (d) {
     case TT_F16: case TT_BF16: *rtol = 1e-2; *atol = 1e-2; return;
     case TT_F32: *rtol = fast ? 1e-4 : 1e-5; *atol = fast ? 1e-5 : 1e-6; return;
@@ -182,11 +182,6 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
     dt->ok = dt->mismatches == 0;
 }
 
-static interp_numerics interp_numerics_of(gpu_numerics n)
-{
-    return n == GPU_NUMERICS_FAST ? NUMERICS_GPU : NUMERICS_IEEE;
-}
-
 void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, interp_session *s, const launch *got,
                       const dbg_diff_options *o0, dbg_diff_report *r)
 {
@@ -232,7 +227,7 @@ static int other_interp(const ir_func *f, launch *l, const dbg_diff_options *o, 
 {
     interp_options io;
     interp_options_default(&io);
-    io.numerics = interp_numerics_of(o->numerics);
+    io.numerics = o->numerics;
     io.sched = o->other_sched;
     io.sched_seed = o->other_seed;
     io.threads = o->threads;
@@ -306,7 +301,7 @@ interp:
     ;
     interp_options io;
     interp_options_default(&io);
-    io.numerics = interp_numerics_of(o.numerics);
+    io.numerics = o.numerics;
     io.sched = o.sched;
     io.sched_seed = o.sched_seed;
     io.threads = o.threads;
@@ -440,7 +435,7 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
 {
     fprintf(out, "diff     %s: grid (%lld, %lld, %lld), num_warps %d, numerics %s\n", r->kernel,
             (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2], r->num_warps,
-            r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee");
+            tt_numerics_name(r->numerics));
     if (r->status == 2 && !r->gpu_ran && !r->gpu_failed) {
         fprintf(out, "error    %s\n", r->message);
         return;

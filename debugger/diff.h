@@ -31,9 +31,8 @@
 #define DBG_DIFF_MAX_SHOW 10
 
 typedef struct dbg_diff_options {
-    gpu_numerics numerics;         /* GPU_NUMERICS_IEEE: interpreter ieee vs GPU ieee;
-                                    * GPU_NUMERICS_FAST: interpreter "gpu" numerics
-                                    * vs Triton's fast GPU numerics */
+    tt_numerics numerics;          /* the same mode for the interpreter and the GPU
+                                    * (NUMERICS_IEEE or NUMERICS_FAST) */
     bool has_rtol, has_atol;       /* override the per-dtype defaults */
     double rtol, atol;
     int64_t ulp;                   /* < 0: no ULP acceptance (default -1) */
@@ -63,7 +62,7 @@ void dbg_diff_options_default(dbg_diff_options *o);
  *   f64                   ieee: rtol 1e-12, atol 1e-14; fast: rtol 1e-10, atol 1e-12
  * Why not exact in ieee mode: transcendental functions (libdevice vs the C
  * library) and the order of float reductions and dot products differ. */
-void dbg_diff_default_tol(tt_dtype d, gpu_numerics n, double *rtol, double *atol);
+void dbg_diff_default_tol(tt_dtype d, tt_numerics n, double *rtol, double *atol);
 
 /* Distance in units in the last place between two values of float dtype d
  * given as raw bits (f16/bf16: low 16 bits, f32: low 32); 0 for equal
@@ -118,7 +117,7 @@ typedef struct dbg_diff_report {
                                     * second interpreter run with against_interp) */
     bool against_interp;           /* the other side was the interpreter */
     interp_sched other_sched;
-    gpu_numerics numerics;
+    tt_numerics numerics;
     int64_t grid[3];
     int num_warps;
     interp_stats interp;

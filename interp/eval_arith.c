@@ -16,7 +16,7 @@
  * once, which is the correctly rounded result for + - * / (f32 has more than
  * 2p+2 bits). arith.divf is IEEE division. maxnumf/minnumf return the non-NaN
  * operand, maximumf/minimumf propagate NaN; both order -0 below +0.
- * With NUMERICS_GPU, addf/subf fed by a mulf of the same block are computed
+ * With NUMERICS_FAST, addf/subf fed by a mulf of the same block are computed
  * as one fma (semantics §2.9). */
 #include "internal.h"
 
@@ -267,7 +267,7 @@ static void float_bin(interp_prog *p, const ir_op *op, f32_fn f32, f64_fn f64)
     }
 }
 
-/* NUMERICS_GPU contraction: op is addf/subf, operand k-1 is a mulf. */
+/* NUMERICS_FAST contraction: op is addf/subf, operand k-1 is a mulf. */
 static void fused(interp_prog *p, const ir_op *op, int k)
 {
     interp_session *s = p->s;

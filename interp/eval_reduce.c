@@ -12,7 +12,7 @@
  *   argmax... the index (result type) of the first maximum/minimum; NaN
  *             never wins; all-NaN gives index 0
  *   xor/or/and bitwise, ints only
- * NUMERICS_GPU does not change the order: the GPU's reduction tree depends
+ * NUMERICS_FAST does not change the order: the GPU's reduction tree depends
  * on the layout and is not emulated (float sums agree to a tolerance). */
 #include "internal.h"
 

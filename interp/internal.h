@@ -183,7 +183,7 @@ struct interp_session {
     void **constdata;              /* per value: cached tile of a constant/make_range */
     int *opbase;                   /* per region: global number of its op 0 */
     int nops_total;
-    uint8_t *fuse;                 /* NUMERICS_GPU: per global op, 1/2: lhs/rhs is a fusable mulf */
+    uint8_t *fuse;                 /* NUMERICS_FAST: per global op, 1/2: lhs/rhs is a fusable mulf */
     uint8_t *addr_splat;           /* per value: a splat used only as tt.addptr's base, which
                                     * reads the scalar instead: not materialized unless trapping */
     arena perm;                    /* session-lifetime memory (constants, args) */

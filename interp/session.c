@@ -99,7 +99,7 @@ static bool bind_arg(interp_session *s, int i)
     return true;
 }
 
-/* NUMERICS_GPU: addf/subf fed by a mulf of the same region contract into an
+/* NUMERICS_FAST: addf/subf fed by a mulf of the same region contract into an
  * FMA, as LLVM does with AllowFPOpFusion=Fast (semantics §2.9): the lhs
  * product first (a*b + c*d -> fma(a, b, c*d)). */
 static void find_fusions(interp_session *s)
@@ -189,7 +189,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
             s->constdata[op->res] = d;
         }
     }
-    if (s->o.numerics == NUMERICS_GPU) find_fusions(s);
+    if (s->o.numerics == NUMERICS_FAST) find_fusions(s);
     find_addr_splats(s);
     interp_overflow_plan(s);
     if (!ok) {

@@ -366,7 +366,7 @@ int repl_cmd_diff(int argc, char *const *argv)
             json_t *o = json_object();
             json_object_set_new(o, "kernel", json_string(t.kernel));
             json_object_set_new(o, "file", json_string(t.file));
-            json_object_set_new(o, "numerics", json_string(g.numerics == GPU_NUMERICS_FAST ? "fast" : "ieee"));
+            json_object_set_new(o, "numerics", json_string(tt_numerics_name(g.numerics)));
             json_object_set_new(o, "trials", json_integer(g.trials));
             json_object_set_new(o, "differ", json_integer(nbad));
             json_object_set_new(o, "status", json_integer(rc));

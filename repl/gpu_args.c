@@ -106,9 +106,8 @@ static bool apply(repl_gpu_args *g, const char *opt, const char *v)
         g->arch = v;
     } else if (!strcmp(opt, "--numerics")) {
         g->has_numerics = true;
-        if (!strcmp(v, "ieee")) g->numerics = GPU_NUMERICS_IEEE;
-        else if (!strcmp(v, "fast") || !strcmp(v, "gpu")) g->numerics = GPU_NUMERICS_FAST;
-        else return gerr("--numerics: unknown mode '%s' (expected ieee or fast)", v);
+        if (!tt_numerics_parse(v, &g->numerics))
+            return gerr("--numerics: unknown mode '%s' (expected ieee or fast; gpu is an alias of fast)", v);
     } else if (!strcmp(opt, "--rtol")) {
         g->has_rtol = true;
         return parse_tol(opt, v, &g->rtol);
@@ -152,7 +151,7 @@ bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g
     *rargv = NULL;
     g->ulp = -1;
     g->trials = 1;
-    g->numerics = GPU_NUMERICS_IEEE;
+    g->numerics = NUMERICS_IEEE;
     char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
     int nr = 0;
     for (int i = 0; i < argc; i++) {

@@ -128,7 +128,7 @@ void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
             (long long)l->grid[1], (long long)l->grid[2], (long long)(l->grid[0] * l->grid[1] * l->grid[2]),
             32 * (l->num_warps > 0 ? l->num_warps : 4), l->num_warps > 0 ? l->num_warps : 4);
     fprintf(f, "device   %s (%s), numerics %s\n", st->device, st->arch,
-            r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee");
+            tt_numerics_name(r->numerics));
     fprintf(f, "compile  front end %.2f ms, LLVM -> PTX %.2f ms%s, load %.2f ms%s; %d registers, %d bytes spilled, "
                "%d bytes shared memory\n",
             r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms,
@@ -145,7 +145,7 @@ json_t *repl_gpu_json(const repl_gpu_result *r)
     json_t *o = json_object();
     json_object_set_new(o, "device", json_string(st->device));
     json_object_set_new(o, "arch", json_string(st->arch));
-    json_object_set_new(o, "numerics", json_string(r->numerics == GPU_NUMERICS_FAST ? "fast" : "ieee"));
+    json_object_set_new(o, "numerics", json_string(tt_numerics_name(r->numerics)));
     json_object_set_new(o, "front_ms", json_real(r->front_ms));
     json_object_set_new(o, "compile_ms", json_real(st->compile_ms));
     json_object_set_new(o, "ptx_cached", json_boolean(st->ptx_cached));

@@ -33,7 +33,8 @@ static const char run_usage[] =
     "  --schedule S           in-order (default), reverse, random[:SEED], parallel\n"
     "  --threads N            threads for --schedule parallel (0: all cores)\n"
     "  --numerics M           ieee (default: correctly rounded, no contraction)\n"
-    "                         or gpu (mimic the compiled code: fma, reduction tree)\n"
+    "                         or fast (mimic the compiled code: fma, reduction tree;\n"
+    "                         gpu is an alias)\n"
     "\n";
 
 static const char ir_usage[] =

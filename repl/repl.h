@@ -82,7 +82,7 @@ typedef struct repl_spec {
     bool json;
     bool has_sched; interp_sched sched; bool has_sched_seed; uint64_t sched_seed;
     int threads;                   /* 0: all cores */
-    interp_numerics numerics;
+    tt_numerics numerics;
     char **positional; int npositional;
     char **paths; int npaths;      /* --path DIR (repeatable): module search directories */
 } repl_spec;

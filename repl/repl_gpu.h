@@ -33,7 +33,7 @@ typedef struct repl_gpu_args {
     int bench;                     /* --bench N: 0 none */
     const char *arch;              /* --arch (points into argv) or NULL */
     bool has_numerics;
-    gpu_numerics numerics;
+    tt_numerics numerics;
     bool has_rtol, has_atol;
     double rtol, atol;
     int64_t ulp;                   /* --ulp N; -1 none */
@@ -68,7 +68,7 @@ typedef struct repl_gpu_result {
     int bench_iters;               /* 0: no benchmark */
     double bench_median_ms, bench_min_ms, bench_max_ms;   /* CUDA events, per launch */
     double launch_us;              /* host time of one cuLaunchKernel, mean */
-    gpu_numerics numerics;
+    tt_numerics numerics;
 } repl_gpu_result;
 
 /* Run launch l on the GPU (gpu_launch: copy in, launch, copy out into l's

@@ -80,7 +80,7 @@ static void print_text(const repl_target *t, const run_result *rr)
 #endif
     printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
            (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
-           l->num_warps, sched_name(s->sched), s->numerics == NUMERICS_GPU ? "gpu" : "ieee");
+           l->num_warps, sched_name(s->sched), tt_numerics_name(s->numerics));
     printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s",
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
@@ -140,7 +140,7 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "num_warps", json_integer(l->num_warps));
     json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
     json_object_set_new(o, "schedule", json_string(sched_name(s->sched)));
-    json_object_set_new(o, "numerics", json_string(s->numerics == NUMERICS_GPU ? "gpu" : "ieee"));
+    json_object_set_new(o, "numerics", json_string(tt_numerics_name(s->numerics)));
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
     json_object_set_new(o, "faults", json_integer(rr->st.faults));
     json_object_set_new(o, "fault_lanes", json_integer(rr->st.fault_lanes));

@@ -447,9 +447,8 @@ static bool apply(pstate *ps, const struct opt *o, const char *val)
         s->threads = (int)u;
         return true;
     case O_NUMERICS:
-        if (!strcmp(val, "ieee")) s->numerics = NUMERICS_IEEE;
-        else if (!strcmp(val, "gpu")) s->numerics = NUMERICS_GPU;
-        else return perr(ps, "--numerics: unknown mode '%s' (expected ieee or gpu)", val);
+        if (!tt_numerics_parse(val, &s->numerics))
+            return perr(ps, "--numerics: unknown mode '%s' (expected ieee or fast; gpu is an alias of fast)", val);
         return true;
     }
     return false;

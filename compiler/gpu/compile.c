@@ -23,7 +23,7 @@ void gpu_options_default(gpu_options *o)
 {
     memset(o, 0, sizeof *o);
     o->num_warps = 4;
-    o->numerics = GPU_NUMERICS_IEEE;
+    o->numerics = NUMERICS_IEEE;
 }
 
 void gpu_kernel_free(gpu_kernel *k)
@@ -132,7 +132,7 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.spec = spec;
     g.num_warps = nw;
     while ((1 << g.nwarp) < nw) g.nwarp++;
-    g.fast = o.numerics == GPU_NUMERICS_FAST;
+    g.fast = o.numerics == NUMERICS_FAST;
     g.sm = sm;
     g.err = err;
     g.errlen = errlen;

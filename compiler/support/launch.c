@@ -45,3 +45,13 @@ void launch_copy(launch *dst, const launch *src)
         dst->consts[i].s = dup_or_null(src->consts[i].s);
     }
 }
+
+bool tt_numerics_parse(const char *s, tt_numerics *out)
+{
+    if (!strcmp(s, "ieee")) *out = NUMERICS_IEEE;
+    else if (!strcmp(s, "fast") || !strcmp(s, "gpu")) *out = NUMERICS_FAST;
+    else return false;
+    return true;
+}
+
+const char *tt_numerics_name(tt_numerics n) { return n == NUMERICS_FAST ? "fast" : "ieee"; }

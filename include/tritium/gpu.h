@@ -18,17 +18,17 @@
 #include "tritium/ir.h"
 #include "tritium/launch.h"
 
-/* Numerics. IEEE: IEEE division and square root, no contraction, libdevice
- * without flush-to-zero — agrees bit for bit with the interpreter's ieee mode
- * except for transcendental functions and the order of float reductions.
- * FAST: Triton 3.6's choices (fma contraction, div.full.f32, exp through
- * ex2.approx, libdevice with ftz; reference/triton-semantics.md §2.8-2.9). */
-typedef enum { GPU_NUMERICS_IEEE, GPU_NUMERICS_FAST } gpu_numerics;
+/* Numerics (tt_numerics, launch.h). IEEE: IEEE division and square root, no
+ * contraction, libdevice without flush-to-zero — agrees bit for bit with the
+ * interpreter's ieee mode except for transcendental functions and the order
+ * of float reductions. FAST: Triton 3.6's choices (fma contraction,
+ * div.full.f32, exp through ex2.approx, libdevice with ftz;
+ * reference/triton-semantics.md §2.8-2.9). */
 
 typedef struct gpu_options {
     const char *arch;              /* "sm_90", "sm_80", ...; NULL: the device's, else sm_90 */
     int num_warps;                 /* power of two 1..32; 0: 4 */
-    gpu_numerics numerics;         /* default IEEE */
+    tt_numerics numerics;          /* default IEEE */
     const char *libdevice;         /* path to libdevice.10.bc; NULL: $TRITIUM_LIBDEVICE, then
                                     * $CUDA_HOME/nvvm/libdevice, /usr/local/cuda*, ... */
     bool no_cache;                 /* don't read or write the disk cache */

@@ -17,7 +17,6 @@
 #include "tritium/launch.h"
 
 typedef enum { SCHED_IN_ORDER, SCHED_REVERSE, SCHED_RANDOM, SCHED_PARALLEL } interp_sched;
-typedef enum { NUMERICS_IEEE, NUMERICS_GPU } interp_numerics;
 
 /* Which integer additions, subtractions and multiplications are checked
  * for signed overflow (Triton's sanitize_overflow). */
@@ -27,7 +26,7 @@ typedef struct interp_options {
     interp_sched sched;
     uint64_t sched_seed;           /* SCHED_RANDOM */
     int threads;                   /* SCHED_PARALLEL; 0: all cores */
-    interp_numerics numerics;
+    tt_numerics numerics;
     bool check_races;              /* shadow: conflicting accesses between programs */
     bool check_uninit;             /* shadow: reads of never-written elements of
                                     * buffers created with `empty` */

@@ -7,6 +7,19 @@
 
 #include "tritium/tensor.h"
 
+/* The numerics mode of a launch, one enum for both executors (DESIGN.md,
+ * "Numerics"). NUMERICS_IEEE: every op correctly rounded, no contraction.
+ * NUMERICS_FAST: the GPU code makes Triton 3.6's choices (fma contraction,
+ * div.full.f32, ex2.approx, libdevice with ftz) and the interpreter mimics
+ * the compiled path (fma where it fuses, tf32 truncation in tl.dot). Spelled
+ * `fast` on the command line; `gpu` is accepted as an alias. */
+typedef enum { NUMERICS_IEEE, NUMERICS_FAST } tt_numerics;
+
+/* "ieee", or "fast" / "gpu" (alias) -> *out; false for anything else. */
+bool tt_numerics_parse(const char *s, tt_numerics *out);
+/* "ieee" or "fast". */
+const char *tt_numerics_name(tt_numerics n);
+
 typedef enum { ARG_TENSOR, ARG_INT, ARG_FLOAT } launch_arg_kind;
 
 /* One runtime kernel parameter's value. */

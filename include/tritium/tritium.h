@@ -115,7 +115,9 @@ int tritium_launch_compile(tritium_launch *L);
 /* ---- running ------------------------------------------------------------ */
 
 enum { TRITIUM_SCHED_IN_ORDER, TRITIUM_SCHED_REVERSE, TRITIUM_SCHED_RANDOM, TRITIUM_SCHED_PARALLEL };
-enum { TRITIUM_NUMERICS_IEEE, TRITIUM_NUMERICS_GPU };
+/* FAST: the interpreter mimics Triton's compiled code (README, "Numerics");
+ * GPU is the older name of the same mode. */
+enum { TRITIUM_NUMERICS_IEEE, TRITIUM_NUMERICS_FAST, TRITIUM_NUMERICS_GPU = TRITIUM_NUMERICS_FAST };
 
 typedef struct tritium_options {
     int schedule;                  /* TRITIUM_SCHED_* */

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ptxas")) mode = 3;
         else if (!strcmp(a, "--interp")) mode = 4;
         else if (!strcmp(a, "--no-ref")) noref = true;
-        else if (!strcmp(a, "--fast")) o.numerics = GPU_NUMERICS_FAST;
+        else if (!strcmp(a, "--fast")) o.numerics = NUMERICS_FAST;
         else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
         else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
         else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);

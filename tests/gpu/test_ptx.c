@@ -129,7 +129,7 @@ START_TEST(numerics_modes)
     ck_assert_int_ge(smem, 16);
     gpu_options o;
     gpu_options_default(&o);
-    o.numerics = GPU_NUMERICS_FAST;
+    o.numerics = NUMERICS_FAST;
     char *fast = ptx_for("examples/softmax.py", "softmax_kernel", &l, &o, NULL);
     ck_assert(strstr(fast, "div.full.f32"));
     ck_assert(strstr(fast, "ex2.approx.f32"));
@@ -303,7 +303,7 @@ START_TEST(compile_cache)
     ck_assert(!d.from_cache);
     ck_assert_str_ne(d.key, a.key);
     gpu_kernel_free(&d);
-    o.numerics = GPU_NUMERICS_FAST;
+    o.numerics = NUMERICS_FAST;
     ck_assert_int_eq(gpu_compile(f, &o, &s1, &d, err, sizeof err), 0);
     ck_assert(!d.from_cache);
     ck_assert_str_ne(d.key, a.key);

@@ -353,7 +353,7 @@ START_TEST(gpu_contraction)
         ret(&k);
         interp_options o;
         interp_options_default(&o);
-        o.numerics = mode ? NUMERICS_GPU : NUMERICS_IEEE;
+        o.numerics = mode ? NUMERICS_FAST : NUMERICS_IEEE;
         ck_assert_int_eq(kb_run(&k, &o, NULL, NULL), 0);
         float got = *(float *)kb_tensor(&k, 1)->data;
         volatile float prod = a * b;

@@ -17,7 +17,7 @@ static float frand(void) { return ((float)(next() >> 8) / 16777216.0f) * 4.0f - 
 
 /* out = dot(a[M,K], b[K,N], acc[M,N]) with the given dtypes and precision */
 static void run_dot(int64_t M, int64_t N, int64_t K, tt_dtype din, tt_dtype dacc, int prec, const void *a,
-                    const void *b, const void *acc, void *out, interp_numerics num)
+                    const void *b, const void *acc, void *out, tt_numerics num)
 {
     kb k;
     kb_init(&k, "dot");
@@ -104,7 +104,7 @@ START_TEST(dot_f32_ieee_and_tf32)
     for (int i = 0; i < M * N; i++) acc[i] = frand();
     for (int mode = 0; mode < 4; mode++) {
         int prec = mode == 0 ? PREC_IEEE : mode == 3 ? PREC_TF32X3 : PREC_TF32;
-        run_dot(M, N, K, TT_F32, TT_F32, prec, a, b, acc, out, mode == 2 ? NUMERICS_GPU : NUMERICS_IEEE);
+        run_dot(M, N, K, TT_F32, TT_F32, prec, a, b, acc, out, mode == 2 ? NUMERICS_FAST : NUMERICS_IEEE);
         int differ = 0;
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {

@@ -184,15 +184,15 @@ END_TEST
 START_TEST(default_tolerances)
 {
     double r, a;
-    dbg_diff_default_tol(TT_I32, GPU_NUMERICS_IEEE, &r, &a);
+    dbg_diff_default_tol(TT_I32, NUMERICS_IEEE, &r, &a);
     ck_assert(r == 0 && a == 0);
-    dbg_diff_default_tol(TT_BOOL, GPU_NUMERICS_FAST, &r, &a);
+    dbg_diff_default_tol(TT_BOOL, NUMERICS_FAST, &r, &a);
     ck_assert(r == 0 && a == 0);
-    dbg_diff_default_tol(TT_F32, GPU_NUMERICS_IEEE, &r, &a);
+    dbg_diff_default_tol(TT_F32, NUMERICS_IEEE, &r, &a);
     ck_assert(r == 1e-5 && a == 1e-6);
-    dbg_diff_default_tol(TT_F16, GPU_NUMERICS_IEEE, &r, &a);
+    dbg_diff_default_tol(TT_F16, NUMERICS_IEEE, &r, &a);
     ck_assert(r == 1e-2 && a == 1e-2);
-    dbg_diff_default_tol(TT_BF16, GPU_NUMERICS_FAST, &r, &a);
+    dbg_diff_default_tol(TT_BF16, NUMERICS_FAST, &r, &a);
     ck_assert(r == 1e-2 && a == 1e-2);
 }
 END_TEST

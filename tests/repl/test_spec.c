@@ -140,8 +140,17 @@ START_TEST(consts_and_options)
     ck_assert_int_eq(s.sched, SCHED_RANDOM);
     ck_assert(s.has_sched_seed && s.sched_seed == 7);
     ck_assert_int_eq(s.threads, 3);
-    ck_assert_int_eq(s.numerics, NUMERICS_GPU);
+    ck_assert_int_eq(s.numerics, NUMERICS_FAST);
     ck_assert_str_eq(s.kernel, "k2");
+    repl_spec_free(&s);
+    /* one numerics mode, one name: `fast`, with `gpu` as its alias */
+    repl_spec_init(&s);
+    ck_assert(parse_line(&s, "--numerics fast", ALL, false, NULL));
+    ck_assert_int_eq(s.numerics, NUMERICS_FAST);
+    ck_assert_str_eq(tt_numerics_name(s.numerics), "fast");
+    ck_assert(parse_line(&s, "--numerics ieee", ALL, false, NULL));
+    ck_assert_int_eq(s.numerics, NUMERICS_IEEE);
+    ck_assert_str_eq(tt_numerics_name(s.numerics), "ieee");
     repl_spec_free(&s);
 }
 END_TEST
@@ -263,7 +272,8 @@ START_TEST(error_messages)
           "tritium: error: --schedule: expected random:SEED with a non-negative integer SEED, got 'random:x'\n" },
         { "--threads many", ALL, false,
           "tritium: error: --threads: expected a number of threads from 0 (all cores) to 4096, got 'many'\n" },
-        { "--numerics fast", ALL, false, "tritium: error: --numerics: unknown mode 'fast' (expected ieee or gpu)\n" },
+        { "--numerics fastest", ALL, false,
+          "tritium: error: --numerics: unknown mode 'fastest' (expected ieee or fast; gpu is an alias of fast)\n" },
         { "--expect o=r.npy,rtol=x", ALL, false,
           "tritium: error: --expect o: rtol: expected a non-negative number, got 'x'\n" },
         { "--expect o=r.npy,atol=-1", ALL, false,
