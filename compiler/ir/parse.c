@@ -41,7 +41,6 @@ typedef struct parser {
     VEC(sym) syms;
     int buckets[NBUCKETS];
     VEC(locref) locrefs;           /* #locN uses, checked once the aliases are read */
-    VEC(struct filemap { const char *name; int id; }) files; /* file names seen in this text */
 } parser;
 
 /* ---- diagnostics ---- */
@@ -842,13 +841,9 @@ static bool parse_loc_def(parser *P, ir_loc *out, int32_t *id, const char **id_a
     }
     if (!expect(P, ')', "to close loc(")) return false;
     int fid = -1;
-    for (int i = 0; *file && i < P->files.n && fid < 0; i++)
-        if (!strcmp(P->files.v[i].name, file)) fid = P->files.v[i].id;
-    if (*file && fid < 0) {
+    if (*file) {                   /* diag_find_source hashes: no per-parse cache needed */
         fid = diag_find_source(file);
         if (fid < 0) fid = diag_add_source(file, "");
-        struct filemap m = { file, fid };
-        vec_push(&P->files, m);
     }
     *out = (ir_loc){ fid, (int)line, (int)col, (int32_t)caller, func };
     return true;
@@ -970,7 +965,6 @@ ir_func *ir_parse(const char *name, const char *text)
     bool ok = parse_module(&P);
     vec_free(&P.syms);
     vec_free(&P.locrefs);
-    vec_free(&P.files);
     if (!ok) {
         ir_func_free(P.f);
         return NULL;

@@ -9,17 +9,47 @@ static VEC(source) sources;
 static FILE *stream;
 static int nerrors;
 
+/* name -> the latest source of that name: an open-addressing table of
+ * index + 1 (0: empty), at most half full. A linear search made IR text
+ * with many distinct location files quadratic. */
+static int *byname;
+static size_t byname_cap;
+
+static size_t hash_name(const char *s)
+{
+    uint64_t h = 14695981039346656037ull;              /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+static void byname_put(int idx)
+{
+    size_t m = byname_cap - 1, i = hash_name(sources.v[idx].name) & m;
+    while (byname[i] && strcmp(sources.v[byname[i] - 1].name, sources.v[idx].name)) i = (i + 1) & m;
+    byname[i] = idx + 1;                               /* a later source of the same name wins */
+}
+
 int diag_add_source(const char *name, const char *text)
 {
     source s = { xstrdup(name), xstrdup(text) };
     vec_push(&sources, s);
+    if ((size_t)sources.n * 2 > byname_cap) {
+        free(byname);
+        byname_cap = byname_cap ? byname_cap * 2 : 64;
+        byname = xcalloc(byname_cap, sizeof *byname);
+        for (int i = 0; i < sources.n; i++) byname_put(i);
+    } else {
+        byname_put(sources.n - 1);
+    }
     return sources.n - 1;
 }
 
 int diag_find_source(const char *name)
 {
-    for (int i = sources.n - 1; i >= 0; i--)
-        if (!strcmp(sources.v[i].name, name)) return i;
+    if (!byname_cap) return -1;
+    size_t m = byname_cap - 1;
+    for (size_t i = hash_name(name) & m; byname[i]; i = (i + 1) & m)
+        if (!strcmp(sources.v[byname[i] - 1].name, name)) return byname[i] - 1;
     return -1;
 }
 

@@ -61,7 +61,8 @@ fuzz_one() {
     # still reach the log).
     case $n in spec|npy) LEAK="" ;; *) LEAK="-detect_leaks=0 -rss_limit_mb=6144" ;; esac
     case $n in kernel|debug) QUIET="-close_fd_mask=3" ;; *) QUIET="" ;; esac
-    case $n in ir) LEN=16384 ;; *) LEN=4096 ;; esac
+    # the kernel generator reads at most 512 bytes; start at full length
+    case $n in ir) LEN=16384 ;; kernel) LEN="512 -len_control=0" ;; *) LEN=4096 ;; esac
     mkdir -p "$BUILD/corpus/$n" "$OUT/$n"
     rc=0
     # shellcheck disable=SC2086,SC2046

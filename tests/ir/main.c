@@ -7,6 +7,7 @@ int main(void)
     tir_types();
     Suite *s = suite_create("ir");
     suite_add_tcase(s, text_tcase());
+    suite_add_tcase(s, text_limits_tcase());
     suite_add_tcase(s, verify_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -647,6 +647,29 @@ START_TEST(deep_nesting)
 }
 END_TEST
 
+/* 100k location aliases naming distinct files: the file lookup was a
+ * linear search (in the parser and in the source registry), quadratic in
+ * the number of files; the fuzzer stopped on it after 13 s. The case's
+ * 15 s limit fails a quadratic parser. */
+START_TEST(many_location_files)
+{
+    strbuf b = { 0 };
+    sb_puts(&b, "tt.func private @k() {\n  tt.return loc(#loc99999)\n}\n");
+    for (int i = 0; i < 100000; i++) sb_printf(&b, "#loc%d = loc(\"many/f%d.py\":%d:1)\n", i, i, i + 1);
+    capture_begin();
+    ir_func *f = ir_parse("manylocs.ttir", b.s);
+    char *msgs = capture_end();
+    ck_assert_msg(f != NULL, "%s", msgs);
+    free(msgs);
+    const ir_op *ret = ir_op_at(f, IR_BODY, 0);
+    ck_assert_str_eq(diag_file_name(f->locs.v[ret->loc].file), "many/f99999.py");
+    ck_assert_int_eq(f->locs.v[ret->loc].line, 100000);
+    ck_assert_int_eq(diag_find_source("many/f12345.py"), f->locs.v[12345].file);
+    ir_func_free(f);
+    sb_free(&b);
+}
+END_TEST
+
 TCase *text_tcase(void)
 {
     TCase *tc = tcase_create("text");
@@ -658,5 +681,13 @@ TCase *text_tcase(void)
     tcase_add_test(tc, fuzz_mutations);
     tcase_add_test(tc, deep_nesting);
     tcase_set_timeout(tc, 120);
+    return tc;
+}
+
+TCase *text_limits_tcase(void)
+{
+    TCase *tc = tcase_create("text-limits");
+    tcase_add_test(tc, many_location_files);
+    tcase_set_timeout(tc, 15);
     return tc;
 }

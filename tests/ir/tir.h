@@ -5,6 +5,7 @@
 #include "tritium/ir.h"
 
 TCase *text_tcase(void);
+TCase *text_limits_tcase(void);
 TCase *verify_tcase(void);
 
 /* Common types, set up by tir_types(). */
