@@ -18,6 +18,8 @@
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+static char llvm_extra[512];          /* $TRITIUM_LLVM_ARG as applied at init */
+
 static void init_llvm(void)
 {
     LLVMInitializeNVPTXTargetInfo();
@@ -28,11 +30,20 @@ static void init_llvm(void)
     const char *args[8] = { "tritium", "-nvptx-short-ptr" };
     int n = 2;
     const char *extra = getenv("TRITIUM_LLVM_ARG");      /* one extra LLVM option (developer knob) */
-    if (extra && *extra) args[n++] = extra;
+    if (extra && *extra) {
+        snprintf(llvm_extra, sizeof llvm_extra, "%s", extra);
+        args[n++] = llvm_extra;
+    }
     LLVMParseCommandLineOptions(n, args, NULL);
 }
 
 void gpu_llvm_init(void) { pthread_once(&once, init_llvm); }
+
+const char *gpu_llvm_extra_arg(void)
+{
+    gpu_llvm_init();
+    return llvm_extra;
+}
 
 static bool exists(const char *p)
 {
@@ -132,8 +143,8 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
         return -1;
     }
     const char *feat = !strcmp(arch, "sm_90a") ? "+ptx80" : "";
-    LLVMCodeGenOptLevel cgl = LLVMCodeGenLevelAggressive;
-    if (getenv("TRITIUM_GPU_CGLEVEL")) cgl = (LLVMCodeGenOptLevel)atoi(getenv("TRITIUM_GPU_CGLEVEL"));
+    int lvl = g->o->cg_level >= 0 && g->o->cg_level <= 3 ? g->o->cg_level : 3;
+    LLVMCodeGenOptLevel cgl = (LLVMCodeGenOptLevel)lvl;
     tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, cgl,
                                  LLVMRelocDefault, LLVMCodeModelDefault);
     int rc = -1;
@@ -154,7 +165,7 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     if (getenv("TRITIUM_GPU_DUMP_PRE")) LLVMDumpModule(g->M);
     double t_opt = now_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    const char *passes = getenv("TRITIUM_GPU_PASSES") ? getenv("TRITIUM_GPU_PASSES") : "default<O3>";
+    const char *passes = g->o->passes ? g->o->passes : "default<O3>";
     LLVMErrorRef e = LLVMRunPasses(g->M, passes, tm, po);
     t_opt = now_seconds() - t_opt;
     LLVMDisposePassBuilderOptions(po);

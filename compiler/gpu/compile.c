@@ -24,6 +24,9 @@ void gpu_options_default(gpu_options *o)
     memset(o, 0, sizeof *o);
     o->num_warps = 4;
     o->numerics = NUMERICS_IEEE;
+    o->passes = getenv("TRITIUM_GPU_PASSES");
+    const char *cg = getenv("TRITIUM_GPU_CGLEVEL");
+    o->cg_level = cg && *cg >= '0' && *cg <= '3' && !cg[1] ? *cg - '0' : 3;
 }
 
 void gpu_kernel_free(gpu_kernel *k)
@@ -67,7 +70,9 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
-    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nspec=", gpu_compiler_version(), arch, nw, (int)o->numerics);
+    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\n", gpu_compiler_version(), arch, nw, (int)o->numerics);
+    fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : "default<O3>", o->cg_level,
+            gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);

@@ -210,6 +210,9 @@ void gpu_lower(gctx *g, const char *name);
 /* codegen.c */
 int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len);
 void gpu_llvm_init(void);
+/* $TRITIUM_LLVM_ARG as applied when LLVM was initialized ("" when none): part
+ * of every cache key. Initializes LLVM. */
+const char *gpu_llvm_extra_arg(void);
 
 /* cache.c */
 char *gpu_cache_dir(const gpu_options *o);

@@ -36,8 +36,15 @@ typedef struct gpu_options {
     FILE *dump_llvm;               /* when set, the optimized LLVM IR is printed here */
     int bench_iters;               /* gpu_launch: 0 = run once; N > 0: also time N more runs
                                     * (outputs are those of the first run) */
+    /* Developer knobs that change the PTX, read once from the environment by
+     * gpu_options_default and part of the cache key: */
+    const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: "default<O3>" */
+    int cg_level;                  /* LLVM codegen level 0-3 ($TRITIUM_GPU_CGLEVEL); default 3 */
 } gpu_options;
 
+/* Defaults, and the knobs above from the environment. One extra LLVM option,
+ * $TRITIUM_LLVM_ARG, is process-wide (LLVM's options are global): it is read
+ * when LLVM is first initialized and is part of every cache key. */
 void gpu_options_default(gpu_options *o);
 
 /* Argument specialization as Triton's specialize.cc does it: bit i is set

@@ -307,6 +307,34 @@ START_TEST(compile_cache)
     ck_assert_int_eq(gpu_compile(f, &o, &s1, &d, err, sizeof err), 0);
     ck_assert(!d.from_cache);
     ck_assert_str_ne(d.key, a.key);
+    gpu_kernel_free(&d);
+    /* the developer knobs that change the PTX are read once into the options
+     * (gpu_options_default) and are part of the key: no stale PTX from the
+     * cache after TRITIUM_GPU_PASSES or TRITIUM_GPU_CGLEVEL changes */
+    setenv("TRITIUM_GPU_PASSES", "default<O1>", 1);
+    setenv("TRITIUM_GPU_CGLEVEL", "2", 1);
+    gpu_options k;
+    gpu_options_default(&k);
+    unsetenv("TRITIUM_GPU_PASSES");
+    unsetenv("TRITIUM_GPU_CGLEVEL");
+    ck_assert_str_eq(k.passes, "default<O1>");
+    ck_assert_int_eq(k.cg_level, 2);
+    k.cache_dir = dir;
+    char keys[3][33];
+    for (int v = 0; v < 3; v++) {
+        gpu_options_default(&o);
+        o.cache_dir = dir;
+        if (v == 1) o.passes = k.passes;
+        if (v == 2) o.cg_level = k.cg_level;
+        ck_assert_int_eq(gpu_compile(f, &o, &s1, &d, err, sizeof err), 0);
+        ck_assert(d.from_cache == (v == 0));
+        memcpy(keys[v], d.key, 33);
+        gpu_kernel_free(&d);
+    }
+    ck_assert_str_eq(keys[0], a.key);
+    ck_assert_str_ne(keys[1], a.key);
+    ck_assert_str_ne(keys[2], a.key);
+    ck_assert_str_ne(keys[1], keys[2]);
     gpu_kernel_free(&a);
     gpu_kernel_free(&b);
     gpu_kernel_free(&c);
