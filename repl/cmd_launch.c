@@ -13,28 +13,22 @@
 #include <inttypes.h>
 #include <string.h>
 
-static const char *const valued[] = { "--grid", "--arg", "--const", "--num-warps", "--seed", "--save",
-                                      "--expect", "--kernel", "--schedule", "--threads", "--numerics", "--path" };
-
+/* Whether `opt` (exactly, no "=VALUE") is a launch-spec option with a value. */
 static bool takes_value(const char *opt)
 {
-    for (size_t i = 0; i < TT_COUNTOF(valued); i++)
-        if (!strcmp(opt, valued[i])) return true;
-    return false;
+    const repl_option *o = strchr(opt, '=') ? NULL : repl_spec_option(opt);
+    return o && o->takes_value;
 }
 
-/* The key a pair replaces: the option, or "=NAME" for values named NAME. */
+/* The key a pair replaces (repl_option.key): the option, "=NAME" for values
+ * named NAME, or "--save=NAME". */
 static char *pair_key(const char *opt, const char *value)
 {
-    if (!strcmp(opt, "--arg") || !strcmp(opt, "--const")) {
-        const char *eq = value ? strchr(value, '=') : NULL;
-        return eq ? xasprintf("=%.*s", (int)(eq - value), value) : xstrdup(opt);
-    }
-    if (!strcmp(opt, "--save") || !strcmp(opt, "--expect")) {
-        const char *eq = value ? strchr(value, '=') : NULL;
-        return eq ? xasprintf("%s=%.*s", opt, (int)(eq - value), value) : xstrdup(opt);
-    }
-    return xstrdup(opt);
+    const repl_option *o = repl_spec_option(opt);
+    const char *eq = value ? strchr(value, '=') : NULL;
+    if (!o || !eq || o->key == REPL_KEY_OPTION) return xstrdup(opt);
+    if (o->key == REPL_KEY_PARAM) return xasprintf("=%.*s", (int)(eq - value), value);
+    return xasprintf("%s=%.*s", opt, (int)(eq - value), value);
 }
 
 /* Replace-or-append one option in a word list. */

@@ -26,12 +26,6 @@ static const struct gopt {
     { "--llvm", RG_LLVM, false },
 };
 
-/* Launch-spec options whose value is the next word (spec.c). */
-static const char *const spec_valued[] = {
-    "--grid", "--arg", "--const", "--num-warps", "--seed", "--save", "--expect", "--kernel",
-    "--schedule", "--threads", "--numerics", "--path",
-};
-
 static bool gerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static bool gerr(const char *fmt, ...)
 {
@@ -166,9 +160,8 @@ bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g
         if (!o) {
             rest[nr++] = (char *)w;
             /* the value of a launch-spec option is never one of ours */
-            bool valued = false;
-            for (size_t k = 0; k < TT_COUNTOF(spec_valued) && !eq; k++) valued |= !strcmp(w, spec_valued[k]);
-            if (valued && i + 1 < argc) rest[nr++] = (char *)argv[++i];
+            const repl_option *so = eq ? NULL : repl_spec_option(w);
+            if (so && so->takes_value && i + 1 < argc) rest[nr++] = (char *)argv[++i];
             continue;
         }
         const char *v = NULL;

@@ -68,6 +68,22 @@ enum {
     REPL_OPT_POSITIONAL = 4,       /* words not starting with '-' are collected */
 };
 
+/* One launch-spec option (spec.c's table). `key` says what a later
+ * occurrence replaces (a "# tritium:" line vs the command line, the
+ * debugger's `set` commands): the option itself, the parameter named before
+ * '=' (--arg x and --const x are one name), or option and parameter
+ * (--save x, --expect x). */
+typedef enum { REPL_KEY_OPTION, REPL_KEY_PARAM, REPL_KEY_OPTION_PARAM } repl_key;
+typedef struct repl_option {
+    const char *name;              /* "--grid" */
+    int id;                        /* spec.c's own */
+    unsigned group;                /* REPL_OPT_LAUNCH or REPL_OPT_RUN */
+    bool takes_value;
+    repl_key key;
+} repl_option;
+/* The option of a word "--opt" or "--opt=VALUE", or NULL. */
+const repl_option *repl_spec_option(const char *word);
+
 typedef struct repl_spec {
     char *kernel;                  /* --kernel NAME, or NULL */
     bool kernel_from_comment;

@@ -13,26 +13,32 @@ enum opt_id {
     O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS, O_PATH,
 };
 
-static const struct opt {
-    const char *name;
-    enum opt_id id;
-    unsigned group;
-    bool takes_value;
-} opts[] = {
-    { "--grid", O_GRID, REPL_OPT_LAUNCH, true },
-    { "--arg", O_ARG, REPL_OPT_LAUNCH, true },
-    { "--const", O_CONST, REPL_OPT_LAUNCH, true },
-    { "--num-warps", O_NUM_WARPS, REPL_OPT_LAUNCH, true },
-    { "--seed", O_SEED, REPL_OPT_LAUNCH, true },
-    { "--save", O_SAVE, REPL_OPT_LAUNCH, true },
-    { "--expect", O_EXPECT, REPL_OPT_LAUNCH, true },
-    { "--kernel", O_KERNEL, REPL_OPT_LAUNCH, true },
-    { "--path", O_PATH, REPL_OPT_LAUNCH, true },
-    { "--json", O_JSON, REPL_OPT_RUN, false },
-    { "--schedule", O_SCHEDULE, REPL_OPT_RUN, true },
-    { "--threads", O_THREADS, REPL_OPT_RUN, true },
-    { "--numerics", O_NUMERICS, REPL_OPT_RUN, true },
+/* The launch-spec options: the one table that `run`, `debug`, `diff`, `ir`,
+ * `ptx`, the debugger's `set`/`load` commands and repl_gpu_take consult. */
+static const repl_option opts[] = {
+    { "--grid", O_GRID, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
+    { "--arg", O_ARG, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
+    { "--const", O_CONST, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
+    { "--num-warps", O_NUM_WARPS, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
+    { "--seed", O_SEED, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
+    { "--save", O_SAVE, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION_PARAM },
+    { "--expect", O_EXPECT, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION_PARAM },
+    { "--kernel", O_KERNEL, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
+    { "--path", O_PATH, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
+    { "--json", O_JSON, REPL_OPT_RUN, false, REPL_KEY_OPTION },
+    { "--schedule", O_SCHEDULE, REPL_OPT_RUN, true, REPL_KEY_OPTION },
+    { "--threads", O_THREADS, REPL_OPT_RUN, true, REPL_KEY_OPTION },
+    { "--numerics", O_NUMERICS, REPL_OPT_RUN, true, REPL_KEY_OPTION },
 };
+
+const repl_option *repl_spec_option(const char *word)
+{
+    const char *eq = strchr(word, '=');
+    size_t n = eq ? (size_t)(eq - word) : strlen(word);
+    for (size_t k = 0; k < TT_COUNTOF(opts); k++)
+        if (strlen(opts[k].name) == n && !strncmp(opts[k].name, word, n)) return &opts[k];
+    return NULL;
+}
 
 static const char *const gen_kinds[] = { "randn", "rand", "zeros", "ones", "empty", "arange", "full" };
 
@@ -380,7 +386,7 @@ static bool parse_uint(const char *w, uint64_t *out)
     return true;
 }
 
-static bool apply(pstate *ps, const struct opt *o, const char *val)
+static bool apply(pstate *ps, const repl_option *o, const char *val)
 {
     repl_spec *s = ps->s;
     uint64_t u;
@@ -468,9 +474,7 @@ bool repl_spec_parse(repl_spec *s, int argc, char *const *argv, unsigned allowed
         }
         const char *eq = strchr(w, '=');
         size_t n = eq ? (size_t)(eq - w) : strlen(w);
-        const struct opt *o = NULL;
-        for (size_t k = 0; k < TT_COUNTOF(opts); k++)
-            if (strlen(opts[k].name) == n && !strncmp(opts[k].name, w, n)) o = &opts[k];
+        const repl_option *o = repl_spec_option(w);
         if (!o) {
             const char *names[TT_COUNTOF(opts)];
             int nn = 0;

@@ -155,6 +155,29 @@ START_TEST(consts_and_options)
 }
 END_TEST
 
+/* One option table: the debugger's `set` commands and repl_gpu_take read
+ * which options take a value and what a later one replaces from it. */
+START_TEST(option_table)
+{
+    static const char *const valued[] = { "--grid", "--arg", "--const", "--num-warps", "--seed", "--save",
+                                          "--expect", "--kernel", "--path", "--schedule", "--threads", "--numerics" };
+    for (size_t i = 0; i < sizeof valued / sizeof valued[0]; i++) {
+        const repl_option *o = repl_spec_option(valued[i]);
+        ck_assert_ptr_nonnull(o);
+        ck_assert_str_eq(o->name, valued[i]);
+        ck_assert(o->takes_value);
+    }
+    ck_assert(!repl_spec_option("--json")->takes_value);
+    ck_assert_str_eq(repl_spec_option("--arg=x=randn:f32[4]")->name, "--arg");
+    ck_assert_int_eq(repl_spec_option("--arg")->key, REPL_KEY_PARAM);
+    ck_assert_int_eq(repl_spec_option("--const")->key, REPL_KEY_PARAM);
+    ck_assert_int_eq(repl_spec_option("--save")->key, REPL_KEY_OPTION_PARAM);
+    ck_assert_int_eq(repl_spec_option("--grid")->key, REPL_KEY_OPTION);
+    ck_assert_ptr_null(repl_spec_option("--ar"));
+    ck_assert_ptr_null(repl_spec_option("--device"));   /* a GPU option, not the launch spec's */
+}
+END_TEST
+
 START_TEST(expect_tolerances)
 {
     repl_spec s;
@@ -304,6 +327,7 @@ TCase *spec_tcase(void)
     tcase_add_test(tc, npy_and_exprs);
     tcase_add_test(tc, consts_and_options);
     tcase_add_test(tc, expect_tolerances);
+    tcase_add_test(tc, option_table);
     tcase_add_test(tc, comment_then_command_line);
     tcase_add_test(tc, override_across_option_kinds);
     tcase_add_test(tc, positional_words);
