@@ -19,11 +19,17 @@ static int terr(const char *fmt, ...)
     return REPL_EXIT_INPUT;
 }
 
+/* KERNEL or KERNEL@LINE (a kernel of that name defined on that line). */
 static bool ident_at_end(const char *s)
 {
     if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return false;
-    for (; *s; s++)
+    for (; *s && *s != '@'; s++)
         if (!(isalnum((unsigned char)*s) || *s == '_')) return false;
+    if (*s == '@') {
+        if (!s[1]) return false;
+        for (s++; *s; s++)
+            if (!isdigit((unsigned char)*s)) return false;
+    }
     return true;
 }
 
@@ -45,10 +51,7 @@ static char *function_list(const front_module *m)
 
 static bool has_function(const front_module *m, const char *name)
 {
-    int n = front_function_count(m);
-    for (int i = 0; i < n; i++)
-        if (!strcmp(front_function_name(m, i), name)) return true;
-    return false;
+    return front_find_function(m, name, true) >= 0;
 }
 
 /* The command line's explicit kernel: FILE.py:KERNEL or --kernel. */

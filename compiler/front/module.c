@@ -709,12 +709,34 @@ static bool not_specialized(const funcdef *f, const char *name, int idx)
     return false;
 }
 
+int front_find_function(const front_module *m, const char *kernel, bool user_only)
+{
+    int n = user_only ? m->nuser : m->funcs.n, fi = -1;
+    const char *at = strchr(kernel, '@');
+    if (!at) {
+        for (int i = 0; i < n; i++)       /* the last definition, as Python's namespace has it */
+            if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
+        return fi;
+    }
+    char *end;
+    long line = strtol(at + 1, &end, 10);
+    if (end == at + 1 || *end || line < 1) return -1;
+    /* LINE is the def's line or its first decorator's (co_firstlineno), and
+     * decorators may not have been kept (unreadable ones are skipped): the
+     * first def of that name at or after LINE */
+    size_t len = (size_t)(at - kernel);
+    for (int i = 0; i < n; i++) {
+        const funcdef *f = &m->funcs.v[i];
+        if (strlen(f->name) != len || strncmp(f->name, kernel, len) || f->pos.file != m->file) continue;
+        if (f->pos.line >= line && (fi < 0 || f->pos.line < m->funcs.v[fi].pos.line)) fi = i;
+    }
+    return fi;
+}
+
 int front_params(const front_module *cm, const char *kernel, const front_param **out)
 {
     front_module *m = (front_module *)cm;
-    int fi = -1;
-    for (int i = 0; i < m->funcs.n; i++)
-        if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
+    int fi = front_find_function(m, kernel, false);
     if (fi < 0) return -1;
     while (m->params.n < m->funcs.n) {
         vec_push(&m->params, NULL);

@@ -763,9 +763,7 @@ static sval const_value(const launch_const *c)
 
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
 {
-    int fi = -1;
-    for (int i = 0; i < m->nuser; i++)
-        if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
+    int fi = front_find_function(m, kernel, true);
     if (fi < 0) {
         diag_error(((src_pos){ m->file, 0, 0 }), "no @triton.jit function named '%s'", kernel);
         return NULL;
@@ -777,7 +775,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
     sema S = { .m = m, .a = &mem, .caller_loc = -1, .func_name = fd->name, .tail = &fd->body };
     scope top = {0};
     S.sc = &top;
-    S.fn = ir_func_new(kernel);
+    S.fn = ir_func_new(fd->name);
     S.b = (ir_builder){ S.fn, IR_BODY, -1 };
     if (setjmp(S.fail)) {
         ir_func_free(S.fn);

@@ -44,7 +44,15 @@ typedef struct front_param {
     bool no_specialize;            /* named in @triton.jit(do_not_specialize=[...]) */
 } front_param;
 
-/* Parameters of jit function `kernel`; returns the count or -1 when there is
+/* The index of jit function `kernel`: "NAME" is the last definition of that
+ * name (as Python's module namespace keeps it); "NAME@LINE" the first one of
+ * the kernel file whose `def` is on line LINE or after it (LINE: the def's
+ * line or its first decorator's, as a Python code object's co_firstlineno
+ * gives it; several kernels of one name, nested kernels). With user_only, functions of imported files are not searched.
+ * -1 when there is none. */
+int front_find_function(const front_module *m, const char *kernel, bool user_only);
+
+/* Parameters of jit function `kernel` (NAME or NAME@LINE); returns the count or -1 when there is
  * no such function. The array stays valid while m lives. */
 int front_params(const front_module *m, const char *kernel, const front_param **out);
 

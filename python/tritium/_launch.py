@@ -7,7 +7,9 @@ import atexit
 import ctypes
 import inspect
 import os
+import re
 import sys
+import textwrap
 
 from . import _lib
 from ._config import CONFIG
@@ -48,40 +50,104 @@ _KERNELS = {}            # id(JITFunction) -> (jitfn, KernelInfo)
 
 
 class KernelInfo:
-    """What a JITFunction resolves to in tritium: a module and a kernel name."""
+    """What a JITFunction (or Triton's InterpretedFunction) resolves to in
+    tritium: a module, the kernel's name there (NAME@LINE: the function whose
+    decorator or def is on that line), and its parameters."""
 
     def __init__(self, jitfn):
         fn = jitfn.fn
-        self.name = fn.__name__
         self.jitfn = jitfn
-        self.params = [(p.name, p.is_constexpr) for p in jitfn.params]
-        self.module = _module_for(jitfn)
-        self.file = getattr(fn, "__code__", None) and fn.__code__.co_filename
+        sig = getattr(jitfn, "signature", None) or inspect.signature(fn)
+        self.signature = sig
+        self.arg_names = [p for p in sig.parameters]
+        self.params = [(p.name, _is_constexpr_annotation(p.annotation)) for p in sig.parameters.values()]
+        self.module, self.name, self.file = _module_for(jitfn)
+        self.short = fn.__name__
 
 
-def _module_for(jitfn):
+def _is_constexpr_annotation(a):
+    if a is inspect.Parameter.empty:
+        return False
+    return "constexpr" in (a if isinstance(a, str) else getattr(a, "__name__", repr(a)))
+
+
+def _def_source(jitfn):
+    """(source of the def without decorators, dedented; first line number of
+    the raw source in its file; True when the def is at module level)."""
     fn = jitfn.fn
-    path = getattr(fn, "__code__", None) and fn.__code__.co_filename
-    lib = _lib.lib()
-    if path and os.path.isfile(path):
-        key = ("file", os.path.realpath(path), os.stat(path).st_mtime_ns)
-        m = _MODULES.get(key)
-        if m is None:
-            m = lib.tritium_module_load(path.encode())
-            if not m:
-                raise CompileError(_lib.last_error())
-            _MODULES[key] = m
-        return m
-    # exec'd or generated source: compile JITFunction.src as its own module
-    src = "import triton\nimport triton.language as tl\n" + jitfn.src
-    key = ("text", src)
+    raw = getattr(jitfn, "raw_src", None)
+    first = getattr(jitfn, "starting_line_number", None)
+    if raw is None:
+        raw, first = inspect.getsourcelines(fn)
+    text = textwrap.dedent("".join(raw))
+    m = re.search(r"^def\s+\w+\s*\(", text, re.MULTILINE)
+    orig = text[m.start():] if m else text
+    top = bool(raw) and not raw[0][:1].isspace()
+    return orig, first, top
+
+
+def _closure_lines(fn):
+    """Module-level constexpr definitions for the values a nested kernel
+    closes over (ints, floats, bools, strings): Triton treats them as
+    constexprs too."""
+    out = []
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            v = _unwrap(cell.cell_contents)
+        except ValueError:
+            continue
+        if isinstance(v, (bool, int, float, str)):
+            out.append("%s = tl.constexpr(%r)\n" % (name, v))
+    return out
+
+
+def _load_module(key, loader):
     m = _MODULES.get(key)
     if m is None:
-        m = lib.tritium_module_load_text(("<%s>" % fn.__name__).encode(), src.encode())
+        m = loader()
         if not m:
             raise CompileError(_lib.last_error())
         _MODULES[key] = m
     return m
+
+
+def _module_for(jitfn):
+    """(module handle, kernel name for it, file) for a jit function: its file
+    when the function is the file's own top-level text; otherwise (source
+    rewritten with _unsafe_update_src, exec'd, nested, closures) the file's
+    text with the function's current source appended, so helpers, imports
+    and constexpr globals still resolve."""
+    fn = jitfn.fn
+    lib = _lib.lib()
+    path = fn.__code__.co_filename
+    has_file = bool(path) and os.path.isfile(path)
+    try:
+        orig, first, top = _def_source(jitfn)
+    except (OSError, TypeError):
+        orig, first, top = None, None, False
+    src = getattr(jitfn, "src", None) or orig
+    if src is None:
+        raise UnsupportedLaunch("tritium: kernel '%s': its source is not available (defined by exec or eval "
+                                "without a file)" % fn.__name__)
+    closure = _closure_lines(fn)
+    if has_file and top and src == orig and not closure:
+        key = ("file", os.path.realpath(path), os.stat(path).st_mtime_ns)
+        m = _load_module(key, lambda: lib.tritium_module_load(path.encode()))
+        return m, "%s@%d" % (fn.__name__, first), path
+    base = ""
+    base_path = path if has_file else fn.__globals__.get("__file__")   # exec'd: its globals' file
+    if base_path and os.path.isfile(base_path):
+        with open(base_path, encoding="utf-8", errors="replace") as f:
+            base = f.read()
+    if not base.endswith("\n"):
+        base += "\n"
+    head = "import triton\nimport triton.language as tl\n"
+    text = base + head + "".join(closure)
+    line = text.count("\n") + 1
+    text += "@triton.jit\n" + src + ("" if src.endswith("\n") else "\n")
+    vname = "%s (generated %s)" % (base_path or "<exec>", fn.__name__)
+    m = _load_module(("text", text), lambda: lib.tritium_module_load_text(vname.encode(), text.encode()))
+    return m, "%s@%d" % (fn.__name__, line), vname
 
 
 def kernel_info(jitfn):
@@ -107,12 +173,13 @@ def _free_modules():
 
 def bind(jitfn, args, kwargs):
     """Triton's binding: (dict of every parameter's value, options dict)."""
-    opts = {k: v for k, v in kwargs.items() if k not in jitfn.arg_names}
+    info = kernel_info(jitfn)
+    opts = {k: v for k, v in kwargs.items() if k not in info.arg_names}
     for k in opts:
         if k not in OPTION_KEYS:
             raise KeyError("Keyword argument %s was specified but unrecognised" % k)
-    kw = {k: v for k, v in kwargs.items() if k in jitfn.arg_names}
-    ba = jitfn.signature.bind(*args, **kw)
+    kw = {k: v for k, v in kwargs.items() if k in info.arg_names}
+    ba = info.signature.bind(*args, **kw)
     ba.apply_defaults()
     return dict(ba.arguments), opts
 
@@ -324,7 +391,7 @@ class Launch:
 
 def raise_or_warn(info, grid, stats, text):
     msg = ("tritium: kernel %s, grid %s: %d fault%s (%d lanes), %d race%s, %d uninitialized read%s\n%s"
-           % (info.name, tuple(grid), stats["faults"], "" if stats["faults"] == 1 else "s", stats["fault_lanes"],
+           % (info.short, tuple(grid), stats["faults"], "" if stats["faults"] == 1 else "s", stats["fault_lanes"],
               stats["races"], "" if stats["races"] == 1 else "s", stats["uninit_reads"],
               "" if stats["uninit_reads"] == 1 else "s", text))
     if CONFIG.on_error == "warn":
@@ -334,7 +401,7 @@ def raise_or_warn(info, grid, stats, text):
         sys.stderr.write(msg if msg.endswith("\n") else msg + "\n")
         sys.stderr.flush()
         os._exit(1)
-    raise KernelError(msg.rstrip("\n"), report=text, stats=stats, kernel=info.name)
+    raise KernelError(msg.rstrip("\n"), report=text, stats=stats, kernel=info.short)
 
 
 COUNTS = {"launches": 0, "compiles": 0, "faulty": 0, "seconds": 0.0}

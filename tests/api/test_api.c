@@ -155,6 +155,30 @@ START_TEST(bad_input_is_an_error_message)
 }
 END_TEST
 
+START_TEST(kernel_at_line_selects_one_of_several)
+{
+    const char *src = "import triton\nimport triton.language as tl\n"
+                      "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1.0)\n"     /* lines 3-5 */
+                      "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 2.0)\n";    /* lines 6-8 */
+    tritium_module *m = tritium_module_load_text("dup.py", src);
+    const char *names[] = { "k", "k@3", "k@4", "k@6", "k@7" };
+    const float want[] = { 2, 1, 1, 2, 2 };
+    for (int i = 0; i < 5; i++) {
+        float x = 0;
+        int64_t shape[1] = { 1 }, strides[1] = { 1 };
+        tritium_launch *L = tritium_launch_new(m, names[i]);
+        ck_assert_ptr_nonnull(L);
+        tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, &x, 1, shape, strides, &x, 4, 0);
+        ck_assert_int_eq(tritium_run(L, NULL, NULL), TRITIUM_OK);
+        ck_assert_float_eq(x, want[i]);
+        tritium_launch_free(L);
+    }
+    ck_assert_ptr_null(tritium_launch_new(m, "k@9"));
+    ck_assert_ptr_null(tritium_launch_new(m, "k@x"));
+    tritium_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("api");
@@ -163,6 +187,7 @@ int main(void)
     tcase_add_test(tc, views_of_one_storage_are_one_buffer);
     tcase_add_test(tc, storage_bounds_and_faults);
     tcase_add_test(tc, bad_input_is_an_error_message);
+    tcase_add_test(tc, kernel_at_line_selects_one_of_several);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
