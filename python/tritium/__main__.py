@@ -25,7 +25,7 @@ def _parser():
     p.add_argument("--schedule", choices=("in-order", "reverse", "random", "parallel"), default=None)
     p.add_argument("--schedule-seed", type=int, default=None)
     p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--numerics", choices=("ieee", "gpu"), default=None)
+    p.add_argument("--numerics", choices=("ieee", "fast", "gpu"), default=None)
     p.add_argument("--no-races", action="store_true", help="do not check races between programs")
     p.add_argument("--uninit", action="store_true", help="report reads of never-written memory")
     p.add_argument("--config", default=None,

@@ -15,7 +15,7 @@ API_VERSION = 1
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
 OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
 SCHEDULES = {"in-order": 0, "reverse": 1, "random": 2, "parallel": 3}
-NUMERICS = {"ieee": 0, "gpu": 1}
+NUMERICS = {"ieee": 0, "fast": 1, "gpu": 1}
 
 
 class LibraryNotFound(ImportError):

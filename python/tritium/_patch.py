@@ -194,6 +194,7 @@ def install(mode):
         jit.JITFunction.run = _interp_run
         try:
             from triton.runtime import interpreter
+            _ORIG["InterpretedFunction.run"] = interpreter.InterpretedFunction.run
             interpreter.InterpretedFunction.run = _interp_run
         except ImportError:
             pass
