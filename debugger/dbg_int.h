@@ -1,10 +1,12 @@
 /* dbg_int.h — shared declarations of the debugging engine's files.
  *
  *   session.c   loading, the worker thread and the stop/resume handshake
+ *   parse.c     shared helpers: printing, errors, integer and pid tokens
+ *   location.c  breakpoint locations: parsing and resolving LINE/FILE:LINE/FUNC
  *   sched.c     which program runs next (schedules, `program`), info programs
  *   hook.c      the interpreter hook: every stop decision
  *   exec.c      execution commands (run, continue, step, ...) and stop reports
- *   bpt.c       breakpoints: location parsing and resolution, info breakpoints
+ *   bpt.c       breakpoints: break, delete, enable, condition, info breakpoints
  *   watch.c     watchpoints on buffer elements
  *   lines.c     statement lines of a source file, per-op line table, list
  *   frames.c    frames from the inline call chain, backtrace, visible variables
@@ -256,7 +258,7 @@ struct dbg_session {
     arena names;                   /* names made up for scopes (call results) */
 };
 
-/* ---- helpers shared between files ---------------------------------------- */
+/* ---- helpers shared between files (parse.c) -------------------------------- */
 
 int dbg_error(dbg_session *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dbg_printf(dbg_session *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -310,7 +312,10 @@ void dbg_bp_flags(dbg_session *d);            /* recompute OPF_BPLINE / OPF_FUNC
 dbg_bp *dbg_bp_find(dbg_session *d, int num);
 void dbg_bp_delete(dbg_session *d, dbg_bp *b);
 void dbg_bp_free_all(dbg_session *d);
+
+/* location.c */
 /* Parse a location "[FILE:]LINE | FUNCTION"; resolves against the kernel. */
+enum { LOC_LINE = 1, LOC_FUNC = 2 };
 typedef struct dbg_loc { int kind; char *file; int line; char *func; int rfile, rline; } dbg_loc;
 bool dbg_parse_location(dbg_session *d, const char **s, dbg_loc *loc);
 void dbg_loc_free(dbg_loc *l);
@@ -318,6 +323,8 @@ void dbg_loc_free(dbg_loc *l);
  * next one with code; 0 when none. */
 int dbg_resolve_line(dbg_session *d, int file, int line);
 int dbg_find_file(dbg_session *d, const char *name);
+/* Inlined instances (calls) of jit function `name` in the kernel. */
+int dbg_count_instances(dbg_session *d, const char *name);
 
 /* watch.c */
 void dbg_watch_check(dbg_session *d, int32_t g, int *reason, int *bpn);
