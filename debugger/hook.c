@@ -287,7 +287,7 @@ interp_hook_action dbg_hook(void *user, interp_session *s, const interp_frame *f
         problems_msg(d, fr->pid, &found);
         if (found && reason == DBG_STOP_NONE) reason = DBG_STOP_FAULT;
     }
-    if (d->interrupt) {
+    if (d->interrupt && oi->pos >= 0) {   /* at an op with a source line, not a loop's bookkeeping (was ?:0) */
         d->interrupt = 0;
         if (reason == DBG_STOP_NONE) reason = DBG_STOP_INTERRUPT;
     }

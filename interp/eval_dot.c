@@ -21,20 +21,27 @@
  * compiler does not contract (-ffp-contract=off) and fmaf is exact. */
 #include "internal.h"
 
+#include <pthread.h>
+
 #include <math.h>
 
 /* DEF_MM(name, ...) defines name_avx2 and name_base (the same loop nest
  * compiled for two targets) and name(), which dispatches between them. */
 #if defined(__x86_64__) || defined(__i386__)
 #define FAST_TARGET __attribute__((target("avx2,fma")))
+static bool g_avx2_fma;
+static void probe_cpu(void)
+{
+    __builtin_cpu_init();
+    g_avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* once per process: the programs of a parallel launch may ask at the same time */
 static bool have_avx2_fma(void)
 {
-    static int v = -1;
-    if (v < 0) {
-        __builtin_cpu_init();
-        v = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    return v;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, probe_cpu);
+    return g_avx2_fma;
 }
 #else
 #define FAST_TARGET

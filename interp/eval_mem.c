@@ -16,7 +16,10 @@
  * interp_last_writer); with check_races loads record the reader and both
  * check for a conflicting access by another program of the launch;
  * atomics never race with atomics, and a program that took a lock
- * (atomic_cas or atomic_xchg) is trusted. */
+ * (atomic_cas or atomic_xchg) is trusted. Shadow words are read and
+ * written with relaxed atomics: the programs of a parallel launch touch
+ * them at the same time (the last reader wins), which must not be a data
+ * race of the interpreter itself (TSan, `meson test --setup tsan`). */
 #include "internal.h"
 
 #include <math.h>
@@ -285,13 +288,13 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
             bool suspect = false;
             if (reader) {
                 uint32_t *restrict rd = reader + e0;
-                for (int64_t c = 0; c < len; c++) rd[c] = me;
+                for (int64_t c = 0; c < len; c++) __atomic_store_n(&rd[c], me, __ATOMIC_RELAXED);
                 const uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
                 if (wr && !p->synced) {
                     uint32_t bad = 0;
                     const uint32_t *restrict w = wr + e0;
                     for (int64_t c = 0; c < len; c++) {
-                        uint32_t x = w[c];
+                        uint32_t x = __atomic_load_n(&w[c], __ATOMIC_RELAXED);
                         bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !(x & (SH_ATOMIC | SH_SYNC)));
                     }
                     suspect = bad != 0;
@@ -340,12 +343,15 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
                 uint32_t bad = 0;
                 const uint32_t *restrict w = wr + e0;
                 for (int64_t c = 0; c < len; c++) {
-                    uint32_t x = w[c];
+                    uint32_t x = __atomic_load_n(&w[c], __ATOMIC_RELAXED);
                     bad |= (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC)));
                 }
                 if (reader) {
                     const uint32_t *restrict rd = reader + e0;
-                    for (int64_t c = 0; c < len; c++) bad |= (uint32_t)(rd[c] != 0 && rd[c] != me && !flags);
+                    for (int64_t c = 0; c < len; c++) {
+                        uint32_t x = __atomic_load_n(&rd[c], __ATOMIC_RELAXED);
+                        bad |= (uint32_t)(x != 0 && x != me && !flags);
+                    }
                 }
                 suspect = bad != 0;
             }
@@ -359,8 +365,8 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
                 uint32_t *restrict w = wr + e0;
                 int32_t *restrict wl = b->wloc + e0;
                 for (int64_t c = 0; c < len; c++) {
-                    w[c] = mine;
-                    wl[c] = loc;
+                    __atomic_store_n(&w[c], mine, __ATOMIC_RELAXED);
+                    __atomic_store_n(&wl[c], loc, __ATOMIC_RELAXED);
                 }
                 if (b->init) memset(b->init + e0, 1, (size_t)len);
             }

@@ -25,6 +25,10 @@ void interp_prog_free(interp_prog *p)
 static int call_hook(interp_prog *p)
 {
     interp_session *s = p->s;
+    if (s->interrupted) {              /* Ctrl-C (interp_interrupt): unwind program and launch */
+        s->abort = true;
+        return HOOK_ABORT;
+    }
     if (!s->hook) return HOOK_CONTINUE;
     interp_frame fr = { s->f, p->region, p->opi, { p->pid[0], p->pid[1], p->pid[2] } };
     pthread_mutex_lock(&s->hook_lock);
@@ -134,7 +138,8 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3])
         if (p->raced) s->race_programs++;
         pthread_mutex_unlock(&s->rep_lock);
     }
-    __atomic_add_fetch(&s->st.programs, 1, __ATOMIC_RELAXED);
+    /* a program cut short by interp_interrupt did not run: the partial summary counts finished ones */
+    if (rc != EXEC_ABORT || !s->interrupted) __atomic_add_fetch(&s->st.programs, 1, __ATOMIC_RELAXED);
     return rc == EXEC_ABORT ? -1 : 0;
 }
 

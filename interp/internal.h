@@ -17,6 +17,7 @@
 #define TRITIUM_INTERP_INTERNAL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 
 #include "tritium/interp.h"
@@ -199,6 +200,7 @@ struct interp_session {
     void *hook_user;
     volatile bool trap;
     volatile bool abort;
+    volatile sig_atomic_t interrupted;   /* interp_interrupt: abort at the next op */
     pthread_mutex_t hook_lock;
     bool parallel;                 /* a parallel launch is running */
 

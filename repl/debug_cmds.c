@@ -38,11 +38,17 @@ static int r_quit(repl_dbg *r, const char *args)
     while (isspace((unsigned char)*s)) s++;
     if (*s) {
         char *end;
+        errno = 0;
         long v = strtol(s, &end, 0);
         while (isspace((unsigned char)*end)) end++;
         if (end == s || *end) {
             fflush(stdout);
             fprintf(stderr, "usage: quit [EXIT-STATUS]\n");
+            return -1;
+        }
+        if (errno || v < 0 || v > 255) {   /* exit() keeps 8 bits: 256 would read as success */
+            fflush(stdout);
+            fprintf(stderr, "quit: the exit status must be between 0 and 255\n");
             return -1;
         }
         r->quit_status = (int)v;

@@ -10,6 +10,8 @@
 #include "repl_gpu.h"
 #endif
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #ifndef TRITIUM_VERSION
@@ -32,6 +34,16 @@ static const struct command {
 #endif
 };
 
+/* A summary that could not be written (`tritium run > /dev/full`, a closed
+ * pipe) is a failure, not a success. */
+static int checked_output(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    int e = errno;
+    fprintf(stderr, "tritium: error: writing the output failed: %s\n", strerror(e ? e : EIO));
+    return rc == REPL_EXIT_OK ? REPL_EXIT_INPUT : rc;
+}
+
 int tritium_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -49,7 +61,7 @@ int tritium_main(int argc, char **argv)
     }
     const char *names[TT_COUNTOF(commands)];
     for (size_t i = 0; i < TT_COUNTOF(commands); i++) {
-        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
+        if (!strcmp(cmd, commands[i].name)) return checked_output(commands[i].fn(argc - 2, argv + 2));
         names[i] = commands[i].name;
     }
     const char *sug = repl_suggest(cmd, names, (int)TT_COUNTOF(commands));

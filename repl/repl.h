@@ -28,7 +28,7 @@
 #define REPL_NOPOS ((src_pos){ -1, 0, 0 })
 
 /* Exit statuses of every sub-command (DESIGN.md, "The command line"). */
-enum { REPL_EXIT_OK = 0, REPL_EXIT_KERNEL = 1, REPL_EXIT_INPUT = 2 };
+enum { REPL_EXIT_OK = 0, REPL_EXIT_KERNEL = 1, REPL_EXIT_INPUT = 2, REPL_EXIT_INTERRUPTED = 130 };   /* 130: 128 + SIGINT, as shells report it */
 
 /* ---- step 1: parsing ----------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
 
 static const char *sched_name(interp_sched s)
@@ -57,11 +58,23 @@ static void const_text(const launch_const *c, char *buf, size_t n)
     }
 }
 
+/* Ctrl-C during the launch: the first stops it (interp_interrupt) and the
+ * partial summary is printed; a second one ends the process as usual. */
+static interp_session *volatile g_running;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    signal(SIGINT, SIG_DFL);
+    if (g_running) interp_interrupt(g_running);
+}
+
 typedef struct run_result {
     interp_stats st;
     double seconds;
     repl_expect_result *exp; int nexp;
     int status;
+    bool interrupted;              /* Ctrl-C stopped the launch: st counts the programs that finished */
     bool nondet_checked;           /* schedules were compared (--check determinism, or after a race) */
     int64_t nondet;                /* elements whose final bits differ between schedules */
 #ifdef TRITIUM_HAVE_GPU
@@ -93,6 +106,9 @@ static void print_text(const repl_target *t, const run_result *rr)
 #ifdef TRITIUM_HAVE_GPU
     }
 #endif
+    if (rr->interrupted)
+        printf("status   interrupted after %lld of %lld programs; the results are partial\n",
+               (long long)rr->st.programs, (long long)(l->grid[0] * l->grid[1] * l->grid[2]));
     printf("time     %.3f ms\n", rr->seconds * 1e3);
     int w = 4;
     for (int i = 0; i < l->nargs; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
@@ -142,6 +158,7 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "schedule", json_string(sched_name(s->sched)));
     json_object_set_new(o, "numerics", json_string(tt_numerics_name(s->numerics)));
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
+    if (rr->interrupted) json_object_set_new(o, "interrupted", json_true());
     json_object_set_new(o, "faults", json_integer(rr->st.faults));
     json_object_set_new(o, "fault_lanes", json_integer(rr->st.fault_lanes));
     json_object_set_new(o, "overflows", json_integer(rr->st.overflows));
@@ -323,9 +340,28 @@ int repl_cmd_run(int argc, char *const *argv)
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
     double t0 = now_seconds();
+    struct sigaction sa = { .sa_handler = on_sigint }, old_sa;
+    sigemptyset(&sa.sa_mask);
+    g_running = sess;
+    sigaction(SIGINT, &sa, &old_sa);
     interp_run_launch(sess);
+    sigaction(SIGINT, &old_sa, NULL);
+    g_running = NULL;
     rr.seconds = now_seconds() - t0;
     interp_get_stats(sess, &rr.st);
+    if (interp_interrupted(sess)) {
+        /* no determinism rerun, --save or --expect on a partial launch: the summary, then 130 */
+        rr.interrupted = true;
+        rr.status = REPL_EXIT_INTERRUPTED;
+        fflush(stdout);
+        fprintf(stderr, "tritium: interrupted after %lld program%s\n", (long long)rr.st.programs,
+                rr.st.programs == 1 ? "" : "s");
+        if (s->json) print_json(&t, &rr);
+        else print_text(&t, &rr);
+        fflush(stdout);
+        rc = REPL_EXIT_INTERRUPTED;
+        goto out;
+    }
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
     rc = rr.st.faults || rr.st.races || rr.st.overflows ? REPL_EXIT_KERNEL : REPL_EXIT_OK;

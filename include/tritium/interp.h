@@ -115,6 +115,11 @@ typedef struct interp_stats {
 /* Run the whole grid under the session's schedule. Returns 0, or -1 when
  * aborted by the hook. */
 int interp_run_launch(interp_session *s);
+/* Stop the running launch at the next op of every program (Ctrl-C): the
+ * launch returns -1, with the programs finished so far counted in the stats.
+ * Async-signal-safe (it only sets flags); the session stays stopped. */
+void interp_interrupt(interp_session *s);
+bool interp_interrupted(const interp_session *s);
 void interp_get_stats(const interp_session *s, interp_stats *st);
 
 /* ---- inspection (for the debugger and diff) ---------------------------- */

@@ -193,6 +193,84 @@ START_TEST(file_limits)
 }
 END_TEST
 
+#define LONG "tests/debugger/kernels/long_loop.py"
+
+/* item 3: Ctrl-C stops a launch; `tritium run` prints a partial summary and
+ * exits 130 (programs 0-2 loop 1000 times, the others for minutes) */
+START_TEST(interrupt_run)
+{
+    const char *scheds[] = { "in-order", "parallel" };
+    for (int i = 0; i < 2; i++) {
+        char *sh = xasprintf("timeout --preserve-status -s INT 2 '%s' run --schedule %s " LONG " 2>&1",
+                             g_tritium, scheds[i]);
+        FILE *p = popen(sh, "r");
+        strbuf out = { 0 };
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
+            buf[n] = 0;
+            sb_puts(&out, buf);
+        }
+        int st = pclose(p);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "%s: status %d\n%s", scheds[i], st, out.s);
+        HAS(out.s, "tritium: interrupted after 3 programs");
+        HAS(out.s, "status   interrupted after 3 of 64 programs; the results are partial");
+        HAS(out.s, "Z     f32[64]          min 0  max 1000");
+        free(sh);
+        sb_free(&out);
+    }
+}
+END_TEST
+
+/* item 10: after SIGINT in -batch the stop showed `?:0` (an op of the
+ * loop's bookkeeping, which has no line); several timings, as the signal
+ * lands on a random op */
+START_TEST(interrupt_debug_location)
+{
+    const char *when[] = { "1.1", "1.4", "1.7" };
+    for (int i = 0; i < 3; i++) {
+        char *sh = xasprintf("timeout --preserve-status -s INT %s '%s' debug -batch -ex run -ex bt " LONG " 2>&1",
+                             when[i], g_tritium);
+        FILE *p = popen(sh, "r");
+        strbuf out = { 0 };
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
+            buf[n] = 0;
+            sb_puts(&out, buf);
+        }
+        pclose(p);
+        HAS(out.s, "Program received signal SIGINT, Interrupt.");
+        HAS(out.s, "long_loop () at " LONG ":11\n");
+        HASNOT(out.s, "?:0");
+        free(sh);
+        sb_free(&out);
+    }
+}
+END_TEST
+
+/* item 10: `quit 256` exited 0; a failed write of the summary exited 0 */
+START_TEST(exit_statuses)
+{
+    int st;
+    char *o = run("-batch -ex 'quit 256' " HELPERS, &st);
+    ck_assert_int_eq(st, 1);
+    HAS(o, "quit: the exit status must be between 0 and 255");
+    free(o);
+    o = run("-batch -ex 'quit 7' " HELPERS, &st);
+    ck_assert_int_eq(st, 7);
+    free(o);
+    char *sh = xasprintf("'%s' run examples/vector_add.py > /dev/full 2>/tmp/tritium-robust-full.txt", g_tritium);
+    int rc = system(sh);
+    free(sh);
+    ck_assert(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+    char *err = read_file("/tmp/tritium-robust-full.txt", NULL);
+    HAS(err, "tritium: error: writing the output failed: No space left on device");
+    free(err);
+    remove("/tmp/tritium-robust-full.txt");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("debugger-robust");
@@ -203,6 +281,9 @@ static Suite *suite(void)
     tcase_add_test(tc, breakpoint_numbers);
     tcase_add_test(tc, user_numbers_wrap);
     tcase_add_test(tc, file_limits);
+    tcase_add_test(tc, interrupt_run);
+    tcase_add_test(tc, interrupt_debug_location);
+    tcase_add_test(tc, exit_statuses);
     suite_add_tcase(s, tc);
     return s;
 }
