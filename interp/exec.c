@@ -87,7 +87,12 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
             interp_eval_dot(p, op);
             break;
         case F_REDUCE:
-            interp_eval_reduce(p, op);
+            if (op->opc == IR_REDUCE) {
+                interp_eval_reduce(p, op);
+            } else {
+                int rc = interp_eval_combine(p, op);
+                if (rc != EXEC_OK) return rc;
+            }
             break;
         case F_ARITH:
             interp_eval_arith(p, op);

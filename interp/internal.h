@@ -234,6 +234,8 @@ void interp_eval_math(interp_prog *p, const ir_op *op);
 void interp_eval_shape(interp_prog *p, const ir_op *op);
 void interp_eval_mem(interp_prog *p, const ir_op *op);
 void interp_eval_reduce(interp_prog *p, const ir_op *op);
+/* tt.reduce_region / tt.scan (eval_combine.c): runs the combine region; EXEC_* */
+int interp_eval_combine(interp_prog *p, const ir_op *op);
 void interp_eval_dot(interp_prog *p, const ir_op *op);
 int interp_eval_scf(interp_prog *p, const ir_op *op);
 

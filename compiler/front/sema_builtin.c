@@ -251,7 +251,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         sema_builtin_store(S, p, &B);
         return sv_none();
     case B_SUM: case B_XOR_SUM: case B_MAX: case B_MIN: case B_ARGMAX: case B_ARGMIN:
-        return sema_builtin_reduce(S, p, id, &B);
+    case B_REDUCE: case B_ASSOC_SCAN: case B_CUMSUM: case B_CUMPROD:
+        return sema_builtin_reduce(S, p, call, id, &B);
     case B_ABS: {
         sval x = sema_arg_req(S, p, &B, "x");
         if (sv_is_const(&x)) return x.k == V_FLOAT ? sv_float(fabs(x.f)) : x.i == INT64_MIN ? x : sv_int(x.i < 0 ? -x.i : x.i);

@@ -34,6 +34,10 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(ARGMAX, "argmax", "input,axis,tie_break_left,keep_dims", IN_TL | IN_METHOD) \
     X(ARGMIN, "argmin", "input,axis,tie_break_left,keep_dims", IN_TL | IN_METHOD) \
     X(XOR_SUM, "xor_sum", "input,axis,keep_dims", IN_TL | IN_METHOD) \
+    X(REDUCE, "reduce", "input,axis,combine_fn,keep_dims", IN_TL | IN_METHOD) \
+    X(ASSOC_SCAN, "associative_scan", "input,axis,combine_fn,reverse", IN_TL | IN_METHOD) \
+    X(CUMSUM, "cumsum", "input,axis,reverse,dtype", IN_TL | IN_METHOD) \
+    X(CUMPROD, "cumprod", "input,axis,reverse", IN_TL | IN_METHOD) \
     X(EXP, "exp", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(EXP2, "exp2", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(LOG, "log", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
@@ -149,6 +153,8 @@ sval sema_reshape(sema *S, src_pos p, sval x, int rank, const int64_t *shape);
 sval sema_builtin_load(sema *S, src_pos p, const bargs *B);                /* sema_mem.c */
 void sema_builtin_store(sema *S, src_pos p, const bargs *B);
 sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B);
-sval sema_builtin_reduce(sema *S, src_pos p, int id, const bargs *B);      /* sema_reduce.c */
+/* sema_reduce.c: reductions and scans; call is the call node (for inlining
+ * a combine_fn; may be NULL for builtins that take none) */
+sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B);
 
 #endif

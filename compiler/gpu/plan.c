@@ -118,12 +118,17 @@ static void plan_op(gctx *g, ir_op *op)
         g->vlay[res] = gl_intern(g, &L);
         return;
     }
-    case IR_REDUCE: {
+    case IR_REDUCE:
+    case IR_REDUCE_REGION: {
         glayout L;
         gl_slice(&L, gl_get(g, lay_of(g, op->opnd[0])), (int)op->attr[0]);
-        g->vlay[res] = gl_intern(g, &L);
+        int sl = gl_intern(g, &L);
+        for (int k = 0; k < op->nres; k++) g->vlay[res + k] = ir_type_rank(f->values.v[res + k].type) ? sl : 0;
         return;
     }
+    case IR_SCAN:
+        for (int k = 0; k < op->nres; k++) g->vlay[res + k] = lay_of(g, op->opnd[k]);
+        return;
     case IR_LOAD: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS:
         g->vlay[res] = lay_of(g, op->opnd[0]);
         return;

@@ -206,6 +206,49 @@ static bool check_attrs(verifier *V, const ir_op *op)
     return true;
 }
 
+/* tt.reduce_region / tt.scan: n operands of one tensor shape; results the
+ * operands without the axis (reduce) or of the operands' types (scan); the
+ * combine region takes (acc..., new...) scalars and returns n scalars of the
+ * operands' element types. */
+static bool check_combine(verifier *V, const ir_op *op)
+{
+    const ir_func *f = V->f;
+    int n = op->nopnd;
+    bool scan = op->opc == IR_SCAN;
+    ir_type t0 = ir_value_type(f, op->opnd[0]);
+    const ir_type_info *s = ti(t0);
+    int64_t ax = op->attr[0];
+    if (!need(V, op, s->rank >= 1, "operand 0 must be a tensor, got %s", ts(t0)) ||
+        !need(V, op, ax >= 0 && ax < s->rank, "axis %lld out of range for %s", (long long)ax, ts(t0)) ||
+        !need(V, op, op->nres == n, "has %d results but %d operands", op->nres, n) ||
+        !need(V, op, !scan || op->attr[1] == 0 || op->attr[1] == 1, "reverse must be 0 or 1"))
+        return false;
+    ir_type *want = xmalloc(sizeof *want * (size_t)(2 * n));
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        ir_type tk = ir_value_type(f, op->opnd[k]);
+        ok = need(V, op, same_shape(tk, t0) && !is_ptr(tk), "operand %d has type %s, expected a non-pointer of the shape of %s",
+                  k, ts(tk), ts(t0));
+        if (!ok) break;
+        ir_type e = ir_type_elem(tk);
+        want[k] = want[n + k] = e;
+        ir_type rt = tk;
+        if (!scan) {
+            int64_t shape[IR_MAX_RANK];
+            for (int i = 0, j = 0; i < s->rank; i++)
+                if (i != ax) shape[j++] = s->shape[i];
+            rt = ir_tensor(e, s->rank - 1, shape);
+        }
+        ok = need(V, op, ir_value_type(f, op->res + k) == rt, "result %d must be %s, got %s", k, ts(rt),
+                  ts(ir_value_type(f, op->res + k)));
+    }
+    const char *which = "the combine region";
+    ok = ok && check_region_args(V, op, op->region[0], which, 2 * n, want) &&
+         check_region_end(V, op, op->region[0], which, scan ? IR_SCAN_RETURN : IR_REDUCE_RETURN, 0, n, want);
+    free(want);
+    return ok;
+}
+
 /* The signature named by the op's ops.def row (S_*): one checker per
  * signature, shared by all ops that have it. */
 static bool check_sig(verifier *V, const ir_op *op, const ir_type *T, ir_type Rt)
@@ -460,6 +503,9 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
         ir_type want = ir_tensor(elem, s->rank - 1, shape);
         return need(V, op, Rt == want, "result must be %s, got %s", ts(want), ts(Rt));
     }
+    case IR_REDUCE_REGION:
+    case IR_SCAN:
+        return check_combine(V, op);
     case IR_SELECT:
         return need(V, op, elem_is(T[0], TT_BOOL), "condition must be i1, got %s", ts(T[0])) &&
                need(V, op, T[1] == T[2] && Rt == T[1], "operands and result must have one type, got %s, %s -> %s",
@@ -470,6 +516,7 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
         return true;
     case IR_FOR: case IR_IF: case IR_WHILE:            /* check_for, check_if, check_while */
     case IR_CONDITION: case IR_YIELD: case IR_RETURN:  /* checked with the op that owns the region */
+    case IR_REDUCE_RETURN: case IR_SCAN_RETURN:
         return true;
     default:
         break;
@@ -556,6 +603,10 @@ static bool check_terminator_place(verifier *V, const ir_op *op, int32_t region,
     case IR_CONDITION:
         return need(V, op, p && p->opc == IR_WHILE && p->region[0] == region,
                     "scf.condition must end the first region of scf.while");
+    case IR_REDUCE_RETURN:
+        return need(V, op, p && p->opc == IR_REDUCE_REGION, "tt.reduce.return must end the region of tt.reduce_region");
+    case IR_SCAN_RETURN:
+        return need(V, op, p && p->opc == IR_SCAN, "tt.scan.return must end the region of tt.scan");
     default:
         return need(V, op, p && (p->opc == IR_FOR || p->opc == IR_IF || (p->opc == IR_WHILE && p->region[1] == region)),
                     "scf.yield must end a region of scf.for, scf.if or scf.while");

@@ -178,3 +178,59 @@ def misc3d(x_ptr, y_ptr, s_ptr, r_ptr, seed, n, N: tl.constexpr):
     y = a if lin % 2 == 0 else b
     tl.store(y_ptr + offs, y)
     tl.store(r_ptr + offs, tl.rand(seed, offs))
+
+
+# combine regions: tl.reduce / tl.associative_scan with user combine
+# functions, against the named-combiner fast paths (tt.reduce_region, tt.scan)
+@triton.jit
+def _add_fn(a, b):
+    return a + b
+
+
+@triton.jit
+def _max_fn(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def _xor_fn(a, b):
+    return a ^ b
+
+
+@triton.jit
+def _argmax_fn(v1, i1, v2, i2):
+    tie = (v1 == v2) & (i1 < i2)
+    gt = (v1 > v2) | tie
+    return tl.where(gt, v1, v2), tl.where(gt, i1, i2)
+
+
+@triton.jit
+def _sum_prod_fn(a0, a1, b0, b1):
+    return a0 + b0, a1 * b1
+
+
+@triton.jit
+def combine_reduce(x_ptr, k_ptr, sum_ptr, max_ptr, amax_ptr, xor_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    k = tl.load(k_ptr + offs)
+    rows = tl.arange(0, M)
+    tl.store(sum_ptr + rows, tl.reduce(x, 1, _add_fn))
+    tl.store(max_ptr + rows, x.reduce(1, _max_fn))
+    idx = tl.broadcast_to(tl.arange(0, N)[None, :], (M, N))
+    v, i = tl.reduce((x, idx), 1, _argmax_fn)
+    tl.store(amax_ptr + rows, i)
+    tl.store(xor_ptr + rows, tl.reduce(k, 1, _xor_fn))
+
+
+@triton.jit
+def combine_scan(x_ptr, k_ptr, cs_ptr, rcs_ptr, cp_ptr, ks_ptr, kp_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    k = tl.load(k_ptr + offs)
+    tl.store(cs_ptr + offs, tl.associative_scan(x, 1, _add_fn))
+    tl.store(rcs_ptr + offs, x.cumsum(0, reverse=True))
+    tl.store(cp_ptr + offs, tl.cumprod(x * 0.01 + 1.0, 1))
+    s, p = tl.associative_scan((k, k % 3 + 1), 1, _sum_prod_fn)
+    tl.store(ks_ptr + offs, s)
+    tl.store(kp_ptr + offs, p)

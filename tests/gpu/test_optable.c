@@ -180,6 +180,10 @@ static const char custom_src[] =
     "import triton.language as tl\n"
     "\n"
     "@triton.jit\n"
+    "def add1(a, b):\n"
+    "    return a + b\n"
+    "\n"
+    "@triton.jit\n"
     "def custom_ops(x_ptr, i_ptr, out_ptr, iout_ptr, n, BLOCK: tl.constexpr):\n"
     "    pid = tl.program_id(0)\n"
     "    nprog = tl.num_programs(0)\n"
@@ -206,7 +210,8 @@ static const char custom_src[] =
     "        tl.atomic_add(out_ptr + offs, 1.0)\n"
     "        tl.atomic_cas(iout_ptr + offs, bits * 0, iv)\n"
     "    tl.debug_barrier()\n"
-    "    y = tl.where(mask, x + z * 0.0 + x3 * 0.0, acc + k)\n"
+    "    cs = tl.associative_scan(x, 0, add1)\n"
+    "    y = tl.where(mask, x + z * 0.0 + x3 * 0.0 + cs * 0.0 + tl.reduce(x, 0, add1) * 0.0, acc + k)\n"
     "    tl.store(out_ptr + offs, y)\n";
 
 START_TEST(custom_ops)

@@ -262,6 +262,22 @@ static ir_func *build_sink(void)
     op0(&b, IR_ASSUME, 1, ctrue);
     op0(&b, IR_BARRIER, 0);
 
+    /* combine regions: a sum along axis 0 and a reverse max-scan along axis 1 */
+    int rr = ir_emit(&b, IR_REDUCE_REGION, 1, (ir_type[]){ tensor1(F32, 16) }, 1, &d);
+    int32_t cr = ir_new_region(f, 2, (ir_type[]){ F32, F32 });
+    ir_op_add_region(f, IR_BODY, rr, cr);
+    ir_builder brc = { f, cr, l1 };
+    ir_value csum = op1(&brc, IR_ADDF, F32, 2, f->regions.v[cr].args[0], f->regions.v[cr].args[1]);
+    op0(&brc, IR_REDUCE_RETURN, 1, csum);
+    int sc = ir_emit(&b, IR_SCAN, 1, (ir_type[]){ tensor2(F32, 16, 16) }, 1, &d);
+    ir_op_at(f, IR_BODY, sc)->attr[0] = 1;
+    ir_op_at(f, IR_BODY, sc)->attr[1] = 1;
+    int32_t sr = ir_new_region(f, 2, (ir_type[]){ F32, F32 });
+    ir_op_add_region(f, IR_BODY, sc, sr);
+    ir_builder bs = { f, sr, l1 };
+    ir_value smax = op1(&bs, IR_MAXNUMF, F32, 2, f->regions.v[sr].args[0], f->regions.v[sr].args[1]);
+    op0(&bs, IR_SCAN_RETURN, 1, smax);
+
     /* acc, cnt = for iv in range(0, n, 1): ... */
     ir_value c0 = cst_i(&b, I32, 0);
     int fi = ir_emit(&b, IR_FOR, 2, (ir_type[]){ f64t, I32 }, 5, (ir_value[]){ c0, n, c1, ld, c0 });
