@@ -19,7 +19,7 @@ static const struct {
     [TT_U32]  = { "u32",  "uint32", "<u4", 4, 32 },
     [TT_U64]  = { "u64",  "uint64", "<u8", 8, 64 },
     [TT_F16]  = { "f16",  "fp16",   "<f2", 2, 16 },
-    [TT_BF16] = { "bf16", "bf16",   "<f4", 2, 16 },  /* written widened to f32 */
+    [TT_BF16] = { "bf16", "bf16",   "<V2", 2, 16 },  /* as ml_dtypes.bfloat16 saves: load with .view(ml_dtypes.bfloat16) */
     [TT_F32]  = { "f32",  "fp32",   "<f4", 4, 32 },
     [TT_F64]  = { "f64",  "fp64",   "<f8", 8, 64 },
     [TT_PTR]  = { "ptr",  "pointer","<u8", 8, 64 },

@@ -194,6 +194,7 @@ static bool parse_descr(const char *s, tt_dtype *out, char *err, size_t errlen)
         { "b1", TT_BOOL }, { "i1", TT_I8 }, { "i2", TT_I16 }, { "i4", TT_I32 }, { "i8", TT_I64 },
         { "u1", TT_U8 }, { "u2", TT_U16 }, { "u4", TT_U32 }, { "u8", TT_U64 },
         { "f2", TT_F16 }, { "f4", TT_F32 }, { "f8", TT_F64 },
+        { "V2", TT_BF16 },   /* ml_dtypes.bfloat16 saves as a 2-byte void (np.lib.format.dtype_to_descr) */
     };
     char order = s[0];
     if (!strchr("<>=|!", order) || !order) {
@@ -219,7 +220,12 @@ static bool parse_descr(const char *s, tt_dtype *out, char *err, size_t errlen)
         *out = tab[i].d;
         return true;
     }
-    fail(err, errlen, "unsupported dtype '%s' (expected bool, int8..64, uint8..64, float16/32/64)", s);
+    if (!strcmp(code, "V1") || !strcmp(code, "f1")) {
+        fail(err, errlen, "dtype '%s' is an ml_dtypes float8 type; tritium does not support fp8 tensors yet", s);
+        return false;
+    }
+    fail(err, errlen, "unsupported dtype '%s' (expected bool, int8..64, uint8..64, float16/32/64, bfloat16 as "
+         "ml_dtypes saves it: '<V2')", s);
     return false;
 }
 
@@ -355,10 +361,9 @@ static char *make_header(const tt_tensor *t, const char *descr, size_t *total, i
 
 bool npy_write(const char *path, const tt_tensor *t, char *err, size_t errlen)
 {
-    tt_dtype d = t->dtype == TT_BF16 ? TT_F32 : t->dtype;
     size_t hlen;
     int version;
-    char *header = make_header(t, tt_dtype_npy_descr(d), &hlen, &version);
+    char *header = make_header(t, tt_dtype_npy_descr(t->dtype), &hlen, &version);
     unsigned char pre[12];
     memcpy(pre, MAGIC, MAGIC_LEN);
     pre[6] = (unsigned char)version;
@@ -374,15 +379,7 @@ bool npy_write(const char *path, const tt_tensor *t, char *err, size_t errlen)
     }
     bool ok = fwrite(pre, 1, npre, f) == npre && fwrite(header, 1, hlen, f) == hlen;
     free(header);
-    if (ok && t->dtype == TT_BF16) {
-        int64_t n = tt_tensor_numel(t);
-        float buf[1024];
-        for (int64_t i = 0; ok && i < n; i += 1024) {
-            size_t k = (size_t)(n - i < 1024 ? n - i : 1024);
-            for (size_t j = 0; j < k; j++) buf[j] = tt_bf16_to_f32(((const uint16_t *)t->data)[i + (int64_t)j]);
-            ok = fwrite(buf, sizeof(float), k, f) == k;
-        }
-    } else if (ok && t->nbytes) {
+    if (ok && t->nbytes) {
         ok = fwrite(t->data, 1, t->nbytes, f) == t->nbytes;
     }
     int e = errno;

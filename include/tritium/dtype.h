@@ -36,7 +36,9 @@ const char *tt_dtype_triton_name(tt_dtype d);
  * Returns false when the name is unknown. */
 bool tt_dtype_parse(const char *s, tt_dtype *out);
 /* numpy's dtype.str for this dtype ("<f4", "|b1", ...). bf16 has no numpy
- * type and returns "<f4": npy_write stores bf16 widened to float32 (exact). */
+ * type and returns "<V2", the descriptor ml_dtypes.bfloat16 arrays are saved
+ * with (np.lib.format.dtype_to_descr), so np.load(f).view(ml_dtypes.bfloat16)
+ * reads it back and .npy files written by ml_dtypes load as bf16. */
 const char *tt_dtype_npy_descr(tt_dtype d);
 
 /* IEEE half and bfloat16 conversions, round-to-nearest-even. */

@@ -90,6 +90,13 @@ def dtypes():
     save("ptr_bitcast", np.array([np.dtype(np.float32).itemsize, 0], dtype=np.int64))
 
 
+def bf16_io():
+    import ml_dtypes
+    x = rng.standard_normal(50).astype(ml_dtypes.bfloat16)
+    save("bf16_x", x)
+    save("bf16_y", (x.astype(np.float32) * np.float32(3) + np.float32(0.25)).astype(ml_dtypes.bfloat16))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -97,6 +104,7 @@ def main():
     control()
     dot_precision()
     dtypes()
+    bf16_io()
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ START_TEST(names)
     ck_assert(!tt_dtype_parse("", &d));
     ck_assert_str_eq(tt_dtype_npy_descr(TT_F32), "<f4");
     ck_assert_str_eq(tt_dtype_npy_descr(TT_BOOL), "|b1");
-    ck_assert_str_eq(tt_dtype_npy_descr(TT_BF16), "<f4");
+    ck_assert_str_eq(tt_dtype_npy_descr(TT_BF16), "<V2");
     ck_assert_int_eq(tt_dtype_size(TT_BF16), 2);
     ck_assert_int_eq(tt_dtype_bits(TT_BOOL), 1);
     ck_assert(tt_dtype_is_int(TT_BOOL) && !tt_dtype_is_signed(TT_U32) && tt_dtype_is_signed(TT_I8));

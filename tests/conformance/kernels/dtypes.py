@@ -25,3 +25,11 @@ def ptr_bitcast(X, Y):
     b = (X + 1).to(tl.int64)
     tl.store(Y, b - a)    # one f32 element: 4 bytes
     tl.store(Y + 1, a.to(tl.pointer_type(tl.float32), bitcast=True).to(tl.int64) - a)
+
+
+@triton.jit
+def bf16_io(X, Y, N, BLOCK: tl.constexpr):
+    # bf16 tensors read from and written to .npy files as ml_dtypes does ('<V2')
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < N)
+    tl.store(Y + offs, (x.to(tl.float32) * 3.0 + 0.25).to(tl.bfloat16), mask=offs < N)
