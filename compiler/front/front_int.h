@@ -192,6 +192,8 @@ enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_USE
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);
+/* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_MATH, MOD_LIBDEVICE)? (triton_names.c) */
+bool sema_triton_defines(int mod, const char *name);
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
                        const char **kwn, sval *kwv, int nkw);
 const char *sema_builtin_name(int id);

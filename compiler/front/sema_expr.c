@@ -427,6 +427,9 @@ static sval expr_value(sema *S, node *e)
         if (base.k == V_MODULE) {
             const char *why = NULL;
             if (module_attr(S, e->pos, base, e->name, &out, &why)) return out;
+            if (base.i < MOD_USER && sema_triton_defines((int)base.i, e->name))
+                sema_error(S, e->pos, "tritium does not support %s.%s yet", base.i == MOD_LIBDEVICE ? "libdevice" :
+                           base.i == MOD_MATH ? "tl.math" : "tl", e->name);
             if (base.i < MOD_USER)
                 sema_error(S, e->pos, "'%s' is not supported (no such function or dtype in this module)", e->name);
             sema_error(S, e->pos, "module '%s' has no attribute '%s': %s", S->m->units.v[base.i - MOD_USER].name, e->name,

@@ -422,6 +422,28 @@ START_TEST(return_in_runtime_if)
 }
 END_TEST
 
+/* A name Triton 3.6 defines but tritium does not implement is named as such. */
+START_TEST(unsupported_triton_name)
+{
+    static const char src[] = PRELUDE
+        "def k(X):\n"
+        "    x = tl.load(X)\n"
+        "    tl.store(X, tl.dot_scaled(x, None, 'e4m3', x, None, 'e4m3'))\n";
+    const char *d = compile_err(src, "k", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:6:20:") && strstr(d, "tritium does not support tl.dot_scaled yet"), "%s", d);
+    static const char ld[] = PRELUDE
+        "def k(X):\n"
+        "    tl.store(X, tl.extra.cuda.libdevice.cyl_bessel_i1(tl.load(X)))\n";
+    d = compile_err(ld, "k", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "tritium does not support libdevice.cyl_bessel_i1 yet"), "%s", d);
+    static const char typo[] = PRELUDE
+        "def k(X):\n"
+        "    tl.store(X, tl.frobnicate(tl.load(X)))\n";
+    d = compile_err(typo, "k", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "frobnicate") && !strstr(d, "tritium does not support"), "%s", d);
+}
+END_TEST
+
 TCase *tc_module(void)
 {
     TCase *tc = tcase_create("module");
@@ -436,5 +458,6 @@ TCase *tc_module(void)
     tcase_add_test(tc, jit_decorator_alias);
     tcase_add_test(tc, unresolved_import_is_located);
     tcase_add_test(tc, return_in_runtime_if);
+    tcase_add_test(tc, unsupported_triton_name);
     return tc;
 }
