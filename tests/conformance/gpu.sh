@@ -1,0 +1,26 @@
+#!/bin/sh
+# The GPU half of the conformance suite: every case of meson.build run with
+# `tritium run --device gpu` against the same numpy references (--expect).
+# usage: tests/conformance/gpu.sh [TRITIUM]      (default: build/repl/tritium)
+# Exit status: the number of failing cases (0: all pass).
+here=$(cd "$(dirname "$0")" && pwd)
+exe=${1:-$here/../../build/repl/tritium}
+case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
+cd "$here" || exit 99
+python3 - "$exe" <<'PY'
+import ast, re, subprocess, sys
+text = open("meson.build").read()
+body = text[text.index("conformance_cases = [") + len("conformance_cases = "):]
+body = body[:body.index("\n]\n") + 3]
+cases = ast.literal_eval(re.sub(r"#.*", "", body))
+fails = 0
+for name, argv in cases:
+    r = subprocess.run([sys.argv[1], "run", "--device", "gpu"] + argv, capture_output=True, text=True)
+    ok = r.returncode == 0
+    fails += not ok
+    print(("ok    " if ok else "FAIL  ") + name)
+    if not ok:
+        print(r.stdout[-2000:] + r.stderr[-2000:])
+print(f"{len(cases) - fails}/{len(cases)} conformance cases pass on the GPU")
+sys.exit(min(fails, 99))
+PY
