@@ -10,8 +10,6 @@ recorded). See README.md, "Python".
 or in code: ``import tritium; tritium.enable("interp")`` before the first launch.
 Torch and Triton are needed only once a mode is enabled.
 """
-import os
-
 from .errors import CompileError, KernelError, UnsupportedLaunch
 from ._config import CONFIG, MODES
 
@@ -34,8 +32,8 @@ def enable(mode="interp", **options):
             raise TypeError("tritium.enable: unknown option '%s'" % k)
         setattr(CONFIG, k, v)
     CONFIG.mode = mode
-    if mode == "interp" and os.environ.get("TRITON_INTERPRET"):
-        os.environ.pop("TRITON_INTERPRET")          # tritium interprets; Triton's interpreter stays off
+    # TRITON_INTERPRET=1 may stay: its InterpretedFunction launches come to
+    # tritium too, and host code that asks is_interpreter() takes its CPU path
     from . import _lib, _patch
     _lib.lib()                                       # fail now if the library is missing
     _patch.install(mode)

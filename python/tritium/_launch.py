@@ -47,6 +47,7 @@ def _torch_dtypes():
 
 _MODULES = {}            # key -> module handle
 _KERNELS = {}            # id(JITFunction) -> (jitfn, KernelInfo)
+_TEXTS = {}              # virtual file name -> generated module text (record mode writes it)
 
 
 class KernelInfo:
@@ -147,6 +148,7 @@ def _module_for(jitfn):
     text += "@triton.jit\n" + src + ("" if src.endswith("\n") else "\n")
     vname = "%s (generated %s)" % (base_path or "<exec>", fn.__name__)
     m = _load_module(("text", text), lambda: lib.tritium_module_load_text(vname.encode(), text.encode()))
+    _TEXTS[vname] = text
     return m, "%s@%d" % (fn.__name__, line), vname
 
 
