@@ -13,7 +13,7 @@ import textwrap
 
 from . import _lib
 from ._config import CONFIG
-from .errors import CompileError, KernelError, UnsupportedLaunch
+from .errors import CompileError, KernelError, UnsupportedLaunch, compile_error  # noqa: F401
 
 # Triton's compile options, accepted as launch keywords and not kernel arguments.
 OPTION_KEYS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "debug", "enable_fp_fusion",
@@ -107,7 +107,7 @@ def _load_module(key, loader):
     if m is None:
         m = loader()
         if not m:
-            raise CompileError(_lib.last_error())
+            raise compile_error(_lib.last_error())
         _MODULES[key] = m
     return m
 
@@ -347,7 +347,7 @@ class Launch:
         lib = _lib.lib()
         self.L = lib.tritium_launch_new(self.info.module, self.info.name.encode())
         if not self.L:
-            raise CompileError(_lib.last_error())
+            raise compile_error(_lib.last_error())
         self.staging = _Staging()
         self.grid = grid
         try:
@@ -381,7 +381,7 @@ class Launch:
         rep = ctypes.c_void_p()
         rc = lib.tritium_run(self.L, ctypes.byref(o), ctypes.byref(rep))
         if rc == _lib.INPUT_ERROR:
-            raise CompileError(_lib.last_error())
+            raise compile_error(_lib.last_error())
         st = _lib.Stats()
         lib.tritium_report_stats(rep, ctypes.byref(st))
         text = lib.tritium_report_text(rep).decode("utf-8", "replace")

@@ -18,4 +18,34 @@ class UnsupportedLaunch(RuntimeError):
 
 
 class CompileError(RuntimeError):
-    """tritium's front end refused the kernel (the message has its diagnostics)."""
+    """tritium's front end refused the kernel (the message has its diagnostics).
+    Raised through compile_error(), which makes it a triton.CompilationError
+    too when Triton is loaded, so `pytest.raises(triton.TritonError)` in
+    Triton's own tests sees it as Triton's compiler error."""
+
+
+_TRITON_CE = []
+
+
+def compile_error(message):
+    """A CompileError (also triton.compiler.errors.CompilationError when Triton is imported)."""
+    import sys
+    if not _TRITON_CE and "triton" in sys.modules:
+        try:
+            from triton.compiler.errors import CompilationError
+
+            class TritonCompileError(CompileError, CompilationError):
+                def __init__(self, msg):
+                    RuntimeError.__init__(self, msg)
+                    self.message = msg
+
+                def __str__(self):
+                    return self.message
+
+                def __reduce__(self):
+                    return (type(self), (self.message,))
+
+            _TRITON_CE.append(TritonCompileError)
+        except Exception:
+            _TRITON_CE.append(CompileError)
+    return (_TRITON_CE[0] if _TRITON_CE else CompileError)(message)

@@ -235,3 +235,12 @@ def test_rewritten_source_with_unsafe_update_src():
     x = torch.zeros(1)
     k[(1,)](x)
     assert x.item() == 7.0
+
+
+def test_compile_error_is_tritons_compilation_error():
+    src = ("import triton\nimport triton.language as tl\n"
+           "@triton.jit\ndef bad2_kernel(x_ptr):\n    tl.store(x_ptr, undefined_name2)\n")
+    ns = {}
+    exec(src, ns)
+    with pytest.raises(triton.TritonError, match="undefined_name2"):
+        ns["bad2_kernel"][(1,)](torch.zeros(1))
