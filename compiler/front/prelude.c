@@ -1,5 +1,6 @@
 /* prelude.c — parts of triton.language that Triton itself writes in Triton:
- * the Philox random number generator of language/random.py (Triton 3.6).
+ * the Philox random number generator of language/random.py and a few
+ * functions of language/standard.py (Triton 3.6).
  * They are compiled like any user helper (inlined, constexpr-specialized);
  * the names carry a __tl_ prefix so that they cannot clash with user code,
  * and tl.rand & co. resolve to them (sema_builtin.c). */
@@ -100,4 +101,39 @@ const char front_prelude_text[] =
     "    u1, u2, u3, u4 = __tl_rand4x(seed, offset, n_rounds)\n"
     "    n1, n2 = __tl_pair_uniform_to_normal(u1, u2)\n"
     "    n3, n4 = __tl_pair_uniform_to_normal(u3, u4)\n"
-    "    return n1, n2, n3, n4\n";
+    "    return n1, n2, n3, n4\n"
+    /* language/standard.py: swizzle2d, reduce_or, softmax (fdiv written as /:
+     * tritium's division is correctly rounded, which Triton's
+     * ieee_rounding=True asks for and =False permits) */
+    "\n"
+    "@triton.jit\n"
+    "def __tl_swizzle2d(i, j, size_i, size_j, size_g):\n"
+    "    ij = i * size_j + j\n"
+    "    size_gj = size_g * size_j\n"
+    "    group_id = ij // size_gj\n"
+    "    off_i = group_id * size_g\n"
+    "    size_g = tl.minimum(size_i - off_i, size_g)\n"
+    "    ij = ij % size_gj\n"
+    "    new_i = off_i + ij % size_g\n"
+    "    new_j = ij // size_g\n"
+    "    return new_i, new_j\n"
+    "\n"
+    "@triton.jit\n"
+    "def __tl_or_combine(x, y):\n"
+    "    return x | y\n"
+    "\n"
+    "@triton.jit\n"
+    "def __tl_reduce_or(input, axis, keep_dims=False):\n"
+    "    tl.static_assert(input.dtype.is_int(), 'reduce_or only supported for integers')\n"
+    "    return tl.reduce(input, axis, __tl_or_combine, keep_dims=keep_dims)\n"
+    "\n"
+    "@triton.jit\n"
+    "def __tl_softmax(x, dim=None, keep_dims=False, ieee_rounding=False):\n"
+    "    if dim is None:\n"
+    "        _dim: tl.constexpr = 0\n"
+    "    else:\n"
+    "        _dim: tl.constexpr = dim\n"
+    "    z = x - tl.max(x, _dim, keep_dims=keep_dims)\n"
+    "    num = tl.exp(z)\n"
+    "    den = tl.sum(num, _dim, keep_dims=keep_dims)\n"
+    "    return num / den\n";

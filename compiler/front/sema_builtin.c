@@ -41,7 +41,8 @@ static const struct { const char *name; tt_dtype d; } dtypes[] = {
 static bool prelude_func(sema *S, const char *name, sval *out)
 {
     static const char *const names[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x",
-                                         "philox", "uint_to_uniform_float", "pair_uniform_to_normal", NULL };
+                                         "philox", "uint_to_uniform_float", "pair_uniform_to_normal",
+                                         "swizzle2d", "reduce_or", "softmax", NULL };
     for (int k = 0; names[k]; k++) {
         if (strcmp(names[k], name)) continue;
         char full[64];

@@ -97,6 +97,35 @@ def bf16_io():
     save("bf16_y", (x.astype(np.float32) * np.float32(3) + np.float32(0.25)).astype(ml_dtypes.bfloat16))
 
 
+def standard():
+    # tl.swizzle2d: standard.py's formula, checked against its docstring's
+    # example, then on an 8x4 block of a 7-row matrix, groups of 3 rows
+    def swizzle(rows, size_i, size_j, size_g):
+        i, j = np.meshgrid(np.arange(rows), np.arange(size_j), indexing="ij")
+        ij = i * size_j + j
+        off = ij // (size_g * size_j) * size_g
+        g = np.minimum(size_i - off, size_g)
+        r = ij % (size_g * size_j)
+        return (off + r % g).astype(np.int32), (r // g).astype(np.int32)
+    ni, nj = swizzle(4, 4, 4, 2)
+    doc = np.array([[0, 2, 4, 6], [1, 3, 5, 7], [8, 10, 12, 14], [9, 11, 13, 15]])
+    assert ((ni * 4 + nj).ravel().argsort().reshape(4, 4) == doc).all()
+    ni, nj = swizzle(8, 7, 4, 3)
+    save("swizzle_i", ni)
+    save("swizzle_j", nj)
+    # tl.reduce_or over rows and columns
+    x = rng.integers(0, 1 << 20, size=(8, 16), dtype=np.int32) & rng.integers(0, 1 << 20, size=(8, 16), dtype=np.int32)
+    save("reduce_or_x", x)
+    save("reduce_or_rows", np.bitwise_or.reduce(x, axis=1))
+    save("reduce_or_cols", np.bitwise_or.reduce(x, axis=0, keepdims=True))
+    # tl.softmax along dim 1 and along the default dim 0
+    s = rng.standard_normal((8, 16)).astype(np.float32) * np.float32(4)
+    save("softmax_x", s)
+    for name, d in (("softmax_rows", 1), ("softmax_cols", 0)):
+        e = np.exp(s.astype(np.float64) - s.max(axis=d, keepdims=True))
+        save(name, (e / e.sum(axis=d, keepdims=True)).astype(np.float32))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -105,6 +134,7 @@ def main():
     dot_precision()
     dtypes()
     bf16_io()
+    standard()
 
 
 if __name__ == "__main__":
