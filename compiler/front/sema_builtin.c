@@ -115,7 +115,9 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
         (void)p;
         return true;
     }
-    if (find(name, IN_METHOD, out, V_METHOD)) {
+    /* language/standard.py's @_tensor_member_fn functions of the prelude */
+    bool member = !strcmp(name, "softmax") || !strcmp(name, "reduce_or");
+    if ((member && prelude_func(S, name, out)) || find(name, IN_METHOD, out, V_METHOD)) {
         out->self = arena_alloc(S->a, sizeof(sval));
         *out->self = self;
         return true;

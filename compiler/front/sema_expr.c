@@ -282,7 +282,13 @@ static sval eval_call(sema *S, node *e)
     switch (f.k) {
     case V_BUILTIN: return sema_call_builtin(S, e, (int)f.i, NULL, args, n, kwn, kwv, nk);
     case V_METHOD: return sema_call_builtin(S, e, (int)f.i, f.self, args, n, kwn, kwv, nk);
-    case V_FUNC: return sema_call_jit(S, e, (int)f.i, args, n, kwn, kwv, nk);
+    case V_FUNC:
+        if (f.self) {   /* a prelude function as a tensor method (x.softmax()): self first */
+            memmove(args + 1, args, sizeof(sval) * (size_t)n);
+            args[0] = *f.self;
+            n++;
+        }
+        return sema_call_jit(S, e, (int)f.i, args, n, kwn, kwv, nk);
     case V_DTYPE: sema_error(S, e->pos, "a dtype is not callable; use x.to(%s)", tt_dtype_triton_name(f.dt));
     default: sema_error(S, e->pos, "%s is not callable", sv_describe(S, &f));
     }

@@ -19,7 +19,7 @@ def reduce_or(X, Y, Z, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     x = tl.load(X + offs)
     tl.store(Y + tl.arange(0, M), tl.reduce_or(x, 1))
-    z = tl.reduce_or(x, 0, keep_dims=True)
+    z = x.reduce_or(0, keep_dims=True)   # the method form
     tl.store(Z + tl.arange(0, N)[None, :], z)
 
 
@@ -28,4 +28,4 @@ def softmax(X, Y, Z, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     x = tl.load(X + offs)
     tl.store(Y + offs, tl.softmax(x, 1, keep_dims=True))
-    tl.store(Z + offs, tl.softmax(x))
+    tl.store(Z + offs, x.softmax())   # the method form, dim 0
