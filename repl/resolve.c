@@ -5,6 +5,7 @@
  * be given in any order; a parameter met again while it is being resolved is
  * a cycle. Literals are read here; everything else goes to front_eval_host. */
 #include "repl.h"
+#include "tritium/limits.h"
 #include "tritium/diag.h"
 
 #include <ctype.h>
@@ -27,7 +28,9 @@ typedef struct resolver {
     launch_const *consts;          /* per parameter (constexpr ones) */
     bool *has_const;               /* consts[i] was given (not a default) */
     int *stack; int depth;         /* parameters being resolved, for cycle messages */
+    int64_t bytes;                 /* of the launch's tensors so far (limits.h, TT_LIM_LAUNCH_BYTES) */
 } resolver;
+
 
 static bool rerr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static bool rerr(const char *fmt, ...)
@@ -37,6 +40,22 @@ static bool rerr(const char *fmt, ...)
     diag_vat(DIAG_ERROR, REPL_NOPOS, fmt, ap);
     va_end(ap);
     return false;
+}
+
+/* Count a tensor of numel elements of dt against the launch's memory budget;
+ * false (and the error) when the launch's tensors would exceed it. */
+static bool budget(resolver *r, const char *name, int64_t numel, tt_dtype dt)
+{
+    int64_t b;
+    if (tt_mul_overflow(numel, tt_dtype_size(dt), &b) || tt_add_overflow(r->bytes, b, &b) ||
+        b > tt_limit(TT_LIM_LAUNCH_BYTES)) {
+        char *why = tt_limit_exceeded(TT_LIM_LAUNCH_BYTES);
+        rerr("--arg %s: %lld more bytes: %s", name, (long long)(numel * (int64_t)tt_dtype_size(dt)), why);
+        free(why);
+        return false;
+    }
+    r->bytes = b;
+    return true;
 }
 
 static const char *opt_of(const repl_value *v) { return v->is_const ? "--const" : "--arg"; }
@@ -217,6 +236,7 @@ static bool make_generated(resolver *r, int i, const repl_value *v)
     }
     if (overflow || (r->o->max_numel > 0 && numel > r->o->max_numel))
         return rerr("--arg %s: tensor %s is too large", v->name, v->text);
+    if (!r->o->no_data && !budget(r, v->name, numel, v->dtype)) return false;
     double fill = 0;
     if (v->fill) {
         hostval h;
@@ -300,6 +320,7 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
         a->tensor = npy_read(v->path, err, sizeof err);
         if (!a->tensor) return rerr("--arg %s: cannot read '%s': %s", p->name, v->path, err);
         set_tensor_name(a->tensor, p->name);
+        if (!budget(r, p->name, tt_tensor_numel(a->tensor), a->tensor->dtype)) return false;
     } else {
         int64_t iv;
         bool u64 = false;

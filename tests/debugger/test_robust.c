@@ -186,6 +186,18 @@ START_TEST(file_limits)
     o = run_cmd("run examples/vector_add.py", &st);
     ck_assert_int_eq(st, 0);
     free(o);
+    /* the memory budget of a launch: a 12 GB tensor is refused before it is allocated */
+    o = run_cmd("run --arg x_ptr=zeros:f32[3000000000] examples/vector_add.py", &st);
+    ck_assert_int_eq(st, 2);
+    HAS(o, "--arg x_ptr: 12000000000 more bytes: the memory of a launch's tensors exceeds the limit of 8 GiB "
+           "(set TRITIUM_MAX_LAUNCH_BYTES to raise it)");
+    free(o);
+    setenv("TRITIUM_MAX_LAUNCH_BYTES", "400000", 1);            /* vector_add: 3 x 393,728 bytes */
+    o = run_cmd("run examples/vector_add.py", &st);
+    unsetenv("TRITIUM_MAX_LAUNCH_BYTES");
+    ck_assert_int_eq(st, 2);
+    HAS(o, "--arg y_ptr: 393728 more bytes: the memory of a launch's tensors exceeds the limit of 400000 bytes");
+    free(o);
     o = run_cmd("run --arg x_ptr=@/dev/null examples/vector_add.py", &st);   /* empty: a parse error, not a limit */
     ck_assert_int_eq(st, 2);
     HASNOT(o, "limit");

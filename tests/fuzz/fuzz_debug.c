@@ -6,8 +6,9 @@
  * watch, print, x, set grid/arg/const, load, diff --against ... all reach
  * the engine and the interpreter.
  *
- * A launch that runs longer than a second (`set grid 100000000` then `run`)
- * is interrupted as Ctrl-C would (dbg_interrupt from SIGALRM), and the rest of
+ * A launch that runs longer than a second of CPU time (`set grid 100000000`
+ * then `run`) is interrupted as Ctrl-C would (dbg_interrupt from SIGVTALRM:
+ * SIGALRM and ITIMER_REAL belong to libFuzzer's -timeout), and the rest of
  * the script is dropped; so a slow but legitimate input is not reported as a
  * timeout, while a command that cannot be interrupted still is. */
 #include <signal.h>
@@ -75,7 +76,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (!f || fputs(kernel_text, f) < 0 || fclose(f)) abort();
     struct sigaction sa = { 0 };
     sa.sa_handler = on_alarm;
-    sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGVTALRM, &sa, NULL);
     /* the launch budget of limits.h, small: a fuzzer's `set arg` must not take gigabytes */
     setenv("TRITIUM_MAX_LAUNCH_BYTES", "256M", 1);
     setenv("TRITIUM_MAX_NPY_BYTES", "64M", 1);
@@ -98,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_r = &r;
         /* interrupt anything that runs longer than a second, every second */
         struct itimerval it = { { 1, 0 }, { 1, 0 } };
-        setitimer(ITIMER_REAL, &it, NULL);
+        setitimer(ITIMER_VIRTUAL, &it, NULL);
         int lines = 0;
         for (char *line = text, *next; line && !r.quit && !g_timed_out && lines < 64; line = next, lines++) {
             next = strchr(line, '\n');
@@ -106,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             repl_dbg_execute(&r, line, lines > 0);   /* blank lines repeat, as from a terminal */
         }
         struct itimerval off = { { 0, 0 }, { 0, 0 } };
-        setitimer(ITIMER_REAL, &off, NULL);
+        setitimer(ITIMER_VIRTUAL, &off, NULL);
         g_r = NULL;
     }
     dbg_free(r.d);
