@@ -12,8 +12,11 @@
 #       (tests/gpu/device_check.sh), `tritium diff` on every example and the
 #       planted order bug plus random-size trials (tests/gpu/test_diff.sh and
 #       below), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
-#       interpreter benchmark against TRITON_INTERPRET=1 (bench/run.py);
-#       the tables last. Exit status 0 when every check passed.
+#       interpreter benchmark against TRITON_INTERPRET=1 (bench/run.py),
+#       the conformance suite's GPU half (tests/conformance/gpu.sh) and, when
+#       a baseline build is carried in build-base-carry/, both benchmarks of
+#       the two builds side by side (bench/before_after.py); the tables last.
+#       Exit status 0 when every check passed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 D=build-dev-carry
@@ -60,6 +63,17 @@ run)
     python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
     echo "== 6. interpreter benchmark (tritium vs TRITON_INTERPRET=1, one thread)"
     python3 bench/run.py --tritium "$T" || fail=$((fail + 1))
+    echo "== 7. conformance suite on the GPU (tests/conformance/gpu.sh)"
+    sh tests/conformance/gpu.sh "$T" >"${OUT:-/tmp}/conformance_gpu.log" 2>&1 || fail=$((fail + 1))
+    grep -E "FAIL|conformance cases" "${OUT:-/tmp}/conformance_gpu.log"
+    # a baseline build carried as build-base-carry/tritium(.gz): both builds'
+    # benchmarks in alternating rounds, with the ratio (bench/before_after.py)
+    if [ -f build-base-carry/tritium.gz ] || [ -x build-base-carry/tritium ]; then
+        echo "== 8. before/after: build-base-carry vs this build"
+        [ -f build-base-carry/tritium.gz ] && gunzip -f build-base-carry/tritium.gz
+        chmod +x build-base-carry/tritium
+        python3 bench/before_after.py --base build-base-carry/tritium --new "$T" --rounds 3 --gpu || fail=$((fail + 1))
+    fi
     echo "== $fail step(s) failed"
     [ "$fail" -eq 0 ]
     ;;
