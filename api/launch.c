@@ -112,6 +112,12 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
     v->arg.kind = ARG_TENSOR;
     v->arg.offset = (d - st) / esize;
     v->arg.uninit = uninit != 0;
+    v->arg.view = true;                                 /* its span, for view-bounds warnings */
+    v->arg.view_rank = rank;
+    for (int i = 0; i < rank; i++) {
+        v->arg.view_shape[i] = shape[i];
+        v->arg.view_strides[i] = strides[i];
+    }
     for (int i = 0; i < L->vals.n - 1; i++) {           /* a view of storage already given */
         api_value *o = &L->vals.v[i];
         if (o->is_const || o->arg.kind != ARG_TENSOR) continue;

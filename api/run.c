@@ -79,7 +79,7 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     r->st = (tritium_stats){ st.programs, st.faults, st.fault_lanes, st.races, st.uninit_reads, st.seconds,
                              L->compiled_now };
     report_give(r, rep);
-    return st.faults || st.races || st.uninit_reads ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
+    return st.faults || st.races || st.uninit_reads || st.overflows ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
 }
 
 int tritium_run_gpu(tritium_launch *L, tritium_report **rep)

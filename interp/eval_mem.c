@@ -819,6 +819,8 @@ static void eval_ptr_int(interp_prog *p, const ir_op *op)
 
 void interp_eval_mem(interp_prog *p, const ir_op *op)
 {
+    if (__builtin_expect(p->s->views_any, 0) && (ir_ops[op->opc].props & P_MEM))
+        interp_view_check(p, op);
     switch (op->opc) {
     case IR_ADDPTR: eval_addptr(p, op); break;
     case IR_INT_TO_PTR:

@@ -96,6 +96,7 @@ typedef struct interp_buf {
     uint32_t *reader;              /* last reader program + 1 (check_races) */
     uint8_t *init;                 /* 1 when written (uninit-marked buffers) */
     bool uninit;                   /* created with `empty` */
+    bool view_check;               /* views of it do not cover it: check lanes (view.c) */
 } interp_buf;
 
 /* ---- program state (one per thread) --------------------------------- */
@@ -127,6 +128,7 @@ enum {
     FK_RACE_WR,                    /* write of an element another program read */
     FK_UNINIT,
     FK_OVERFLOW,                   /* signed integer overflow (overflow.c) */
+    FK_VIEW,                       /* inside the storage, outside every view (view.c) */
     FK_COUNT
 };
 #define FK_IS_FAULT(k) ((k) <= FK_LOOP)
@@ -210,6 +212,7 @@ struct interp_session {
     interp_site *sites;            /* nops_total * FK_COUNT */
     uint8_t *ovf;                  /* per global op: 1 check overflow, 2 and it forms an address */
     bool ovf_any;
+    bool views_any;                /* some buffer has view_check */
     int64_t printed, suppressed;
     int64_t fault_programs, race_programs;
     interp_stats st;
@@ -243,6 +246,11 @@ int interp_eval_scf(interp_prog *p, const ir_op *op);
  * creation) and check one op's result (flag: its s->ovf entry). */
 void interp_overflow_plan(interp_session *s);
 void interp_overflow_check(interp_prog *p, const ir_op *op, int flag);
+
+/* View bounds (view.c): mark buffers whose views do not cover them
+ * (session creation); check one load/store/atomic's lanes. */
+void interp_views_plan(interp_session *s);
+void interp_view_check(interp_prog *p, const ir_op *op);
 
 /* Fill a constant tile (session creation). */
 void interp_const_fill(const ival_info *vi, const ir_op *op, void *out);

@@ -271,7 +271,7 @@ void interp_report_summary(interp_session *s)
                 fprintf(out, "note: ");
             }
             fprintf(out, "the %s report above happened in %" PRId64 " programs (%" PRId64 " lanes in all)\n",
-                    FK_IS_FAULT(k) ? "fault" : FK_IS_RACE(k) ? "race" : k == FK_OVERFLOW ? "overflow" : "uninitialized-read",
+                    FK_IS_FAULT(k) ? "fault" : FK_IS_RACE(k) ? "race" : k == FK_OVERFLOW ? "overflow" : k == FK_VIEW ? "view" : "uninitialized-read",
                     site->programs,
                     site->lanes);
         }
@@ -292,6 +292,10 @@ void interp_report_summary(interp_session *s)
         if (s->st.overflows) {
             fprintf(out, "%s%" PRId64 " integer overflow%s (%" PRId64 " lane%s)", sep, s->st.overflows,
                     s->st.overflows == 1 ? "" : "s", s->st.overflow_lanes, s->st.overflow_lanes == 1 ? "" : "s");
+            sep = "; ";
+        }
+        if (s->st.view_lanes) {
+            fprintf(out, "%s%" PRId64 " lane%s outside a view", sep, s->st.view_lanes, s->st.view_lanes == 1 ? "" : "s");
             sep = "; ";
         }
         if (s->st.uninit_reads) {

@@ -192,6 +192,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
     if (s->o.numerics == NUMERICS_FAST) find_fusions(s);
     find_addr_splats(s);
     interp_overflow_plan(s);
+    if (ok) interp_views_plan(s);
     if (!ok) {
         interp_session_free(s);
         return NULL;

@@ -109,6 +109,7 @@ typedef struct interp_stats {
     int64_t uninit_reads;
     int64_t overflows;             /* distinct integer-overflow sites (op) */
     int64_t overflow_lanes;
+    int64_t view_lanes;            /* lanes inside a storage but outside its views */
     double seconds;
 } interp_stats;
 

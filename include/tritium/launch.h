@@ -31,6 +31,11 @@ typedef struct launch_arg {
                                     * (a view of the same storage: one buffer) */
     int64_t offset;                /* ARG_TENSOR: the pointer's offset into tensor,
                                     * in elements (a view's storage offset) */
+    bool view;                     /* ARG_TENSOR: view_* give the view the kernel's
+                                    * pointer comes from (set by the C API; false:
+                                    * the argument is its whole tensor) */
+    int view_rank;
+    int64_t view_shape[TT_MAX_RANK], view_strides[TT_MAX_RANK];   /* elements */
     bool uninit;                   /* ARG_TENSOR: made with the `empty` generator (or
                                     * storage never written): every interpreter session
                                     * of the launch counts its elements uninitialized

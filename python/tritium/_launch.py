@@ -426,3 +426,6 @@ def interp_launch(jitfn, args, kwargs, grid):
     if rc == _lib.KERNEL_ERROR:
         COUNTS["faulty"] += 1
         raise_or_warn(L.info, g, stats, text)
+    elif text:                                       # warnings (reads outside a view): shown, not raised
+        sys.stderr.write(text)
+        sys.stderr.flush()
