@@ -92,14 +92,31 @@ START_TEST(clean_kernels_are_proved)
     expect_clean("examples/softmax.py", 2);
     expect_clean("examples/layer_norm.py", 8);
     expect_clean("examples/matmul.py", 3);
-    expect_clean("tests/sanit/kernels/tut02_softmax.py", 2);
-    expect_clean("tests/sanit/kernels/tut03_matmul.py", 3);
-    expect_clean("tests/sanit/kernels/tut04_dropout.py", 2);
-    expect_clean("tests/sanit/kernels/tut05_layer_norm_bwd.py", 14);
-    expect_clean("tests/sanit/kernels/tut05_layer_norm_bwd.py:_layer_norm_bwd_dwdb --grid 'cdiv(N, BLOCK_SIZE_N)' "
-                 "--arg DW=zeros:f32[16,1000] --arg DB=zeros:f32[16,1000] --arg FINAL_DW=empty:f32[1000] "
-                 "--arg FINAL_DB=empty:f32[1000] --arg M=16 --arg N=1000 --const BLOCK_SIZE_M=32 "
-                 "--const BLOCK_SIZE_N=128", 4);
+    /* Triton 3.6's tutorials 02-05 as vendored, unchanged (tests/python/tutorials) */
+    expect_clean("tests/python/tutorials/02-fused-softmax.py:softmax_kernel --grid 64 --arg "
+                 "output_ptr=empty:f32[1823,781] --arg input_ptr=randn:f32[1823,781] --arg "
+                 "input_row_stride='input_ptr.stride(0)' --arg output_row_stride='output_ptr.stride(0)' --arg "
+                 "n_rows='input_ptr.shape[0]' --arg n_cols='input_ptr.shape[1]' --const BLOCK_SIZE=1024 --const "
+                 "num_stages=4", 2);
+    expect_clean("tests/python/tutorials/03-matrix-multiplication.py:matmul_kernel --grid 'cdiv(M, BLOCK_SIZE_M) "
+                 "* cdiv(N, BLOCK_SIZE_N)' --arg a_ptr=randn:f16[513,129] --arg b_ptr=randn:f16[129,300] --arg "
+                 "c_ptr=empty:f16[513,300] --arg M='a_ptr.shape[0]' --arg N='b_ptr.shape[1]' --arg "
+                 "K='a_ptr.shape[1]' --arg stride_am='a_ptr.stride(0)' --arg stride_ak='a_ptr.stride(1)' --arg "
+                 "stride_bk='b_ptr.stride(0)' --arg stride_bn='b_ptr.stride(1)' --arg stride_cm='c_ptr.stride(0)' "
+                 "--arg stride_cn='c_ptr.stride(1)' --const BLOCK_SIZE_M=64 --const BLOCK_SIZE_N=64 --const "
+                 "BLOCK_SIZE_K=32 --const GROUP_SIZE_M=8 --const ACTIVATION=leaky_relu", 3);
+    expect_clean("tests/python/tutorials/04-low-memory-dropout.py:_seeded_dropout --grid 'cdiv(n_elements, "
+                 "BLOCK_SIZE)' --arg x_ptr=randn:f32[100003] --arg output_ptr=empty:f32[100003] --arg "
+                 "n_elements='numel(x_ptr)' --arg p=0.5 --arg seed=123 --const BLOCK_SIZE=1024", 2);
+    expect_clean("tests/python/tutorials/05-layer-norm.py:_layer_norm_bwd_dx_fused --grid 'X.shape[0]' --arg "
+                 "DX=empty:f32[300,1000] --arg DY=randn:f32[300,1000] --arg DW=zeros:f32[16,1000] --arg "
+                 "DB=zeros:f32[16,1000] --arg X=randn:f32[300,1000] --arg W=randn:f32[1000] --arg "
+                 "Mean=randn:f32[300] --arg Rstd=rand:f32[300] --arg Lock=zeros:i32[32] --arg "
+                 "stride='X.stride(0)' --arg N='X.shape[1]' --const GROUP_SIZE_M=16 --const BLOCK_SIZE_N=1024", 14);
+    expect_clean("tests/python/tutorials/05-layer-norm.py:_layer_norm_bwd_dwdb --grid 'cdiv(N, BLOCK_SIZE_N)' "
+                 "--arg DW=zeros:f32[16,1000] --arg DB=zeros:f32[16,1000] --arg FINAL_DW=empty:f32[1000] --arg "
+                 "FINAL_DB=empty:f32[1000] --arg M=16 --arg N=1000 --const BLOCK_SIZE_M=32 --const "
+                 "BLOCK_SIZE_N=128", 4);
     /* odd sizes, a grid smaller than the rows, one program */
     expect_clean("examples/softmax.py --grid 3 --arg input_ptr=randn:f32[7,5] --arg output_ptr=empty:f32[7,5] "
                  "--const BLOCK_SIZE=8", 2);
