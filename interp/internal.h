@@ -155,6 +155,12 @@ typedef struct interp_site {
     int64_t programs, lanes;
 } interp_site;
 
+/* Counts `lanes` lanes of report kind `kind` at the current op of p on its
+ * site (the first program, programs, lanes) and says whether this report is
+ * the site's first (*first) and is to be printed (the return value: first
+ * and under --max-reports; suppressed ones are counted). The caller holds
+ * s->rep_lock. One accounting for faults, races, overflows and views. */
+interp_site *interp_site_count(interp_prog *p, int kind, int64_t lanes, bool *first, bool *print);
 /* Report faults of kind `kind` at the current op of p (p->region/p->opi).
  * acc: ACC_*; opname: "load", "store", "atomic_add", ...; esize/adt: the
  * accessed element; lanes: elements of the op's tile; tile_type: the pointer

@@ -174,28 +174,12 @@ void interp_overflow_check(interp_prog *p, const ir_op *op, int flag)
             if (!count++) first = i;
         }
     }
-    int gop = s->opbase[p->region] + p->opi;
     pthread_mutex_lock(&s->rep_lock);
-    interp_site *site = &s->sites[gop * FK_COUNT + FK_OVERFLOW];
-    bool firstrep = !site->seen;
-    if (firstrep) {
-        site->seen = true;
-        site->first_prog = p->lin;
-        site->last_prog = -1;
-        s->st.overflows++;
-    }
-    if (site->last_prog != p->lin) {
-        site->programs++;
-        site->last_prog = p->lin;
-    }
-    site->lanes += count;
+    bool firstrep, print;
+    interp_site_count(p, FK_OVERFLOW, count, &firstrep, &print);
+    if (firstrep) s->st.overflows++;
     s->st.overflow_lanes += count;
-    int max_rep = s->o.max_reports > 0 ? s->o.max_reports : 20;
-    if (firstrep && s->printed >= max_rep) {
-        s->suppressed++;
-    } else if (firstrep) {
-        s->printed++;
-        site->printed = true;
+    if (print) {
         FILE *out = s->out;
         const char *sym = op->opc == IR_ADDI ? "+" : op->opc == IR_SUBI ? "-" : "*";
         const char *name = op->opc == IR_ADDI ? "add" : op->opc == IR_SUBI ? "sub" : "mul";

@@ -180,26 +180,42 @@ static const char *title(int kind)
     }
 }
 
-void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dtype adt, int esize,
-                   ir_type tile_type, const interp_fault *f)
+interp_site *interp_site_count(interp_prog *p, int kind, int64_t lanes, bool *first, bool *print)
 {
     interp_session *s = p->s;
-    int gop = s->opbase[p->region] + p->opi;
-    const ir_op *op = &s->f->regions.v[p->region].ops[p->opi];
-    pthread_mutex_lock(&s->rep_lock);
-    interp_site *site = &s->sites[gop * FK_COUNT + kind];
-    bool first = !site->seen;
-    if (first) {
+    interp_site *site = &s->sites[(s->opbase[p->region] + p->opi) * FK_COUNT + kind];
+    *first = !site->seen;
+    *print = false;
+    if (*first) {
         site->seen = true;
         site->first_prog = p->lin;
         site->last_prog = -1;
-        if (FK_IS_FAULT(kind)) s->st.faults++;
+        int max = s->o.max_reports > 0 ? s->o.max_reports : 20;
+        if (s->printed >= max) {
+            s->suppressed++;
+        } else {
+            s->printed++;
+            site->printed = true;
+            *print = true;
+        }
     }
     if (site->last_prog != p->lin) {
         site->programs++;
         site->last_prog = p->lin;
     }
-    site->lanes += f->count;
+    site->lanes += lanes;
+    return site;
+}
+
+void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dtype adt, int esize,
+                   ir_type tile_type, const interp_fault *f)
+{
+    interp_session *s = p->s;
+    const ir_op *op = &s->f->regions.v[p->region].ops[p->opi];
+    pthread_mutex_lock(&s->rep_lock);
+    bool first, print;
+    interp_site_count(p, kind, f->count, &first, &print);
+    if (first && FK_IS_FAULT(kind)) s->st.faults++;
     if (FK_IS_FAULT(kind)) {
         s->st.fault_lanes += f->count;
         p->faulted = true;
@@ -210,12 +226,7 @@ void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dty
         s->st.uninit_reads += f->count;
     }
     if (first) {
-        int max = s->o.max_reports > 0 ? s->o.max_reports : 20;
-        if (s->printed >= max) {
-            s->suppressed++;
-        } else {
-            s->printed++;
-            site->printed = true;
+        if (print) {
             FILE *out = s->out;
             const char *sev = FK_IS_FAULT(kind) ? "error" : "warning";
             if (kind == FK_LOOP) {

@@ -126,27 +126,11 @@ void interp_view_check(interp_prog *p, const ir_op *op)
         }
     }
     if (!count) return;
-    int gop = s->opbase[p->region] + p->opi;
     pthread_mutex_lock(&s->rep_lock);
-    interp_site *site = &s->sites[gop * FK_COUNT + FK_VIEW];
-    bool firstrep = !site->seen;
-    if (firstrep) {
-        site->seen = true;
-        site->first_prog = p->lin;
-        site->last_prog = -1;
-    }
-    if (site->last_prog != p->lin) {
-        site->programs++;
-        site->last_prog = p->lin;
-    }
-    site->lanes += count;
+    bool firstrep, print;
+    interp_site_count(p, FK_VIEW, count, &firstrep, &print);
     s->st.view_lanes += count;
-    int max_rep = s->o.max_reports > 0 ? s->o.max_reports : 20;
-    if (firstrep && s->printed >= max_rep) {
-        s->suppressed++;
-    } else if (firstrep) {
-        s->printed++;
-        site->printed = true;
+    if (print) {
         FILE *out = s->out;
         const interp_buf *b = &s->bufs[fbuf];
         const char *what = op->opc == IR_LOAD ? "load" : op->opc == IR_STORE ? "store" : "atomic";
