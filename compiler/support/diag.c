@@ -44,6 +44,20 @@ int diag_add_source(const char *name, const char *text)
     return sources.n - 1;
 }
 
+int diag_source_mark(void) { return sources.n; }
+
+void diag_source_release(int mark)
+{
+    if (mark < 0 || mark >= sources.n) return;
+    for (int i = mark; i < sources.n; i++) {
+        free(sources.v[i].name);
+        free(sources.v[i].text);
+    }
+    sources.n = mark;
+    memset(byname, 0, byname_cap * sizeof *byname);
+    for (int i = 0; i < sources.n; i++) byname_put(i);
+}
+
 int diag_find_source(const char *name)
 {
     if (!byname_cap) return -1;

@@ -27,6 +27,13 @@ const char *diag_file_text(int file);
 /* Line `line` (1-based) of file `file` without its newline, in a static
  * buffer valid until the next call; "" when out of range. */
 const char *diag_source_line(int file, int line);
+/* The registry only grows (a fault report may quote any file later). A
+ * process that parses many throwaway texts (a fuzzer, a long REPL) takes
+ * diag_source_mark() before and diag_source_release(mark) after, which frees
+ * every source registered since the mark; no src_pos into them may be used
+ * afterwards. */
+int diag_source_mark(void);
+void diag_source_release(int mark);
 
 typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } diag_kind;
 

@@ -6,4 +6,5 @@ TCase *dtype_tcase(void);
 TCase *tensor_tcase(void);
 TCase *npy_tcase(void);
 TCase *launch_tcase(void);
+TCase *diag_tcase(void);
 #endif
