@@ -170,6 +170,9 @@ void interp_eval_shape(interp_prog *p, const ir_op *op)
         p->vals[op->res] = p->vals[op->opnd[0]];      /* same bytes: share the tile */
         break;
     }
+    case IR_JOIN: case IR_SPLIT: case IR_CAT: case IR_GATHER: case IR_HISTOGRAM:
+        interp_eval_move(p, op);
+        break;
     default:
         die("interp_eval_shape: %s", ir_ops[op->opc].name);
     }

@@ -42,7 +42,8 @@ static bool prelude_func(sema *S, const char *name, sval *out)
 {
     static const char *const names[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x",
                                          "philox", "uint_to_uniform_float", "pair_uniform_to_normal",
-                                         "swizzle2d", "reduce_or", "softmax", NULL };
+                                         "swizzle2d", "reduce_or", "softmax", "sort", "topk", "bitonic_merge",
+                                         "flip", "interleave", NULL };
     for (int k = 0; names[k]; k++) {
         if (strcmp(names[k], name)) continue;
         char full[64];
@@ -109,6 +110,10 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
         *out = tup;
         return true;
     }
+    if (!strcmp(name, "numel")) {    /* core.py tensor.numel: a constexpr */
+        *out = sv_int(ir_type_numel(ir_value_type(S->fn, self.v)));
+        return true;
+    }
     if (!strcmp(name, "T")) {
         sval args[1] = { self };
         *out = sema_call_builtin(S, NULL, B_TRANS, NULL, args, 1, NULL, NULL, 0);
@@ -116,7 +121,8 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
         return true;
     }
     /* language/standard.py's @_tensor_member_fn functions of the prelude */
-    bool member = !strcmp(name, "softmax") || !strcmp(name, "reduce_or");
+    bool member = !strcmp(name, "softmax") || !strcmp(name, "reduce_or") || !strcmp(name, "flip") ||
+                  !strcmp(name, "sort");
     if ((member && prelude_func(S, name, out)) || find(name, IN_METHOD, out, V_METHOD)) {
         out->self = arena_alloc(S->a, sizeof(sval));
         *out->self = self;
@@ -256,6 +262,9 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     case B_SUM: case B_XOR_SUM: case B_MAX: case B_MIN: case B_ARGMAX: case B_ARGMIN:
     case B_REDUCE: case B_ASSOC_SCAN: case B_CUMSUM: case B_CUMPROD:
         return sema_builtin_reduce(S, p, call, id, &B);
+    case B_JOIN: case B_SPLIT: case B_CAT: case B_GATHER: case B_HISTOGRAM: case B_BROADCAST:
+    case B_MAP_ELEMENTWISE: case B_LOG2_CONST:
+        return sema_builtin_shape(S, p, call, id, &B);
     case B_ABS: {
         sval x = sema_arg_req(S, p, &B, "x");
         if (sv_is_const(&x)) return x.k == V_FLOAT ? sv_float(fabs(x.f)) : x.i == INT64_MIN ? x : sv_int(x.i < 0 ? -x.i : x.i);

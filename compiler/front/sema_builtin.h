@@ -89,6 +89,14 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(MAKE_TENSOR_DESC, "make_tensor_descriptor", "base,shape,strides,block_shape,padding_option", IN_TL) \
     X(DESC_LOAD, "load_tensor_descriptor", "desc,offsets", IN_TL) \
     X(DESC_STORE, "store_tensor_descriptor", "desc,offsets,value", IN_TL) \
+    X(JOIN, "join", "a,b", IN_TL) \
+    X(SPLIT, "split", "a", IN_TL | IN_METHOD) \
+    X(CAT, "cat", "input,other,can_reorder", IN_TL) \
+    X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
+    X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \
+    X(BROADCAST, "broadcast", "input,other", IN_TL) \
+    X(MAP_ELEMENTWISE, "map_elementwise", "scalar_fn,*args,pack", IN_TL) \
+    X(LOG2_CONST, "__tl_log2", "i", IN_TL)   /* standard.py _log2, for prelude.c */ \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \
@@ -156,5 +164,8 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B);
 /* sema_reduce.c: reductions and scans; call is the call node (for inlining
  * a combine_fn; may be NULL for builtins that take none) */
 sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B);
+/* sema_shape.c: join, split, cat, gather, histogram, broadcast,
+ * map_elementwise (call: the call node, for inlining scalar_fn) */
+sval sema_builtin_shape(sema *S, src_pos p, node *call, int id, const bargs *B);
 
 #endif

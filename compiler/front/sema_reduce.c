@@ -227,7 +227,7 @@ sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B)
     sval x = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "the input");
     if (x.dt == TT_PTR) sema_error(S, p, "cannot reduce pointers");
     if (id == B_SUM && sema_arg_has(B, "dtype")) x = sema_cast(S, p, x, sema_want_dtype(S, p, sema_arg(B, "dtype"), NULL), 0, false);
-    else if (tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32)
+    else if (id == B_SUM && tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32)   /* _pick_sum_dtype; xor_sum keeps its dtype */
         x = sema_cast(S, p, x, tt_dtype_is_signed(x.dt) ? TT_I32 : TT_U32, 0, false);
     if (id == B_XOR_SUM && !tt_dtype_is_int(x.dt)) sema_error(S, p, "xor_sum requires integers");
     bool has_axis = sema_arg_has(B, "axis");

@@ -14,6 +14,15 @@ void sema_error(sema *S, src_pos p, const char *fmt, ...)
     va_start(ap, fmt);
     diag_vat(DIAG_ERROR, p, fmt, ap);
     va_end(ap);
+    /* an error inside triton.language's own code (prelude.c) also names the
+     * user's call that led there, as Triton's traceback does */
+    bool in_prelude = !strcmp(diag_file_name(p.file), front_prelude_name);
+    for (int32_t c = S->caller_loc; in_prelude && S->fn && c >= 0 && c < S->fn->locs.n; c = S->fn->locs.v[c].caller) {
+        const ir_loc *l = &S->fn->locs.v[c];
+        src_pos cp = { l->file, l->line, l->col };
+        in_prelude = !strcmp(diag_file_name(l->file), front_prelude_name);
+        if (!in_prelude) diag_at(DIAG_NOTE, cp, "in this call");
+    }
     longjmp(S->fail, 1);
 }
 

@@ -153,6 +153,17 @@ void g_set(gctx *g, ir_value v, gv x);
  * or a trip through shared memory). */
 gv g_convert(gctx *g, ir_value v, int lay);
 gv g_convert_gv(gctx *g, gv x, ir_type t, int lay);
+/* Shared-memory round trips for ops that move elements (lower_move.c):
+ * bytes of one element of t in memory; x (type t) stored at base as a dense
+ * row-major tile (no barrier: the caller places them); element idx (i32)
+ * of such a tile read back as a register of t's element type; the
+ * coordinate (i32) along dim d of register r of layout lay. */
+int g_mem_size(gctx *g, ir_type t);
+void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base);
+LLVMValueRef g_smem_get(gctx *g, LLVMValueRef base, LLVMValueRef idx, ir_type t);
+LLVMValueRef g_coord(gctx *g, int lay, int r, int d);
+/* lower_move.c: tt.join, tt.split, tt.cat, tt.gather, tt.histogram */
+void g_lower_move(gctx *g, ir_op *op);
 /* Per-dim coordinate of the calling thread's lane/warp part in layout lay. */
 LLVMValueRef g_lw_coord(gctx *g, int lay, int d);
 /* i1: this thread is the first owner of its elements (replicated lanes/warps

@@ -340,6 +340,11 @@ static void lower_op(gctx *g, ir_op *op)
         break;                                   /* constants and ranges: pure */
     case F_SHAPE:
         if (op->opc == IR_TRANS || op->opc == IR_RESHAPE) { lower_relabel(g, op); return; }
+        if (op->opc == IR_JOIN || op->opc == IR_SPLIT || op->opc == IR_CAT || op->opc == IR_GATHER ||
+            op->opc == IR_HISTOGRAM) {
+            g_lower_move(g, op);
+            return;
+        }
         break;                                   /* splat, broadcast, expand_dims, bitcast: pure */
     case F_MEM:
         if (op->opc == IR_LOAD) g_lower_load(g, op);

@@ -139,14 +139,16 @@ static bool run_base(const int *bitreg, int nb, int r)
     return true;
 }
 
-static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
+int g_mem_size(gctx *g, ir_type t)
 {
-    const glayout *A = gl_get(g, x.lay), *Bl = gl_get(g, lay);
-    LLVMTypeRef et = g_type(g, t), mt = g_mem_type(g, ir_type_elem(t));
-    int64_t numel = 1;
-    for (int d = 0; d < A->rank; d++) numel *= A->shape[d];
-    int esz = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
-    LLVMValueRef base = g_scratch(g, numel * esz);
+    return (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), g_mem_type(g, ir_type_elem(t)));
+}
+
+void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base)
+{
+    const glayout *A = gl_get(g, x.lay);
+    LLVMTypeRef mt = g_mem_type(g, ir_type_elem(t));
+    int esz = g_mem_size(g, t);
     int bitreg[8], nb = smem_run(A, esz, bitreg), v = 1 << nb;
     LLVMTypeRef vt = v > 1 ? LLVMVectorType(mt, (unsigned)v) : mt;
     LLVMValueRef la = lw_linear(g, x.lay);
@@ -165,7 +167,32 @@ static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
         LLVMValueRef st = LLVMBuildStore(g->B, val, p);
         LLVMSetAlignment(st, (unsigned)(esz * v));
     }
+}
+
+LLVMValueRef g_coord(gctx *g, int lay, int r, int d)
+{
+    return LLVMBuildAdd(g->B, g_lw_coord(g, lay, d), g_const_i32(g, gl_regcoord(gl_get(g, lay), r, d)), "");
+}
+
+LLVMValueRef g_smem_get(gctx *g, LLVMValueRef base, LLVMValueRef idx, ir_type t)
+{
+    LLVMTypeRef mt = g_mem_type(g, ir_type_elem(t));
+    LLVMValueRef p = LLVMBuildGEP2(g->B, mt, base, &idx, 1, "");
+    return from_mem(g, LLVMBuildLoad2(g->B, mt, p, ""), g_type(g, t));
+}
+
+static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
+{
+    const glayout *A = gl_get(g, x.lay), *Bl = gl_get(g, lay);
+    LLVMTypeRef et = g_type(g, t), mt = g_mem_type(g, ir_type_elem(t));
+    int64_t numel = 1;
+    for (int d = 0; d < A->rank; d++) numel *= A->shape[d];
+    int esz = g_mem_size(g, t);
+    LLVMValueRef base = g_scratch(g, numel * esz);
+    g_smem_put(g, x, t, base);
     g_barrier(g);
+    int bitreg[8], nb, v;
+    LLVMTypeRef vt;
     gv y = g_new(g, nregs(g, lay), lay);
     nb = smem_run(Bl, esz, bitreg);
     v = 1 << nb;

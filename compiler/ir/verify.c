@@ -412,6 +412,51 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
                 return false;
         return true;
     }
+    case IR_JOIN:
+    case IR_SPLIT:
+    case IR_CAT: {
+        /* tt.join: A, A -> A x 2; tt.split: A x 2 -> A, A; tt.cat: [n], [m] -> [n + m] */
+        ir_type a = op->opc == IR_SPLIT ? Rt : T[0], whole = op->opc == IR_SPLIT ? T[0] : Rt;
+        if (op->opc == IR_SPLIT &&
+            !need(V, op, ir_value_type(f, op->res + 1) == Rt, "the two results differ: %s vs %s", ts(Rt),
+                  ts(ir_value_type(f, op->res + 1))))
+            return false;
+        if (op->opc != IR_SPLIT && !need(V, op, T[0] == T[1], "operands differ: %s vs %s", ts(T[0]), ts(T[1])))
+            return false;
+        const ir_type_info *ai = ti(a), *wi = ti(whole);
+        if (!need(V, op, ir_type_elem(a) == ir_type_elem(whole), "element types differ: %s vs %s", ts(a), ts(whole)))
+            return false;
+        if (op->opc == IR_CAT)
+            return need(V, op, ai->rank == 1 && wi->rank == 1 && wi->shape[0] == 2 * ai->shape[0],
+                        "tt.cat takes two 1-D tiles of one shape and gives their concatenation, got %s -> %s",
+                        ts(a), ts(whole));
+        bool ok = ai->rank >= 1 && wi->rank == ai->rank + 1 && wi->shape[ai->rank] == 2;
+        for (int i = 0; ok && i < ai->rank; i++) ok = wi->shape[i] == ai->shape[i];
+        return need(V, op, ok, "%s is not %s with a minor dimension of 2", ts(whole), ts(a));
+    }
+    case IR_GATHER: {
+        const ir_type_info *s = ti(T[0]), *x = ti(T[1]);
+        int64_t ax = op->attr[0];
+        if (!need(V, op, s->rank >= 1 && x->rank == s->rank, "source %s and indices %s must have one rank", ts(T[0]),
+                  ts(T[1])) ||
+            !need(V, op, ax >= 0 && ax < s->rank, "axis %lld out of range for %s", (long long)ax, ts(T[0])) ||
+            !need(V, op, is_int(T[1]) && !elem_is(T[1], TT_BOOL), "indices must be integers, got %s", ts(T[1])) ||
+            !need(V, op, r->rank == x->rank && ir_type_elem(Rt) == ir_type_elem(T[0]),
+                  "result %s must have the shape of %s and the element type of %s", ts(Rt), ts(T[1]), ts(T[0])))
+            return false;
+        for (int i = 0; i < s->rank; i++)
+            if (!need(V, op, r->shape[i] == x->shape[i] && (i == ax || x->shape[i] == s->shape[i]),
+                      "indices %s must match source %s outside axis %lld", ts(T[1]), ts(T[0]), (long long)ax))
+                return false;
+        return true;
+    }
+    case IR_HISTOGRAM:
+        return need(V, op, ti(T[0])->rank == 1 && is_int(T[0]) && !elem_is(T[0], TT_BOOL),
+                    "source must be a 1-D integer tile, got %s", ts(T[0])) &&
+               need(V, op, op->nopnd < 2 || (T[1] == ir_type_with_elem(T[0], ir_scalar(TT_BOOL))),
+                    "mask must be an i1 tile of the source's shape, got %s", ts(T[1])) &&
+               need(V, op, r->rank == 1 && elem_is(Rt, TT_I32) && (r->shape[0] & (r->shape[0] - 1)) == 0,
+                    "result must be a 1-D i32 tile of a power-of-two size, got %s", ts(Rt));
     case IR_ADDPTR:
         return need(V, op, is_ptr(T[0]), "operand 0 must be a pointer, got %s", ts(T[0])) &&
                need(V, op, is_int(T[1]), "offset must be an integer, got %s", ts(T[1])) &&

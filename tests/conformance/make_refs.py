@@ -126,6 +126,71 @@ def standard():
         save(name, (e / e.sum(axis=d, keepdims=True)).astype(np.float32))
 
 
+def shape():
+    # sort / topk / bitonic_merge (standard.py) against np.sort
+    x = rng.standard_normal((8, 32)).astype(np.float32)
+    save("sort_f32_x", x)
+    save("sort_f32_asc", np.sort(x, axis=1))
+    save("sort_f32_desc", -np.sort(-x, axis=1))
+    xi = rng.integers(-50, 50, size=(16, 16), dtype=np.int32)      # many ties
+    save("sort_i32_x", xi)
+    save("sort_i32_asc", np.sort(xi, axis=1))
+    save("sort_i32_desc", -np.sort(-xi, axis=1))
+    xh = rng.standard_normal(64).astype(np.float16)
+    save("sort_f16_x", xh)
+    save("sort_f16_desc", np.sort(xh)[::-1].copy())
+    xt = rng.standard_normal((4, 64)).astype(np.float32)
+    save("topk_x", xt)
+    save("topk_y", -np.sort(-xt, axis=1)[:, :8])
+    up = np.sort(rng.integers(0, 1000, size=(4, 8), dtype=np.int32), axis=1)
+    down = -np.sort(-rng.integers(0, 1000, size=(4, 8), dtype=np.int32), axis=1)
+    bit = np.concatenate([up, down], axis=1)                       # bitonic rows
+    save("bitonic_x", bit)
+    save("bitonic_asc", np.sort(bit, axis=1))
+    save("bitonic_desc", -np.sort(-bit, axis=1))
+    # flip along each dim of a 3-D tile, f16 and i32
+    f3 = rng.standard_normal((2, 4, 8)).astype(np.float16)
+    save("flip_f16_x", f3)
+    save("flip_f16_d1", np.flip(f3, 1).copy())
+    i3 = rng.integers(-1 << 30, 1 << 30, size=(2, 4, 8), dtype=np.int32)
+    save("flip_i32_x", i3)
+    save("flip_i32_d0", np.flip(i3, 0).copy())
+    save("flip_i32_dm1", np.flip(i3, -1).copy())
+    # join / split / interleave against np.stack
+    a = rng.standard_normal((4, 8)).astype(np.float32)
+    b = rng.standard_normal((4, 8)).astype(np.float32)
+    save("join_a", a)
+    save("join_b", b)
+    save("join_ab", np.stack([a, b], axis=-1))
+    save("interleave_ab", np.stack([a, b], axis=-1).reshape(4, 16))
+    save("join_scalars", np.array([3, 4, 40, 30], dtype=np.int32))
+    # cat against np.concatenate
+    ca = rng.integers(-100, 100, size=16, dtype=np.int32)
+    cb = rng.integers(-100, 100, size=16, dtype=np.int32)
+    save("cat_a", ca)
+    save("cat_b", cb)
+    save("cat_ab", np.concatenate([ca, cb]))
+    # gather against np.take_along_axis, along axis 1 and axis 0
+    src = rng.standard_normal((4, 16)).astype(np.float32)
+    idx = rng.integers(0, 16, size=(4, 8), dtype=np.int32)
+    save("gather_src", src)
+    save("gather_idx", idx)
+    save("gather_ax1", np.take_along_axis(src, idx, axis=1))
+    save("gather_ax0", np.take_along_axis(src[:, :8], idx % 4, axis=0))
+    # histogram against np.bincount, with and without a mask
+    hx = rng.integers(0, 16, size=64, dtype=np.int32)
+    save("hist_x", hx)
+    save("hist_all", np.bincount(hx, minlength=16).astype(np.int32))
+    save("hist_masked", np.bincount(hx[:40], minlength=16).astype(np.int32))
+    # broadcast and map_elementwise against numpy broadcasting
+    ba = rng.standard_normal(8).astype(np.float32)
+    bb = rng.standard_normal(16).astype(np.float32)
+    save("bcast_a", ba)
+    save("bcast_b", bb)
+    save("bcast_diff", ba[:, None] - bb[None, :])
+    save("map_affine", ba[:, None] * bb[None, :] + np.float32(0.5))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -135,6 +200,7 @@ def main():
     dtypes()
     bf16_io()
     standard()
+    shape()
 
 
 if __name__ == "__main__":

@@ -479,6 +479,33 @@ START_TEST(unknown_names)
 }
 END_TEST
 
+/* join/split/cat/gather/histogram (core.py, semantic.py) and the prelude's
+ * sort/flip (standard.py): result types, and misuse as a located error
+ * (inside the prelude: a note at the user's call on line 10). */
+START_TEST(shape_builtins)
+{
+    ir_func_free(bz("tl.join(x, y)", F32, "tensor<16x2xf32>", IR_JOIN));
+    ir_func_free(bz("tl.cat(x, y, can_reorder=True)", F32, "tensor<32xf32>", IR_CAT));
+    ir_func_free(bz("tl.gather(x2, offs[:, None] + tl.zeros((16, 4), tl.int32), 1)", F32, "tensor<16x4xf32>", IR_GATHER));
+    ir_func_free(bz("tl.histogram(offs, 8, m)", F32, "tensor<8xi32>", IR_HISTOGRAM));
+    ir_func_free(compile_ok(bkernel("x2.sort()"), "k", F32));
+    ir_func_free(compile_ok(bkernel("tl.topk(x2, 4) + tl.zeros((16, 4), tl.float32)"), "k", F32));
+    bzerr("tl.cat(x, y)", F32, "can_reorder=True");
+    bzerr("tl.cat(x, x2, can_reorder=True)", F32, "1-D tensors");
+    bzerr("tl.split(x)", F32, "size 2");
+    bzerr("tl.join(x, offs)", F32, "same dtype");
+    bzerr("tl.gather(x2, offs, 1)", F32, "same rank");
+    bzerr("tl.gather(x, x, 0)", F32, "integer");
+    bzerr("tl.gather(x, offs, 1)", F32, "axis 1");
+    bzerr("tl.histogram(x, 16)", F32, "integer input");
+    bzerr("tl.histogram(offs, 12)", F32, "power of two");
+    bzerr("tl.histogram(offs, 16, x)", F32, "boolean");
+    bzerr("tl.sort(x2, dim=0)", F32, "only minor dimension");
+    bzerr("tl.flip(x2, 2)", F32, "dim out of range");
+    bzerr("tl.map_elementwise(x, y)", F32, "scalar_fn");
+}
+END_TEST
+
 /* §2.8: tl.math functions take fp32/fp64 only. */
 START_TEST(math_dtypes)
 {
@@ -723,6 +750,7 @@ TCase *tc_builtins(void)
     tcase_add_test(tc, hints_are_noops);
     tcase_add_test(tc, static_assert_message);
     tcase_add_test(tc, unknown_names);
+    tcase_add_test(tc, shape_builtins);
     tcase_add_test(tc, math_dtypes);
     tcase_add_test(tc, program_ids);
     tcase_add_test(tc, atomics);

@@ -211,7 +211,12 @@ static const char custom_src[] =
     "        tl.atomic_cas(iout_ptr + offs, bits * 0, iv)\n"
     "    tl.debug_barrier()\n"
     "    cs = tl.associative_scan(x, 0, add1)\n"
-    "    y = tl.where(mask, x + z * 0.0 + x3 * 0.0 + cs * 0.0 + tl.reduce(x, 0, add1) * 0.0, acc + k)\n"
+    "    lo, hi = tl.split(tl.join(x, cs))\n"
+    "    cc = tl.cat(lo, hi, can_reorder=True)\n"
+    "    g = tl.gather(x, BLOCK - 1 - offs, 0)\n"
+    "    h = tl.histogram(iv & 7, 8, mask)\n"
+    "    moved = lo - tl.flip(g, 0) + (hi - cs) + tl.sum(cc) * 0.0 + tl.sum(h) * 0.0\n"
+    "    y = tl.where(mask, x + z * 0.0 + x3 * 0.0 + cs * 0.0 + tl.reduce(x, 0, add1) * 0.0 + moved, acc + k)\n"
     "    tl.store(out_ptr + offs, y)\n";
 
 START_TEST(custom_ops)

@@ -206,6 +206,18 @@ static ir_func *build_sink(void)
     op1(&b, IR_RESHAPE, tensor1(I32, 2048), 1, bc);
     ir_value tr = op1(&b, IR_TRANS, tensor2(I32, 32, 64), 1, bc);
     set_attr(f, tr, 0, ir_attr_array(2, (int64_t[]){ 1, 0 }));
+    /* join -> split (two results), cat, gather along axis 0, masked histogram */
+    int64_t js[2] = { 64, 2 };
+    ir_value jn = op1(&b, IR_JOIN, tensor2(I32, js[0], js[1]), 2, a, r);
+    ir_type halves[2] = { t64, t64 };
+    int si = ir_emit(&b, IR_SPLIT, 2, halves, 1, &jn);
+    ir_value sp = ir_op_at(f, IR_BODY, si)->res;
+    ir_value_set_name(f, sp + 1, "hi");
+    op1(&b, IR_CAT, tensor1(I32, 128), 2, sp, sp + 1);
+    ir_value ga = op1(&b, IR_GATHER, t64, 2, sp, r);
+    set_attr(f, ga, 0, 0);
+    op1(&b, IR_HISTOGRAM, tensor1(I32, 16), 2, ga, cmp);
+    op1(&b, IR_HISTOGRAM, tensor1(I32, 8), 1, ga);
     b.loc = l4;
     ir_value ps = op1(&b, IR_SPLAT, p64, 1, xp);
     ir_value p = op1(&b, IR_ADDPTR, p64, 2, ps, a);

@@ -1,0 +1,196 @@
+/* sema_shape.c — the builtins that move elements between tiles: tl.join,
+ * tl.split, tl.cat, tl.gather, tl.histogram, tl.broadcast and
+ * tl.map_elementwise, with the checks and shapes of Triton 3.6
+ * (python/triton/language/core.py and semantic.py: join, split, cat,
+ * gather, histogram, broadcast_impl_value, map_elementwise). sort, topk,
+ * bitonic_merge, flip and interleave are Triton code in prelude.c, as in
+ * standard.py. */
+#include "sema_builtin.h"
+
+#include <string.h>
+
+static sval tuple2(sema *S, sval a, sval b)
+{
+    sval t = { .k = V_TUPLE, .n = 2, .v = -1 };
+    t.items = arena_alloc(S->a, sizeof(sval) * 2);
+    t.items[0] = a;
+    t.items[1] = b;
+    return t;
+}
+
+static void same_dtype(sema *S, src_pos p, const char *fn, const sval *a, const sval *b)
+{
+    if (a->dt != b->dt || a->pt != b->pt)
+        sema_error(S, p, "%s: both tensors must have the same dtype, got %s and %s", fn, sv_describe(S, a),
+                   sv_describe(S, b));
+}
+
+/* semantic.py join: broadcast a and b to one shape, stack them along a new
+ * minor dim of size 2; two scalars give a [2] tensor. */
+static sval join(sema *S, src_pos p, sval a, sval b)
+{
+    a = sema_want_tensor(S, p, a, "a");
+    b = sema_want_tensor(S, p, b, "b");
+    same_dtype(S, p, "join", &a, &b);
+    sema_broadcast_pair(S, p, &a, &b);
+    const ir_type_info *t = sv_shape(S, &a);
+    bool scalar = t->rank == 0;
+    if (scalar) {
+        a = sema_expand_dims(S, p, a, 0);
+        b = sema_expand_dims(S, p, b, 0);
+        t = sv_shape(S, &a);
+    }
+    if (t->rank >= IR_MAX_RANK) sema_error(S, p, "join: tensors of rank %d are not supported (at most %d)", t->rank + 1, IR_MAX_RANK);
+    int64_t shape[IR_MAX_RANK];
+    int rank = t->rank + 1;
+    memcpy(shape, t->shape, sizeof(int64_t) * (size_t)t->rank);
+    shape[rank - 1] = 2;
+    sema_setloc(S, p);
+    ir_value ops[2] = { a.v, b.v };
+    sval r = sema_emit(S, IR_JOIN, sema_type(a.dt, a.pt, rank, shape), 2, ops, a.dt, a.pt);
+    if (scalar) {
+        int64_t two = 2;
+        r = sema_reshape(S, p, r, 1, &two);
+    }
+    return r;
+}
+
+/* core.py split: the last dim must be 2; a [2] tensor gives two scalars. */
+static sval split(sema *S, src_pos p, sval a)
+{
+    a = sema_want_tensor(S, p, a, "a");
+    const ir_type_info *t = sv_shape(S, &a);
+    if (t->rank == 0 || t->shape[t->rank - 1] != 2)
+        sema_error(S, p, "split: the last dimension must have size 2, got %s", sv_describe(S, &a));
+    bool rank1 = t->rank == 1;
+    if (rank1) {
+        a = sema_expand_dims(S, p, a, 0);
+        t = sv_shape(S, &a);
+    }
+    ir_type half = sema_type(a.dt, a.pt, t->rank - 1, t->shape);
+    ir_type rt[2] = { half, half };
+    sema_setloc(S, p);
+    int idx = ir_emit(&S->b, IR_SPLIT, 2, rt, 1, &a.v);
+    ir_value r0 = ir_op_at(S->fn, S->b.region, idx)->res;
+    sval lo = sv_tensor(r0, a.dt, a.pt), hi = sv_tensor(r0 + 1, a.dt, a.pt);
+    if (rank1) {
+        lo = sema_reshape(S, p, lo, 0, NULL);
+        hi = sema_reshape(S, p, hi, 0, NULL);
+    }
+    return tuple2(S, lo, hi);
+}
+
+/* semantic.py cat: 1-D tensors of one type; Triton requires can_reorder
+ * (its GPU lowering may order the result as it likes). tritium gives the
+ * concatenation in order, which is one of the orders Triton allows. */
+static sval cat(sema *S, src_pos p, const bargs *B)
+{
+    sval a = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "input");
+    sval b = sema_want_tensor(S, p, sema_arg_req(S, p, B, "other"), "other");
+    if (!sema_arg_bool(S, p, B, "can_reorder", false))
+        sema_error(S, p, "cat: current implementation of `cat` always may reorder elements: pass can_reorder=True");
+    same_dtype(S, p, "cat", &a, &b);
+    const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);
+    if (ta->rank != 1 || tb->rank != 1 || ta->shape[0] != tb->shape[0])
+        sema_error(S, p, "cat: expected two 1-D tensors of one shape, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
+    int64_t n = 2 * ta->shape[0];
+    sema_setloc(S, p);
+    ir_value ops[2] = { a.v, b.v };
+    return sema_emit(S, IR_CAT, sema_type(a.dt, a.pt, 1, &n), 2, ops, a.dt, a.pt);
+}
+
+/* semantic.py gather: index has src's rank, integer dtype, and src's shape
+ * outside axis; the result has index's shape and src's dtype. */
+static sval gather(sema *S, src_pos p, const bargs *B)
+{
+    sval src = sema_want_tensor(S, p, sema_arg_req(S, p, B, "src"), "src");
+    sval idx = sema_want_tensor(S, p, sema_arg_req(S, p, B, "index"), "index");
+    int64_t axis = sema_want_int(S, p, sema_arg_req(S, p, B, "axis"), "axis");
+    if (!tt_dtype_is_int(idx.dt) || idx.dt == TT_BOOL)
+        sema_error(S, p, "gather: index must be an integer tensor, got %s", sv_describe(S, &idx));
+    const ir_type_info *ts = sv_shape(S, &src), *ti = sv_shape(S, &idx);
+    int rank = ts->rank;
+    if (rank == 0) sema_error(S, p, "gather: src must be a tensor, got %s", sv_describe(S, &src));
+    if (ti->rank != rank)
+        sema_error(S, p, "gather: source and index tensors must have the same rank, got %s and %s", sv_describe(S, &src),
+                   sv_describe(S, &idx));
+    if (axis < -rank || axis >= rank) sema_error(S, p, "gather: axis %lld must be < source rank (%d)", (long long)axis, rank);
+    if (axis < 0) axis += rank;
+    for (int d = 0; d < rank; d++)
+        if (d != axis && ti->shape[d] != ts->shape[d])
+            sema_error(S, p, "gather: index dim %d must match the corresponding source dim: %s vs %s", d,
+                       sv_describe(S, &idx), sv_describe(S, &src));
+    sema_setloc(S, p);
+    ir_value ops[2] = { src.v, idx.v };
+    sval r = sema_emit(S, IR_GATHER, sema_type(src.dt, src.pt, rank, ti->shape), 2, ops, src.dt, src.pt);
+    ir_attr_set(ir_def(S->fn, r.v), "axis", axis);
+    return r;
+}
+
+/* semantic.py histogram: a 1-D integer input, num_bins bins of width 1
+ * from 0 (int32 counts), an optional boolean mask broadcast to the input. */
+static sval histogram(sema *S, src_pos p, const bargs *B)
+{
+    sval x = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "input");
+    int64_t nb = sema_want_int(S, p, sema_arg_req(S, p, B, "num_bins"), "num_bins");
+    const ir_type_info *t = sv_shape(S, &x);
+    if (t->rank != 1) sema_error(S, p, "histogram only supports 1D input, got %s", sv_describe(S, &x));
+    if (!tt_dtype_is_int(x.dt) || x.dt == TT_BOOL) sema_error(S, p, "histogram only supports integer input, got %s", sv_describe(S, &x));
+    if (nb < 1 || nb > (1 << 20) || !sema_is_pow2(nb))
+        sema_error(S, p, "histogram: num_bins must be a power of two between 1 and 2^20, got %lld", (long long)nb);
+    ir_value ops[2] = { x.v, 0 };
+    int n = 1;
+    if (sema_arg_has(B, "mask")) {
+        sval m = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
+        m = sema_broadcast_to(S, p, m, 1, t->shape);
+        if (m.dt != TT_BOOL) sema_error(S, p, "histogram: Mask must have boolean scalar type, got %s", sv_describe(S, &m));
+        ops[n++] = m.v;
+    }
+    sema_setloc(S, p);
+    return sema_emit(S, IR_HISTOGRAM, sema_type(TT_I32, 0, 1, &nb), n, ops, TT_I32, 0);
+}
+
+/* core.py map_elementwise: the scalar function applied to every element of
+ * the broadcast arguments. tritium inlines it on the whole tiles, which is
+ * the same for straight-line code; control flow on the elements' values
+ * (a runtime `if` on a tensor) is reported by the front end where it occurs. */
+static sval map_elementwise(sema *S, src_pos p, node *call, const bargs *B)
+{
+    sval fn = sema_arg_req(S, p, B, "scalar_fn");
+    if (fn.k != V_FUNC) sema_error(S, p, "map_elementwise: scalar_fn must be a @triton.jit function, got %s", sv_describe(S, &fn));
+    if (sema_arg_has(B, "pack") && sema_want_int(S, p, sema_arg(B, "pack"), "pack") != 1)
+        sema_error(S, p, "map_elementwise: pack > 1 is not supported yet");
+    sval t = sema_arg(B, "args");
+    if (t.n == 0) sema_error(S, p, "map_elementwise must have at least 1 input tensor");
+    if (!call) sema_error(S, p, "map_elementwise cannot be inlined here");
+    sval *args = arena_alloc(S->a, sizeof(sval) * (size_t)t.n);
+    for (int i = 0; i < t.n; i++) args[i] = sema_want_tensor(S, p, t.items[i], "an argument");
+    for (int i = 1; i < t.n; i++) sema_broadcast_pair(S, p, &args[0], &args[i]);
+    for (int i = 1; i < t.n; i++) sema_broadcast_pair(S, p, &args[0], &args[i]);
+    return sema_call_jit(S, call, (int)fn.i, args, t.n, NULL, NULL, 0);
+}
+
+sval sema_builtin_shape(sema *S, src_pos p, node *call, int id, const bargs *B)
+{
+    switch (id) {
+    case B_JOIN: return join(S, p, sema_arg_req(S, p, B, "a"), sema_arg_req(S, p, B, "b"));
+    case B_SPLIT: return split(S, p, sema_arg_req(S, p, B, "a"));
+    case B_CAT: return cat(S, p, B);
+    case B_GATHER: return gather(S, p, B);
+    case B_HISTOGRAM: return histogram(S, p, B);
+    case B_BROADCAST: {
+        sval a = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "input");
+        sval b = sema_want_tensor(S, p, sema_arg_req(S, p, B, "other"), "other");
+        sema_broadcast_pair(S, p, &a, &b);
+        return tuple2(S, a, b);
+    }
+    case B_MAP_ELEMENTWISE: return map_elementwise(S, p, call, B);
+    case B_LOG2_CONST: {
+        /* standard.py _log2 (a constexpr_function): floor(log2(i)), 0 for i <= 1 */
+        int64_t i = sema_want_int(S, p, sema_arg_req(S, p, B, "i"), "the argument"), r = 0;
+        while (i > 1) i >>= 1, r++;
+        return sv_int(r);
+    }
+    }
+    sema_error(S, p, "internal: sema_builtin_shape(%d)", id);
+}
