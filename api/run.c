@@ -12,6 +12,7 @@
 struct tritium_report {
     tritium_stats st;
     char *text;
+    char *output;                  /* device_print output */
 };
 
 void tritium_options_default(tritium_options *o)
@@ -28,6 +29,7 @@ static tritium_report *report_new(void) { return xcalloc(1, sizeof(tritium_repor
 static void report_give(tritium_report *r, tritium_report **out)
 {
     if (!r->text) r->text = xstrdup("");
+    if (!r->output) r->output = xstrdup("");
     if (out) *out = r;
     else tritium_report_free(r);
 }
@@ -59,13 +61,15 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     io.check_uninit = opt->check_uninit != 0;
     if (opt->max_reports) io.max_reports = opt->max_reports;
     tritium_report *r = report_new();
-    size_t len = 0;
+    size_t len = 0, olen = 0;
     io.report = open_memstream(&r->text, &len);
+    io.output = open_memstream(&r->output, &olen);
     api_capture_begin();
     interp_session *s = interp_session_new(L->fn, &L->l, &io);
     if (!s) {
         api_capture_end(true);
         fclose(io.report);
+        fclose(io.output);
         if (!*tritium_last_error()) api_fail("tritium: error: the launch does not match kernel '%s'", L->kernel);
         tritium_report_free(r);
         return TRITIUM_INPUT_ERROR;
@@ -76,6 +80,7 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     interp_session_free(s);
     api_capture_end(false);
     fclose(io.report);
+    fclose(io.output);
     r->st = (tritium_stats){ st.programs, st.faults, st.fault_lanes, st.races, st.uninit_reads, st.seconds,
                              L->compiled_now };
     report_give(r, rep);
@@ -121,10 +126,12 @@ void tritium_report_stats(const tritium_report *r, tritium_stats *st)
 }
 
 const char *tritium_report_text(const tritium_report *r) { return r && r->text ? r->text : ""; }
+const char *tritium_report_output(const tritium_report *r) { return r && r->output ? r->output : ""; }
 
 void tritium_report_free(tritium_report *r)
 {
     if (!r) return;
     free(r->text);
+    free(r->output);
     free(r);
 }

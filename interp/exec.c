@@ -107,6 +107,16 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
             break;
         case F_HINT:
             break;
+        case F_DEBUG: {
+            int rc = interp_eval_debug(p, op);
+            /* a failed assert: the debugger (if any) stops here, trap or not,
+             * with the program's values still live */
+            if (rc == EXEC_RETURN && s->hook && call_hook(p) == HOOK_ABORT) return EXEC_ABORT;
+            if (rc != EXEC_OK) return rc;
+            break;
+        }
+        case F_ASM:                    /* refused by interp_session_new */
+            die("interp: %s cannot run on the CPU", ir_ops[op->opc].name);
         case F_SCF: {
             int rc = interp_eval_scf(p, op);
             if (rc != EXEC_OK) return rc;

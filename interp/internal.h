@@ -123,6 +123,7 @@ enum {
     FK_MISALIGNED,
     FK_TYPE,                       /* element size differs from the buffer's */
     FK_LOOP,                       /* scf.for with step <= 0 */
+    FK_ASSERT,                     /* tt.assert with a false element (eval_debug.c) */
     FK_RACE_WW,
     FK_RACE_RW,                    /* read of an element another program wrote */
     FK_RACE_WR,                    /* write of an element another program read */
@@ -131,7 +132,7 @@ enum {
     FK_VIEW,                       /* inside the storage, outside every view (view.c) */
     FK_COUNT
 };
-#define FK_IS_FAULT(k) ((k) <= FK_LOOP)
+#define FK_IS_FAULT(k) ((k) <= FK_ASSERT)
 #define FK_IS_RACE(k) ((k) >= FK_RACE_WW && (k) <= FK_RACE_WR)
 
 /* Access kinds for report wording. */
@@ -186,6 +187,7 @@ struct interp_session {
     launch *l;
     interp_options o;
     FILE *out;                     /* reports */
+    FILE *pout;                    /* tt.print output (options.output) */
     int nvals;
     ival_info *vi;
     void **argdata;                /* per body argument: its scalar tile */
@@ -248,6 +250,9 @@ void interp_eval_reduce(interp_prog *p, const ir_op *op);
 int interp_eval_combine(interp_prog *p, const ir_op *op);
 void interp_eval_dot(interp_prog *p, const ir_op *op);
 int interp_eval_scf(interp_prog *p, const ir_op *op);
+/* tt.print / tt.assert (eval_debug.c): EXEC_RETURN when an assert failed
+ * (reported as a fault; the program stops) */
+int interp_eval_debug(interp_prog *p, const ir_op *op);
 
 /* Integer overflow (overflow.c): choose the ops to check (session
  * creation) and check one op's result (flag: its s->ovf entry). */

@@ -143,9 +143,28 @@ static void find_addr_splats(interp_session *s)
     }
 }
 
+/* Inline PTX (tt.elementwise_inline_asm) cannot run on the CPU: a located
+ * error at the first such op, and no session. */
+static bool refuse_inline_asm(const ir_func *f)
+{
+    for (int r = 0; r < f->regions.n; r++)
+        for (int i = 0; i < f->regions.v[r].nops; i++) {
+            const ir_op *op = &f->regions.v[r].ops[i];
+            if (ir_ops[op->opc].family != F_ASM) continue;
+            src_pos at = { -1, 0, 0 };
+            if (op->loc >= 0 && op->loc < f->locs.n)
+                at = (src_pos){ f->locs.v[op->loc].file, f->locs.v[op->loc].line, f->locs.v[op->loc].col };
+            diag_error(at, "tritium cannot run PTX on the CPU: inline_asm_elementwise runs only on the GPU "
+                           "(tritium run --device gpu; tritium ptx shows the code)");
+            return true;
+        }
+    return false;
+}
+
 interp_session *interp_session_new(const ir_func *f, launch *l, const interp_options *o)
 {
     const ir_region *body = &f->regions.v[IR_BODY];
+    if (refuse_inline_asm(f)) return NULL;
     if (l->nargs != body->nargs) {
         fprintf(stderr, "tritium: error: kernel %s takes %d runtime arguments, the launch gives %d\n", f->name,
                 body->nargs, l->nargs);
@@ -157,6 +176,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
     if (o) s->o = *o;
     else interp_options_default(&s->o);
     s->out = s->o.report ? s->o.report : stderr;
+    s->pout = s->o.output ? s->o.output : stdout;
     pthread_mutex_init(&s->shadow_lock, NULL);
     pthread_mutex_init(&s->hook_lock, NULL);
     pthread_mutex_init(&s->rep_lock, NULL);

@@ -117,6 +117,7 @@ typedef struct sema {
     int loops;               /* loops of the current function around this point (return is an error) */
     int dup;                 /* statements duplicated into early-return continuations */
     bool plain_globals;      /* evaluating a default: any global may be read */
+    bool debug;              /* Triton's options.debug: device_assert is compiled */
     int unit;                /* the module whose globals and imports are visible */
     jmp_buf fail;
 } sema;
@@ -187,6 +188,14 @@ sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strid
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets);
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value);
 
+/* tl.device_assert(cond, msg, mask) / `assert cond, msg` (sema_print.c):
+ * a tt.assert when S->debug, else nothing (semantic.device_assert). */
+sval sema_device_assert(sema *S, src_pos p, sval cond, sval msg, sval mask);
+/* TRITON_DEBUG's value turns debug on ("1", "true", "on"; knobs.py
+ * env_bool through getenv_bool). */
+bool sema_debug_enabled(const char *env);
+/* @triton.jit(debug=True) on jit function fi (module.c) */
+bool front_jit_debug(const front_module *m, int fi);
 /* builtins: resolve a module attribute / tensor method / Python builtin */
 enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_USER = 1000 /* + unit */ };
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);

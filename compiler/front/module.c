@@ -709,6 +709,18 @@ static bool not_specialized(const funcdef *f, const char *name, int idx)
     return false;
 }
 
+bool front_jit_debug(const front_module *m, int fi)
+{
+    const funcdef *f = &m->funcs.v[fi];
+    for (int d = 0; d < f->decorators.n; d++) {
+        node *c = f->decorators.v[d];
+        if (c->kind != E_CALL || (c->a->kind != E_ATTR && c->a->kind != E_NAME) || strcmp(c->a->name, "jit")) continue;
+        node *v = kwarg(c, "debug", 99);
+        if (v && v->kind == E_TRUE) return true;
+    }
+    return false;
+}
+
 int front_find_function(const front_module *m, const char *kernel, bool user_only)
 {
     int n = user_only ? m->nuser : m->funcs.n, fi = -1;

@@ -421,24 +421,25 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         ir_emit(&S->b, IR_BARRIER, 0, NULL, 0, NULL);
         return sv_none();
     case B_STATIC_ASSERT: {
+        /* code_generator.execute_static_assert: the condition must be a bool */
         sval c = sema_arg_req(S, p, &B, "cond");
-        if (c.k == V_TENSOR) sema_error(S, p, "static_assert: the condition must be a constexpr");
+        if (c.k != V_BOOL)
+            sema_error(S, p, "static_assert: the condition could not be determined at compile time (got %s; it must "
+                             "depend only on constexpr values)", sv_describe(S, &c));
         if (!sv_truthy(S, p, &c))
             sema_error(S, p, "static_assert failed%s%s", sema_arg_has(&B, "msg") && sema_arg(&B, "msg").k == V_STR ? ": " : "",
                        sema_arg_has(&B, "msg") && sema_arg(&B, "msg").k == V_STR ? sema_arg(&B, "msg").s : "");
         return sv_none();
     }
-    case B_STATIC_PRINT: {
-        sval t = sema_arg(&B, "values");
-        for (int i = 0; i < t.n; i++) {
-            sval v = t.items[i];
-            fprintf(stderr, "%s%s", i ? " " : "", v.k == V_STR ? v.s : sv_describe(S, &v));
-        }
-        fputc('\n', stderr);
+    case B_STATIC_PRINT:
+        sema_static_print(S, p, &B);
         return sv_none();
-    }
     case B_DEVICE_ASSERT:
-        return sv_none();   /* emitted only with debug=True in Triton; tritium runs without */
+    case B_DEVICE_PRINT:
+    case B_PY_PRINT:
+    case B_INLINE_ASM:
+    case B_TUPLE:
+        return sema_builtin_debug(S, p, id, &B);
     case B_STATIC_RANGE:
     case B_RANGE:
         sema_error(S, p, "%s() can only be used as the iterable of a for loop", btab[id].name);
@@ -529,8 +530,6 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (x.k == V_TENSOR) return sema_cast(S, p, x, TT_BOOL, 0, false);
         return sv_bool(sv_truthy(S, p, &x));
     }
-    case B_PY_PRINT:
-        sema_error(S, p, "print()/tl.device_print in kernels is not supported yet; use the debugger's print or display");
     case B_PY_ISINSTANCE:
         sema_error(S, p, "isinstance() is not supported yet");
     }

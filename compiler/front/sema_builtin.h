@@ -66,8 +66,11 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(ASSUME, "assume", "cond", IN_TL) \
     X(DEBUG_BARRIER, "debug_barrier", "", IN_TL) \
     X(STATIC_ASSERT, "static_assert", "cond,msg", IN_TL) \
-    X(STATIC_PRINT, "static_print", "*values", IN_TL) \
+    X(STATIC_PRINT, "static_print", "*values,sep,end,file,flush", IN_TL) \
     X(DEVICE_ASSERT, "device_assert", "cond,msg,mask", IN_TL) \
+    X(DEVICE_PRINT, "device_print", "prefix,*args,hex", IN_TL) \
+    X(INLINE_ASM, "inline_asm_elementwise", "asm,constraints,args,dtype,is_pure,pack", IN_TL) \
+    X(TUPLE, "tuple", "args", IN_TL) \
     X(STATIC_RANGE, "static_range", "arg1,arg2,arg3", IN_TL) \
     X(RANGE, "range", "arg1,arg2,arg3,num_stages,loop_unroll_factor,disallow_acc_multi_buffer,flatten,warp_specialize,disable_licm", IN_TL | IN_PY) \
     X(CAST, "cast", "input,dtype,fp_downcast_rounding,bitcast", IN_TL | IN_METHOD) \
@@ -103,7 +106,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(PY_INT, "int", "x", IN_PY) \
     X(PY_FLOAT, "float", "x", IN_PY) \
     X(PY_BOOL, "bool", "x", IN_PY) \
-    X(PY_PRINT, "print", "*args", IN_PY) \
+    X(PY_PRINT, "print", "prefix,*args,hex", IN_PY) \
     X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY) \
     X(DTYPE_METHOD, "<dtype method>", "", 0)   /* sema_dtype.c; self->s names the method */
 
@@ -167,5 +170,12 @@ sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B)
 /* sema_shape.c: join, split, cat, gather, histogram, broadcast,
  * map_elementwise (call: the call node, for inlining scalar_fn) */
 sval sema_builtin_shape(sema *S, src_pos p, node *call, int id, const bargs *B);
+/* sema_print.c: device_print / print, device_assert, inline_asm_elementwise,
+ * tl.tuple */
+sval sema_builtin_debug(sema *S, src_pos p, int id, const bargs *B);
+/* tl.static_print(*values, sep=" ", end="\n"): Python's print of the
+ * unwrapped values at compile time, to stdout (code_generator's
+ * static_executor(print)); tensors as Triton's tensor.__str__. */
+void sema_static_print(sema *S, src_pos p, const bargs *B);
 
 #endif

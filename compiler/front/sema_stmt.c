@@ -4,6 +4,7 @@
  * return from helpers; and front_compile, which specializes a kernel. */
 #include "front_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- names assigned in a block (for loop-carried values and if results) ---- */
@@ -579,10 +580,12 @@ static void exec_stmt(sema *S, node *s)
         break;
     case S_PASS: break;
     case S_ASSERT: {
+        /* code_generator.visit_Assert: device_assert(test, msg), compiled
+         * only with debug (a constexpr condition too) */
         sval c = sema_expr(S, s->a);
-        if (c.k != V_TENSOR && !sv_truthy(S, s->pos, &c))
-            sema_error(S, s->pos, "assertion failed at compile time");
-        break;   /* runtime asserts are device_assert, dropped without debug=True */
+        sval msg = s->b ? sema_expr(S, s->b) : sv_none();
+        sema_device_assert(S, s->pos, c, msg, sv_none());
+        break;
     }
     case S_BREAK: sema_error(S, s->pos, "'break' is not supported in kernels (Triton rejects it)");
     case S_CONTINUE: sema_error(S, s->pos, "'continue' is not supported in kernels (Triton rejects it)");
@@ -777,6 +780,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
     S.sc = &top;
     S.fn = ir_func_new(fd->name);
     S.b = (ir_builder){ S.fn, IR_BODY, -1 };
+    S.debug = front_jit_debug(m, fi) || sema_debug_enabled(getenv("TRITON_DEBUG"));
     if (setjmp(S.fail)) {
         ir_func_free(S.fn);
         arena_free(&mem);

@@ -199,6 +199,10 @@ void g_pipe_begin(gctx *g, struct gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LL
                   gv *carried);
 bool g_pipe_load(gctx *g, ir_op *op);
 void g_pipe_end(gctx *g, struct gpipe *p);
+/* lower_debug.c: tt.print (vprintf), tt.assert (__assertfail),
+ * tt.elementwise_inline_asm (LLVM inline asm, `pack` elements per call) */
+void g_lower_debug(gctx *g, ir_op *op);
+void g_lower_asm(gctx *g, ir_op *op);
 /* lower_reduce.c */
 void g_lower_reduce(gctx *g, ir_op *op);
 /* lower_dot.c */

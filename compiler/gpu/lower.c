@@ -361,6 +361,8 @@ static void lower_op(gctx *g, ir_op *op)
     case F_HINT:
         if (op->opc == IR_BARRIER) g_barrier(g);
         return;                                  /* llvm.intr.assume: a hint only */
+    case F_DEBUG: g_lower_debug(g, op); return;
+    case F_ASM: g_lower_asm(g, op); return;
     case F_TERM:
         if (op->opc == IR_RETURN) LLVMBuildRetVoid(g->B);
         return;                                  /* yield/condition: handled by the parent op */

@@ -93,9 +93,10 @@ LLVMValueRef g_call(gctx *g, const char *name, LLVMTypeRef ret, LLVMValueRef *ar
 
 LLVMValueRef g_asm(gctx *g, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int nargs, bool side)
 {
-    LLVMTypeRef pt[16];
+    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(nargs + 1));   /* user asm: any count */
     for (int i = 0; i < nargs; i++) pt[i] = LLVMTypeOf(args[i]);
     LLVMTypeRef fty = LLVMFunctionType(ret, pt, (unsigned)nargs, 0);
+    free(pt);
     LLVMValueRef a = LLVMGetInlineAsm(fty, (char *)text, strlen(text), (char *)cons, strlen(cons), side, 0,
                                       LLVMInlineAsmDialectATT, 0);
     return LLVMBuildCall2(g->B, fty, a, args, (unsigned)nargs, "");

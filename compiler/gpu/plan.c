@@ -150,6 +150,14 @@ static void plan_op(gctx *g, ir_op *op)
     case IR_TRANS: case IR_RESHAPE:
         g->vlay[res] = gl_default_for(g, f->values.v[res].type);
         return;
+    case IR_INLINE_ASM: {                        /* all results in the first tensor operand's layout */
+        int lay = -1;
+        for (int i = 0; i < op->nopnd && lay < 0; i++)
+            if (ir_type_rank(f->values.v[op->opnd[i]].type)) lay = lay_of(g, op->opnd[i]);
+        if (lay < 0) lay = gl_default_for(g, f->values.v[res].type);
+        for (int k = 0; k < op->nres; k++) g->vlay[res + k] = ir_type_rank(f->values.v[res + k].type) ? lay : 0;
+        return;
+    }
     case IR_FOR: {
         ir_region *rg = &f->regions.v[op->region[0]];
         if (rg->nargs) g->vlay[rg->args[0]] = 0;

@@ -31,6 +31,27 @@ int ir_attr_index(int opc, const char *name)
 void ir_attr_set(ir_op *op, const char *name, int64_t v) { op->attr[ir_attr_index(op->opc, name)] = v; }
 int64_t ir_attr_get(const ir_op *op, const char *name) { return op->attr[ir_attr_index(op->opc, name)]; }
 
+int64_t ir_str_intern(ir_func *f, const char *s)
+{
+    for (int i = 0; i < f->strs.n; i++)
+        if (!strcmp(f->strs.v[i], s)) return i;
+    vec_push(&f->strs, arena_strdup(&f->mem, s));
+    return f->strs.n - 1;
+}
+
+void ir_attr_set_str(ir_func *f, ir_op *op, const char *name, const char *s)
+{
+    int k = ir_attr_index(op->opc, name);   /* before interning: the op may not be f's */
+    op->attr[k] = ir_str_intern(f, s);
+}
+
+const char *ir_str_at(const ir_func *f, int64_t idx) { return idx >= 0 && idx < f->strs.n ? f->strs.v[idx] : ""; }
+
+const char *ir_attr_str(const ir_func *f, const ir_op *op, const char *name)
+{
+    return ir_str_at(f, op->attr[ir_attr_index(op->opc, name)]);
+}
+
 static const char *const cmpi_names[] = { "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", NULL };
 static const char *const cmpf_names[] = { "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq",
                                           "ugt", "uge", "ult", "ule", "une", "uno", "true", NULL };
@@ -67,6 +88,7 @@ void ir_func_free(ir_func *f)
     vec_free(&f->regions);
     vec_free(&f->values);
     vec_free(&f->locs);
+    vec_free(&f->strs);
     arena_free(&f->mem);
     free(f->arg_dtype);
     free(f->arg_is_ptr);

@@ -390,7 +390,7 @@ typedef struct attrvals {
 } attrvals;
 
 /* ATTR-DICT := '{' [IDENT '=' ATTR-VALUE (',' IDENT '=' ATTR-VALUE)*] '}'
- * ATTR-VALUE := INT | '[' [INT (',' INT)*] ']' | ENUM-NAME | constant text */
+ * ATTR-VALUE := INT | STRING | '[' [INT (',' INT)*] ']' | ENUM-NAME | constant text */
 static bool parse_attrs(parser *P, int opc, attrvals *av)
 {
     const ir_opdesc *d = &ir_ops[opc];
@@ -413,6 +413,10 @@ static bool parse_attrs(parser *P, int opc, attrvals *av)
         const ir_attrspec *s = &spec[k];
         if (ir_attrspec_kind_is(s, "i")) {
             if (!parse_int(P, &av->v[k], false)) return false;
+        } else if (ir_attrspec_kind_is(s, "s")) {
+            const char *str;
+            if (!parse_string(P, &str)) return false;
+            av->v[k] = ir_str_intern(P->f, str);
         } else if (ir_attrspec_kind_is(s, "v")) {
             /* the constant's text: typed once the result type is known */
             av->value_at = P->p;

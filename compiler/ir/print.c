@@ -164,6 +164,8 @@ static void print_attrs(printer *p, const ir_op *op)
             ir_type t = op->nres >= 1 && op->res >= 0 && op->res < p->f->values.n ? ir_value_type(p->f, op->res) : 0;
             if (t && ir_type_is_float(t)) print_double(p->out, op->fval);
             else fprintf(p->out, "%lld", (long long)op->ival);
+        } else if (ir_attrspec_kind_is(&spec[i], "s")) {
+            print_string(p->out, ir_str_at(p->f, a));
         } else if (ir_attrspec_kind_is(&spec[i], "a")) {
             int64_t e[IR_ATTR_ARRAY_MAX];
             int k = ir_attr_array_get(a, e);

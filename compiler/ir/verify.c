@@ -194,6 +194,9 @@ static bool check_attrs(verifier *V, const ir_op *op)
             int64_t e[IR_ATTR_ARRAY_MAX];
             if (ir_attr_array_get(op->attr[i], e) < 0)
                 return fail(V, op, "attribute '%.*s' is corrupt", (int)spec[i].name_len, spec[i].name);
+        } else if (ir_attrspec_kind_is(&spec[i], "s")) {
+            if (op->attr[i] < 0 || op->attr[i] >= V->f->strs.n)
+                return fail(V, op, "string attribute '%.*s' is corrupt", (int)spec[i].name_len, spec[i].name);
         } else if (!ir_attrspec_kind_is(&spec[i], "i") && !ir_attrspec_kind_is(&spec[i], "v")) {
             const char *const *names = ir_enum_names(spec[i].kind, spec[i].kind_len);
             int count = 0;
@@ -559,6 +562,33 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
         return need(V, op, T[0] == ir_scalar(TT_BOOL), "operand must be an i1 scalar, got %s", ts(T[0]));
     case IR_BARRIER:
         return true;
+    case IR_PRINT:
+        if (!need(V, op, op->nopnd <= 64, "at most 64 operands (one signedness bit each), got %d", op->nopnd)) return false;
+        for (int i = 0; i < op->nopnd; i++) {
+            ir_type t = ir_value_type(f, op->opnd[i]);
+            if (!need(V, op, is_int(t) || is_float(t) || ir_type_is_ptr(t), "operand %d must be a number or pointer, got %s",
+                      i, ts(t)))
+                return false;
+        }
+        return true;
+    case IR_ASSERT:
+        return need(V, op, elem_is(T[0], TT_BOOL), "condition must be i1, got %s", ts(T[0]));
+    case IR_INLINE_ASM: {
+        int64_t pack = op->attr[3];
+        if (!need(V, op, op->nres >= 1, "needs at least one result") ||
+            !need(V, op, pack >= 1 && pack <= 16 && (pack & (pack - 1)) == 0, "packed_element must be 1, 2, 4, 8 or 16, got %lld",
+                  (long long)pack))
+            return false;
+        for (int i = 0; i < op->nopnd; i++)
+            if (!need(V, op, same_shape(ir_value_type(f, op->opnd[i]), Rt), "operand %d has type %s, expected the shape of %s",
+                      i, ts(ir_value_type(f, op->opnd[i])), ts(Rt)))
+                return false;
+        for (int i = 1; i < op->nres; i++)
+            if (!need(V, op, same_shape(ir_value_type(f, op->res + i), Rt), "result %d has type %s, expected the shape of %s", i,
+                      ts(ir_value_type(f, op->res + i)), ts(Rt)))
+                return false;
+        return true;
+    }
     case IR_FOR: case IR_IF: case IR_WHILE:            /* check_for, check_if, check_while */
     case IR_CONDITION: case IR_YIELD: case IR_RETURN:  /* checked with the op that owns the region */
     case IR_REDUCE_RETURN: case IR_SCAN_RETURN:

@@ -33,6 +33,7 @@ typedef struct interp_options {
     interp_ovf check_overflow;     /* default: values that flow into an address */
     int max_reports;               /* distinct fault reports printed; 0: 20 */
     FILE *report;                  /* where fault reports go; NULL: stderr */
+    FILE *output;                  /* tl.device_print / print output; NULL: stdout */
 } interp_options;
 
 /* ---- the grid and the schedule: one source for run, debug and diff ------ */

@@ -75,6 +75,8 @@ enum {
     F_CAST,
     F_MATH,                        /* ops_math.def functions, absi, fma */
     F_HINT,                        /* assume, barrier */
+    F_DEBUG,                       /* tt.print, tt.assert */
+    F_ASM,                         /* tt.elementwise_inline_asm (GPU only) */
     F_SCF,                         /* scf.for / scf.if / scf.while */
     F_TERM,                        /* terminators, handled by the parent op */
     F_COUNT
@@ -168,6 +170,16 @@ typedef struct ir_op {
 int ir_attr_index(int opc, const char *name);
 void ir_attr_set(ir_op *op, const char *name, int64_t v);
 int64_t ir_attr_get(const ir_op *op, const char *name);
+/* String attributes (kind 's': tt.print's prefix, tt.assert's message,
+ * inline asm text) live in the function's string table (ir_func.strs); the
+ * attribute slot holds the index. ir_str_intern copies s into the function's
+ * arena; ir_attr_str returns "" for an index out of range (the verifier
+ * rejects those). */
+struct ir_func;
+int64_t ir_str_intern(struct ir_func *f, const char *s);
+void ir_attr_set_str(struct ir_func *f, ir_op *op, const char *name, const char *s);
+const char *ir_attr_str(const struct ir_func *f, const ir_op *op, const char *name);
+const char *ir_str_at(const struct ir_func *f, int64_t idx);
 
 enum { IR_DEF_ARG, IR_DEF_OP, IR_DEF_REGION_ARG };
 
@@ -205,6 +217,7 @@ typedef struct ir_func {
     VEC(ir_value_info) values;
     VEC(ir_region) regions;
     VEC(ir_loc) locs;
+    VEC(const char *) strs;        /* string attributes (kind 's'), arena-owned */
     /* Per runtime parameter: the Triton dtype (signedness kept) of a scalar
      * argument, or of a pointer argument's pointee; and whether it is a pointer. */
     tt_dtype *arg_dtype;

@@ -159,6 +159,9 @@ void tritium_report_stats(const tritium_report *r, tritium_stats *st);
 /* The fault, race and uninitialized-read reports as tritium prints them
  * (source lines and carets), "" when clean. Valid while r lives. */
 const char *tritium_report_text(const tritium_report *r);
+/* What tl.device_print / print in the kernel printed in the interpreter
+ * ("" when nothing), in program order; valid while r lives. */
+const char *tritium_report_output(const tritium_report *r);
 void tritium_report_free(tritium_report *r);
 
 /* ---- the command line ---------------------------------------------------- */

@@ -385,7 +385,10 @@ class Launch:
         st = _lib.Stats()
         lib.tritium_report_stats(rep, ctypes.byref(st))
         text = lib.tritium_report_text(rep).decode("utf-8", "replace")
+        printed = lib.tritium_report_output(rep).decode("utf-8", "replace")
         lib.tritium_report_free(rep)
+        if printed:                                  # device_print: to sys.stdout, as Triton's interpreter prints
+            sys.stdout.write(printed)
         self.staging.write_back()
         stats = {k: getattr(st, k) for k, _ in _lib.Stats._fields_}
         return rc, stats, text

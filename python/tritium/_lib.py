@@ -93,6 +93,7 @@ def _declare(lib):
         "tritium_run_gpu": (I, [P, ctypes.POINTER(P)]),
         "tritium_report_stats": (None, [P, ctypes.POINTER(Stats)]),
         "tritium_report_text": (C, [P]),
+        "tritium_report_output": (C, [P]),
         "tritium_report_free": (None, [P]),
         "tritium_main": (I, [I, ctypes.POINTER(C)]),
     }

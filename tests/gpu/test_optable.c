@@ -43,8 +43,8 @@ static char *print_str(const ir_func *f)
     return buf;
 }
 
-/* The four passes. Returns after the interpreter ran (its results in l). */
-static void walk(ir_func *f, launch *l, const char *what)
+/* Verifier and print -> parse -> print; marks the ops as covered. */
+static void walk_text(ir_func *f, const char *what)
 {
     ck_assert_msg(ir_verify(f) == 0, "%s: the verifier rejects it", what);
     char *t1 = print_str(f);
@@ -57,30 +57,48 @@ static void walk(ir_func *f, launch *l, const char *what)
     free(t2);
     ir_func_free(g);
     mark_region(f, IR_BODY);
+}
 
-    char *rep = NULL;
-    size_t rlen = 0;
-    interp_options o;
-    interp_options_default(&o);
-    o.report = open_memstream(&rep, &rlen);
-    interp_session *s = interp_session_new(f, l, &o);
-    ck_assert_msg(s != NULL, "%s: no interpreter session", what);
-    int rc = interp_run_launch(s);
-    interp_session_free(s);
-    fclose(o.report);
-    ck_assert_msg(rc == 0, "%s: the interpreter reports:\n%s", what, rep ? rep : "");
-    free(rep);
-
+static void walk_ptx(ir_func *f, const char *what)
+{
     gpu_options go;
     gpu_options_default(&go);
     go.no_cache = true;
     gpu_kernel k;
     char err[1024];
-    rc = gpu_compile(f, &go, NULL, &k, err, sizeof err);
+    int rc = gpu_compile(f, &go, NULL, &k, err, sizeof err);
     ck_assert_msg(rc == 0, "%s: gpu_compile: %s", what, err);
     ck_assert_msg(strstr(k.ptx, ".entry") != NULL, "%s: no kernel entry in the PTX", what);
     gpu_kernel_free(&k);
 }
+
+/* The four passes. Returns after the interpreter ran (its results in l);
+ * what the kernel printed (tt.print) goes to *printed when not NULL. */
+static void walk_out(ir_func *f, launch *l, const char *what, char **printed)
+{
+    walk_text(f, what);
+    char *rep = NULL, *out = NULL;
+    size_t rlen = 0, olen = 0;
+    interp_options o;
+    interp_options_default(&o);
+    o.report = open_memstream(&rep, &rlen);
+    o.output = open_memstream(&out, &olen);
+    interp_session *s = interp_session_new(f, l, &o);
+    ck_assert_msg(s != NULL, "%s: no interpreter session", what);
+    int rc = interp_run_launch(s);
+    interp_stats st;
+    interp_get_stats(s, &st);
+    interp_session_free(s);
+    fclose(o.report);
+    fclose(o.output);
+    ck_assert_msg(rc == 0 && st.faults == 0, "%s: the interpreter reports:\n%s", what, rep ? rep : "");
+    free(rep);
+    if (printed) *printed = out;
+    else free(out);
+    walk_ptx(f, what);
+}
+
+static void walk(ir_func *f, launch *l, const char *what) { walk_out(f, l, what, NULL); }
 
 /* ---- ops with a generic signature ---- */
 
@@ -183,7 +201,7 @@ static const char custom_src[] =
     "def add1(a, b):\n"
     "    return a + b\n"
     "\n"
-    "@triton.jit\n"
+    "@triton.jit(debug=True)\n"
     "def custom_ops(x_ptr, i_ptr, out_ptr, iout_ptr, n, BLOCK: tl.constexpr):\n"
     "    pid = tl.program_id(0)\n"
     "    nprog = tl.num_programs(0)\n"
@@ -217,7 +235,9 @@ static const char custom_src[] =
     "    h = tl.histogram(iv & 7, 8, mask)\n"
     "    moved = lo - tl.flip(g, 0) + (hi - cs) + tl.sum(cc) * 0.0 + tl.sum(h) * 0.0\n"
     "    y = tl.where(mask, x + z * 0.0 + x3 * 0.0 + cs * 0.0 + tl.reduce(x, 0, add1) * 0.0 + moved, acc + k)\n"
-    "    tl.store(out_ptr + offs, y)\n";
+    "    tl.store(out_ptr + offs, y)\n"
+    "    tl.device_assert(y == y, 'no NaN')\n"
+    "    tl.device_print('n', n)\n";
 
 START_TEST(custom_ops)
 {
@@ -231,7 +251,10 @@ START_TEST(custom_ops)
     lb_const(&l, "BLOCK", 256);
     ir_func *f = compile_py(custom_src, "custom_ops", &l);
     ck_assert_ptr_nonnull(f);
-    walk(f, &l, "custom_ops");
+    char *printed = NULL;
+    walk_out(f, &l, "custom_ops", &printed);
+    ck_assert_str_eq(printed, "pid (0, 0, 0) idx () n: 200\n");   /* Triton's PrintOpToLLVM format */
+    free(printed);
     /* the kernel's own result, against a C loop: masked-off lanes get
      * acc + k = 200 + 203, the others x (the store overwrites atomic_add's) */
     const float *x = l.args[0].tensor->data, *out = l.args[2].tensor->data;
@@ -240,6 +263,37 @@ START_TEST(custom_ops)
         ck_assert_msg(i >= 200 ? out[i] == want : fabsf(out[i] - want) < 1e-6f, "out[%d] = %g, want %g", i,
                       (double)out[i], (double)want);
     }
+    launch_free(&l);
+}
+END_TEST
+
+/* tt.elementwise_inline_asm: PTX, which the interpreter refuses (a located
+ * error, no session) and the GPU path compiles. */
+static const char asm_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def asm_op(x_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    x = tl.load(x_ptr + offs)\n"
+    "    y, z = tl.inline_asm_elementwise('shl.b32 $0, $2, 1; add.s32 $1, $2, 1;', '=r,=r,r', [x],\n"
+    "                                     dtype=(tl.int32, tl.int32), is_pure=True, pack=1)\n"
+    "    tl.store(out_ptr + offs, y + z)\n";
+
+START_TEST(inline_asm_op)
+{
+    launch l;
+    lb_init(&l, 1, 1, 1);
+    lb_tensor1(&l, "x_ptr", TT_I32, 128);
+    lb_tensor1(&l, "out_ptr", TT_I32, 128);
+    lb_const(&l, "BLOCK", 128);
+    ir_func *f = compile_py(asm_src, "asm_op", &l);
+    ck_assert_ptr_nonnull(f);
+    walk_text(f, "asm_op");
+    interp_session *s = interp_session_new(f, &l, NULL);
+    ck_assert_msg(s == NULL, "the interpreter ran inline PTX");
+    walk_ptx(f, "asm_op");
     launch_free(&l);
 }
 END_TEST
@@ -286,6 +340,7 @@ int main(void)
     tcase_add_test(tc, rows_consistent);
     tcase_add_test(tc, signature_ops);
     tcase_add_test(tc, custom_ops);
+    tcase_add_test(tc, inline_asm_op);
     tcase_add_test(tc, every_op_covered);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

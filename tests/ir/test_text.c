@@ -344,6 +344,21 @@ static ir_func *build_sink(void)
     op0(&b2, IR_YIELD, 0);
     op0(&b3, IR_YIELD, 0);
     (void)odd;
+    /* debugging and inline asm: string attributes with escapes */
+    op0(&b, IR_PRINT, 2, wres, zero);
+    int pi_ = f->regions.v[IR_BODY].nops - 1;
+    ir_attr_set_str(f, ir_op_at(f, IR_BODY, pi_), "prefix", " w \"q\"\\: \n");
+    ir_attr_set(ir_op_at(f, IR_BODY, pi_), "hex", 1);
+    ir_attr_set(ir_op_at(f, IR_BODY, pi_), "signed", 1);
+    op0(&b, IR_ASSERT, 1, wz);
+    int ai = f->regions.v[IR_BODY].nops - 1;
+    ir_attr_set_str(f, ir_op_at(f, IR_BODY, ai), "message", "w == 0");
+    ir_type two[2] = { f64t, t64 };
+    int xi = ir_emit(&b, IR_INLINE_ASM, 2, two, 1, &zero);
+    ir_attr_set_str(f, ir_op_at(f, IR_BODY, xi), "asm_string", "mov.b32 $0, $2; mov.b32 $1, $2;");
+    ir_attr_set_str(f, ir_op_at(f, IR_BODY, xi), "constraints", "=r,=r,r");
+    ir_attr_set(ir_op_at(f, IR_BODY, xi), "pure", 1);
+    ir_attr_set(ir_op_at(f, IR_BODY, xi), "packed_element", 1);
     op0(&b, IR_RETURN, 0);
     return f;
 }
