@@ -58,6 +58,14 @@ void tritium_launch_free(tritium_launch *L)
     free(L);
 }
 
+/* Does value name `v` belong to parameter `p`: p itself, or an element
+ * p[K] (p[K][J]...) of a tuple parameter (front_compile builds the tuple)? */
+static bool of_param(const char *v, const char *p)
+{
+    size_t n = strlen(p);
+    return !strncmp(v, p, n) && (!v[n] || v[n] == '[');
+}
+
 /* A new value for parameter `name` (replacing an earlier one), or NULL
  * when the kernel has no such parameter. */
 static api_value *add_value(tritium_launch *L, const char *name, bool is_const)
@@ -66,7 +74,7 @@ static api_value *add_value(tritium_launch *L, const char *name, bool is_const)
     if (!L || !name) { api_fail("tritium: no launch or parameter name"); return NULL; }
     int p = -1;
     for (int i = 0; i < L->nparams; i++)
-        if (!strcmp(L->params[i].name, name)) p = i;
+        if (of_param(name, L->params[i].name) && (!strchr(name, '[') || !L->params[i].is_constexpr)) p = i;
     if (p < 0) {
         api_fail("tritium: error: kernel '%s' has no parameter '%s'", L->kernel, name);
         return NULL;
@@ -291,7 +299,7 @@ static int assemble(tritium_launch *L)
     for (int p = 0; p < L->nparams; p++)
         for (int i = 0; i < L->vals.n; i++) {
             api_value *v = &L->vals.v[i];
-            if (strcmp(v->name, L->params[p].name)) continue;
+            if (!of_param(v->name, L->params[p].name)) continue;
             if (v->is_const) {
                 l->consts[l->nconsts] = v->c;
                 l->consts[l->nconsts++].name = v->name;

@@ -619,8 +619,47 @@ static bool check_names(resolver *r)
     return ok;
 }
 
+/* Tuple parameters: a runtime parameter T given as `--arg T='(x, y)'` has
+ * spec values T[0], T[1] (spec.c); each becomes a parameter of its own
+ * here, in place of T, so that the launch holds one value per element (the
+ * front end builds the tuple from them). Returns a malloc'd array. */
+static front_param *expand_tuples(const repl_spec *s, const front_param *params, int nparams, int *n)
+{
+    front_param *out = xmalloc(sizeof *out * (size_t)(nparams + s->nvals + 1));
+    int k = 0;
+    for (int i = 0; i < nparams; i++) {
+        const front_param *p = &params[i];
+        size_t len = strlen(p->name);
+        int before = k;
+        if (!p->is_constexpr && !repl_spec_value(s, p->name))
+            for (int j = 0; j < s->nvals; j++)
+                if (!strncmp(s->vals[j].name, p->name, len) && s->vals[j].name[len] == '[') {
+                    out[k] = *p;
+                    out[k].name = s->vals[j].name;
+                    out[k].has_default = false;
+                    k++;
+                }
+        if (k == before) out[k++] = *p;
+    }
+    *n = k;
+    return out;
+}
+
+static bool resolve_expanded(const repl_spec *s, const front_param *params, int nparams,
+                             const repl_resolve_opts *o, launch *out);
+
 bool repl_resolve(const repl_spec *s, const front_param *params, int nparams,
                   const repl_resolve_opts *o, launch *out)
+{
+    int n;
+    front_param *ex = expand_tuples(s, params, nparams, &n);
+    bool ok = resolve_expanded(s, ex, n, o, out);
+    free(ex);
+    return ok;
+}
+
+static bool resolve_expanded(const repl_spec *s, const front_param *params, int nparams,
+                             const repl_resolve_opts *o, launch *out)
 {
     memset(out, 0, sizeof *out);
     resolver r = { 0 };

@@ -280,12 +280,126 @@ static bool classify(const pstate *ps, const char *opt, repl_value *v)
     return true;
 }
 
+/* Is `x` NAME itself or an element NAME[...] of tuple NAME? */
+static bool same_param(const char *x, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(x, name, n) && (!x[n] || x[n] == '[');
+}
+
+/* The parts of a tuple spec "(a, b, ...)" (a trailing comma makes "(a,)" a
+ * one-tuple; "(a)" is not a tuple); -1 when text is not a tuple. */
+static int tuple_parts(const char *text, char ***parts)
+{
+    size_t n = strlen(text);
+    if (n < 2 || text[0] != '(' || text[n - 1] != ')') return -1;
+    int depth = 0;
+    bool comma = false;
+    for (size_t i = 1; i + 1 < n; i++) {
+        char c = text[i];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (--depth < 0) return -1;          /* "(a) + (b)": not one parenthesized group */
+        } else if (c == ',' && depth == 0) comma = true;
+    }
+    if (!comma) return -1;
+    char *inner = xstrndup(text + 1, n - 2);
+    int np = repl_split_commas(inner, parts);
+    free(inner);
+    return np;
+}
+
+/* Append value v for `name`, replacing the other source's (comment vs command
+ * line) value of the same parameter, tuple elements included. */
+static bool add_value(const pstate *ps, const char *opt, repl_value v)
+{
+    repl_spec *s = ps->s;
+    const char *base_end = strchr(v.name, '[');
+    char *base = base_end ? xstrndup(v.name, (size_t)(base_end - v.name)) : xstrdup(v.name);
+    int w = 0;
+    for (int i = 0; i < s->nvals; i++) {
+        repl_value *o = &s->vals[i];
+        if (same_param(o->name, base) && o->from_comment != ps->from_comment) {
+            value_free(o);                        /* the command line replaces the comment's value */
+            continue;
+        }
+        if (!strcmp(o->name, v.name)) {
+            perr(ps, "%s %s: a value for '%s' was already given", opt, v.name, v.name);
+            free(base);
+            value_free(&v);
+            for (int j = i; j < s->nvals; j++) s->vals[w++] = s->vals[j];
+            s->nvals = w;
+            return false;
+        }
+        s->vals[w++] = *o;
+    }
+    s->nvals = w;
+    free(base);
+    s->vals = xrealloc(s->vals, (size_t)(s->nvals + 1) * sizeof *s->vals);
+    s->vals[s->nvals++] = v;
+    return true;
+}
+
+/* `--arg T='(SPEC, SPEC, ...)'`: a tuple parameter (Triton 3.6 specializes
+ * tuples element by element): element k becomes the value `T[k]`, nested
+ * tuples `T[k][j]`. */
+static bool parse_tuple(const pstate *ps, const char *opt, const char *name, int np, char **parts, int depth)
+{
+    if (depth > 8) return perr(ps, "%s %s: tuples nested too deeply", opt, name);
+    if (np == 0 || (np == 1 && !*parts[0])) return perr(ps, "%s %s: an empty tuple cannot be passed", opt, name);
+    for (int k = 0; k < np; k++) {
+        char *en = xasprintf("%s[%d]", name, k);
+        char **sub;
+        int ns = tuple_parts(parts[k], &sub);
+        bool ok;
+        if (ns >= 0) {
+            ok = parse_tuple(ps, opt, en, ns, sub, depth + 1);
+            repl_free_parts(ns, sub);
+            free(en);
+        } else {
+            repl_value v = { 0 };
+            v.name = en;
+            v.from_comment = ps->from_comment;
+            v.text = xstrdup(parts[k]);
+            ok = classify(ps, opt, &v);
+            if (ok) ok = add_value(ps, opt, v);
+            else value_free(&v);
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
 static bool parse_value(const pstate *ps, const char *opt, const char *w, bool is_const)
 {
     repl_spec *s = ps->s;
     char *name;
     const char *rest;
     if (!split_name(ps, opt, w, is_const ? "VALUE" : "SPEC", &name, &rest)) return false;
+    char **tparts;
+    int ntp = is_const ? -1 : tuple_parts(rest, &tparts);
+    if (ntp >= 0) {
+        /* drop the other source's value of the parameter first, so that a
+         * tuple given on the command line replaces the comment's wholly */
+        int w2 = 0;
+        for (int i = 0; i < s->nvals; i++) {
+            if (same_param(s->vals[i].name, name) && s->vals[i].from_comment != ps->from_comment) value_free(&s->vals[i]);
+            else s->vals[w2++] = s->vals[i];
+        }
+        s->nvals = w2;
+        bool ok = parse_tuple(ps, opt, name, ntp, tparts, 0);
+        repl_free_parts(ntp, tparts);
+        free(name);
+        return ok;
+    }
+    for (int i = 0; i < s->nvals;)             /* a tuple given for it before goes */
+        if (strcmp(s->vals[i].name, name) && same_param(s->vals[i].name, name) && s->vals[i].from_comment != ps->from_comment) {
+            value_free(&s->vals[i]);
+            memmove(&s->vals[i], &s->vals[i + 1], sizeof *s->vals * (size_t)(s->nvals - i - 1));
+            s->nvals--;
+        } else {
+            i++;
+        }
     repl_value v = { 0 };
     v.name = name;
     v.is_const = is_const;

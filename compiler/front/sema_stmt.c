@@ -764,6 +764,79 @@ static sval const_value(const launch_const *c)
     }
 }
 
+/* A runtime argument as a kernel parameter (an IR argument named `name`),
+ * specialized as Triton's specialize_impl does. */
+static sval runtime_arg(sema *S, const front_param *fp, const launch_arg *a, const char *name)
+{
+    if (a->kind == ARG_TENSOR) {
+        tt_dtype et = a->tensor->dtype;
+        return sv_tensor(ir_add_arg(S->fn, name, ir_ptr(ir_scalar(et)), et, true), TT_PTR, et);
+    }
+    tt_dtype dt = a->kind == ARG_FLOAT ? TT_F32 : a->dtype;
+    if (fp->annotated_dtype) dt = fp->annot;
+    sval v = sv_tensor(ir_add_arg(S->fn, name, ir_scalar(dt), dt, false), dt, 0);
+    /* an unannotated int equal to 1 specializes as the constexpr 1
+     * (specialize_impl; not under do_not_specialize); the argument
+     * stays in the signature, unused, so launches keep their shape */
+    if (a->kind == ARG_INT && a->dtype != TT_BOOL && a->i == 1 && !fp->annotated_dtype && !fp->no_specialize)
+        v = sv_int(1);
+    return v;
+}
+
+/* Is `x` the name of element k of tuple `name` ("T[3]", also the prefix of
+ * a nested element "T[3][0]")? Returns k, or -1. */
+static int64_t tuple_elem_index(const char *x, const char *name, bool *nested)
+{
+    size_t n = strlen(name);
+    if (strncmp(x, name, n) || x[n] != '[') return -1;
+    char *end;
+    long long k = strtoll(x + n + 1, &end, 10);
+    if (end == x + n + 1 || *end != ']' || k < 0 || k > 4096) return -1;
+    *nested = end[1] == '[';
+    return k;
+}
+
+/* A tuple parameter (runtime/jit.py specializes each element): the launch
+ * gives its elements as NAME[0], NAME[1], ... (nested: NAME[0][1]), as the
+ * launch spec's `--arg T='(x, y)'` and the Python entry point do. Each
+ * element is specialized like a parameter of its own (None and 1 become
+ * constexprs). False when the launch has no element of `name`. */
+static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launch *l, const char *name, int depth,
+                        sval *out)
+{
+    int64_t count = -1;
+    bool nested;
+    for (int j = 0; j < l->nargs; j++) {
+        int64_t k = tuple_elem_index(l->args[j].name, name, &nested);
+        if (k > count) count = k;
+    }
+    for (int j = 0; j < l->nconsts; j++) {
+        int64_t k = tuple_elem_index(l->consts[j].name, name, &nested);
+        if (k > count) count = k;
+    }
+    if (count < 0) return false;
+    if (depth > 8) sema_error(S, pos, "tuple parameter '%s' is nested too deeply", name);
+    sval t = { .k = V_TUPLE, .n = (int)count + 1, .v = -1 };
+    t.items = arena_alloc(S->a, sizeof(sval) * (size_t)t.n);
+    for (int k = 0; k < t.n; k++) {
+        char *en = arena_alloc(S->a, strlen(name) + 24);
+        sprintf(en, "%s[%d]", name, k);
+        const launch_arg *a = NULL;
+        const launch_const *c = NULL;
+        for (int j = 0; j < l->nargs; j++)
+            if (!strcmp(l->args[j].name, en)) a = &l->args[j];
+        for (int j = 0; j < l->nconsts; j++)
+            if (!strcmp(l->consts[j].name, en)) c = &l->consts[j];
+        if (a) t.items[k] = runtime_arg(S, fp, a, en);
+        else if (c) t.items[k] = const_value(c);
+        else if (!tuple_param(S, pos, fp, l, en, depth + 1, &t.items[k]))
+            sema_error(S, pos, "tuple parameter '%s' has no element %d (the launch gives elements up to %s[%lld])", name,
+                       k, name, (long long)count);
+    }
+    *out = t;
+    return true;
+}
+
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
 {
     int fi = front_find_function(m, kernel, true);
@@ -822,26 +895,17 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             sema_bind(&S, pa->name, sv_none());
             continue;
         }
+        sema_setloc(&S, pa->pos);
+        sval v;
+        if (!a && !c && tuple_param(&S, pa->pos, fp, l, pa->name, 0, &v)) {
+            sema_bind(&S, pa->name, v);
+            continue;
+        }
         if (!a) {
             if (c) sema_error(&S, pa->pos, "'%s' is a runtime parameter; pass it with --arg %s=..., not --const", pa->name, pa->name);
             sema_error(&S, pa->pos, "runtime parameter '%s' has no value; pass --arg %s=...", pa->name, pa->name);
         }
-        sema_setloc(&S, pa->pos);
-        sval v;
-        if (a->kind == ARG_TENSOR) {
-            tt_dtype et = a->tensor->dtype;
-            ir_type t = ir_ptr(ir_scalar(et));
-            v = sv_tensor(ir_add_arg(S.fn, pa->name, t, et, true), TT_PTR, et);
-        } else {
-            tt_dtype dt = a->kind == ARG_FLOAT ? TT_F32 : a->dtype;
-            if (fp->annotated_dtype) dt = fp->annot;
-            v = sv_tensor(ir_add_arg(S.fn, pa->name, ir_scalar(dt), dt, false), dt, 0);
-            /* an unannotated int equal to 1 specializes as the constexpr 1
-             * (specialize_impl; not under do_not_specialize); the argument
-             * stays in the signature, unused, so launches keep their shape */
-            if (a->kind == ARG_INT && a->dtype != TT_BOOL && a->i == 1 && !fp->annotated_dtype && !fp->no_specialize)
-                v = sv_int(1);
-        }
+        v = runtime_arg(&S, fp, a, pa->name);
         sema_bind(&S, pa->name, v);
     }
     sema_block(&S, &fd->body);

@@ -82,6 +82,9 @@ void tritium_launch_free(tritium_launch *L);
  * size. The memory is borrowed: it must stay valid until the launch is
  * freed. `uninit` marks the storage as never written (reads of elements no
  * program wrote are reported when the run checks uninitialized reads). */
+/* A tuple parameter T (Triton 3.6 specializes tuples element by element)
+ * takes its elements as values named "T[0]", "T[1]", ... (nested:
+ * "T[0][1]"), added in order with the calls below. */
 int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
                           int rank, const int64_t *shape, const int64_t *strides,
                           void *storage, int64_t storage_bytes, int uninit);

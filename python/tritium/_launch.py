@@ -314,6 +314,12 @@ def _add_runtime(L, name, v, staging):
         return lib.tritium_launch_const_none(L, n)
     if _is_tensor(v):
         return _add_tensor(L, name, v, staging)
+    if isinstance(v, tuple):                          # specialized element by element, as Triton does
+        for i, x in enumerate(v):
+            rc = _add_runtime(L, "%s[%d]" % (name, i), x, staging)
+            if rc:
+                return rc
+        return 0
     if isinstance(v, bool):
         return lib.tritium_launch_bool(L, n, int(v))
     if isinstance(v, int):

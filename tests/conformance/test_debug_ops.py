@@ -18,6 +18,7 @@ EXE = os.path.abspath(sys.argv[1])
 K = "kernels/debug_ops.py"
 TMP = tempfile.mkdtemp(prefix="tritium-dprint-")
 failures = []
+checked = []
 
 
 def run(*args, env=None):
@@ -28,6 +29,7 @@ def run(*args, env=None):
 
 
 def check(name, cond, detail=""):
+    checked.append(name)
     if not cond:
         failures.append(name)
         print("FAIL %s\n%s" % (name, detail))
@@ -131,6 +133,45 @@ if r.returncode == 0:
     check("tuples_y", np.array_equal(np.load(os.path.join(TMP, "ty.npy")), s - p + 3))
     check("tuples_z", np.array_equal(np.load(os.path.join(TMP, "tz.npy")), s * 3))
 
+# ---- tuple kernel arguments: --arg T='(SPEC, SPEC, (SPEC, None))' ----
+xs = np.arange(8, dtype=np.float32)
+for last, add in (("None", 0.0), ("7", 1000.0)):
+    r = run("run", K + ":tuple_args", "--grid", "1", "--arg", "T=(arange:f32[8], 2.5, (ones:f32[8], %s))" % last,
+            "--arg", "Out=empty:f32[8]", "--const", "N=8", "--save", "Out=" + os.path.join(TMP, "to.npy"))
+    check("tuple_arg_" + last, r.returncode == 0 and
+          np.array_equal(np.load(os.path.join(TMP, "to.npy")), xs * 2.5 + 1 + add), r.stdout + r.stderr)
+r = run("run", K + ":tuple_args", "--grid", "1", "--arg", "T=(arange:f32[8], 2.5)", "--arg", "Out=empty:f32[8]", "--const", "N=8")
+check("tuple_arg_too_short", r.returncode == 2 and "error: tuple index 2 out of range" in r.stderr, r.stderr)
+
+# ---- the Python entry point: device_print reaches sys.stdout, Python tuples as tuple arguments ----
+if os.environ.get("TRITIUM_LIB"):
+    try:
+        import torch  # noqa: F401
+        have_torch = True
+    except ImportError:
+        have_torch = False
+    if have_torch:
+        script = os.path.join(TMP, "pyprog.py")
+        with open(script, "w") as f:
+            f.write("""import contextlib, io, sys
+import torch, triton, triton.language as tl
+sys.path.insert(0, %r)
+from debug_ops import tuple_args, print_u64
+x = torch.arange(8, dtype=torch.float32); y = torch.ones(8); out = torch.empty(8)
+tuple_args[(1,)]((x, 2.5, (y, None)), out, N=8)
+print("OUT", out.tolist())
+buf = io.StringIO()
+with contextlib.redirect_stdout(buf):
+    print_u64[(1,)](torch.tensor([5, 6], dtype=torch.int64), N=2)
+print("CAPTURED", repr(buf.getvalue()))
+""" % os.path.abspath("kernels"))
+        e = dict(os.environ)
+        r = subprocess.run([sys.executable, "-m", "tritium", script], capture_output=True, text=True, env=e, timeout=300)
+        want_out = "OUT " + str((xs * 2.5 + 1).tolist())
+        want_cap = "CAPTURED " + repr("pid (0, 0, 0) idx (0) u=: 5\npid (0, 0, 0) idx (1) u=: 6\n")
+        check("python_tuple_arg", want_out in r.stdout, r.stdout + r.stderr)
+        check("python_print_to_sys_stdout", want_cap in r.stdout, r.stdout + r.stderr)
+
 # ---- static_print / static_assert: Python's print of the unwrapped values ----
 import io
 buf = io.StringIO()
@@ -140,5 +181,5 @@ check("static_print", r.returncode == 0 and r.stdout.startswith(buf.getvalue()),
 r = run("run", K + ":static_prints", "--grid", "1", "--arg", "X=zeros:f32[4]", "--const", "N=8")
 check("static_assert", r.returncode == 2 and "error: static_assert failed: N must be 4" in r.stderr, r.stderr)
 
-print("%d failure(s)" % len(failures))
+print("%d checks, %d failure(s)" % (len(checked), len(failures)))
 sys.exit(1 if failures else 0)

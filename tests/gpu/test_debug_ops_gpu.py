@@ -71,6 +71,12 @@ lg = sorted(s for s in rg.stdout.splitlines() if s.startswith("pid ("))
 check("print_gpu_equals_interp", rg.returncode == 0 and len(li) == 2 * (16 + 1 + 1 + 32 + 16) and li == lg,
       "\n".join("interp %r\ngpu    %r" % p for p in zip(li, lg) if p[0] != p[1])[:3000] + rg.stderr)
 
+# tuple kernel arguments, flattened into the kernel's parameters
+r = run("run", "--device", "gpu", K + ":tuple_args", "--grid", "1", "--arg", "T=(arange:f32[8], 2.5, (ones:f32[8], 7))",
+        "--arg", "Out=empty:f32[8]", "--const", "N=8", "--save", "Out=" + tmp("to.npy"))
+check("tuple_args", r.returncode == 0 and np.array_equal(np.load(tmp("to.npy")), np.arange(8, dtype=np.float32) * 2.5 + 1001),
+      r.stdout + r.stderr)
+
 # a failing device_assert (TRITON_DEBUG=1) stops the GPU launch with an error
 np.save(tmp("aa.npy"), np.array([0, 1, 2, 3, 4, 5, 6, 100], dtype=np.int32))
 r = run("run", "--device", "gpu", K + ":assert_lanes", "--grid", "3", "--arg", "X=" + tmp("aa.npy"),

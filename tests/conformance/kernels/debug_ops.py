@@ -110,3 +110,16 @@ def static_prints(X, N: tl.constexpr):
     x = tl.load(X + tl.arange(0, N))
     tl.static_print("N =", N, x, 0.5, 1e20, tl.float16, (1, "a"), True, None, sep="|")
     tl.static_assert(N == 4, "N must be 4")
+
+
+@triton.jit
+def tuple_args(T, Out, N: tl.constexpr):
+    # T = (X pointer, scale, (Y pointer, None)): Triton 3.6 specializes tuple arguments element by element
+    offs = tl.arange(0, N)
+    x = tl.load(T[0] + offs)
+    y = tl.load(T[2][0] + offs)
+    r = x * T[1] + y
+    if T[2][1] is not None:
+        r = r + 1000.0
+    tl.static_assert(len(T) == 3)
+    tl.store(Out + offs, r)
