@@ -355,6 +355,7 @@ int dbg_cmd_x(dbg_session *d, const char *args)
         int per = tt_dtype_size(t->dtype) <= 2 ? 8 : 4;
         size_t es = (size_t)tt_dtype_size(t->dtype);
         for (int64_t i = 0; i < count; i++) {
+            if (dbg_quit(d)) return -1;
             int64_t e = first + i;
             if (i % per == 0) {
                 if (i) dbg_printf(d, "\n");
@@ -400,6 +401,10 @@ int dbg_cmd_x(dbg_session *d, const char *args)
         int64_t left = tt_tensor_numel(t) - elem, n = count < left ? count : left;
         size_t es = (size_t)tt_dtype_size(t->dtype);
         for (int64_t c = 0; c < n; c++) {
+            if (dbg_quit(d)) {
+                dbg_value_free(&v);
+                return -1;
+            }
             int64_t e = elem + c;
             if (c % 4 == 0) {
                 if (c) dbg_printf(d, "\n");

@@ -196,6 +196,9 @@ struct dbg_session {
     int resume;                    /* R_* */
     volatile sig_atomic_t running;
     volatile sig_atomic_t interrupt;
+    volatile sig_atomic_t busy;    /* a command is executing (dbg_command_begin) */
+    volatile sig_atomic_t quit;    /* Ctrl-C during a command: give up at the next dbg_quit */
+    bool quit_said;                /* "Quit" was printed for this command */
     bool finished;                 /* the last launch ran to its end */
 
     /* programs */
@@ -262,6 +265,11 @@ struct dbg_session {
 
 int dbg_error(dbg_session *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void dbg_printf(dbg_session *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Ctrl-C came during this command: true (after printing "Quit" once). Long
+ * loops check it and return -1; dbg_printf prints nothing after it. */
+bool dbg_quit(dbg_session *d);
+/* Write a long text to out line by line, giving up on Ctrl-C. */
+void dbg_puts_lines(dbg_session *d, const char *s);
 
 /* Skip spaces; parse tokens. */
 const char *dbg_skip(const char *s);
@@ -380,5 +388,7 @@ bool dbg_buf_read_expr(dbg_session *d, const char *text, dbg_value *out, bool *f
 
 /* format.c */
 char *dbg_elem_format(const dbg_value *v, int64_t i, int fmt);
+/* dbg_format_value that stops early (returning what it has) once *stop is set. */
+char *dbg_format_value_until(const dbg_value *v, int fmt, int limit, int indent, const volatile sig_atomic_t *stop);
 
 #endif

@@ -418,26 +418,37 @@ static bool parse_fmt(dbg_session *d, const char **sp, int *fmt)
     return true;
 }
 
-static void print_value(dbg_session *d, const char *prefix, const dbg_value *v, int fmt)
+/* false when Ctrl-C cut it short */
+static bool print_value(dbg_session *d, const char *prefix, const dbg_value *v, int fmt)
 {
     if (v->rank == 0) {
         char *s = dbg_elem_format(v, 0, fmt);
         dbg_printf(d, "%s%s\n", prefix, s);
         free(s);
-        return;
+        return true;
     }
     char *ty = dbg_format_type(v);
     size_t head = strlen(prefix) + strlen(ty) + 1;
-    char *one = dbg_format_value(v, fmt, d->print_elements, (int)head);
-    if (!strchr(one, '\n') && head + strlen(one) <= 80) {
+    /* more than 40 elements shown never fit one 80-column line: the header
+     * goes out before the (maybe long, interruptible) formatting */
+    bool shown_all = d->print_elements == 0 || v->numel <= d->print_elements;
+    char *one = shown_all && v->numel > 40 ? xstrdup("\n")
+                                           : dbg_format_value_until(v, fmt, d->print_elements, (int)head, &d->quit);
+    if (dbg_quit(d)) {
+        /* Ctrl-C while formatting a big tile */
+    } else if (!strchr(one, '\n') && head + strlen(one) <= 80) {
         dbg_printf(d, "%s%s %s\n", prefix, ty, one);
     } else {
-        char *multi = dbg_format_value(v, fmt, d->print_elements, 0);
-        dbg_printf(d, "%s%s\n%s\n", prefix, ty, multi);
+        dbg_printf(d, "%s%s\n", prefix, ty);
+        fflush(d->out);
+        char *multi = dbg_format_value_until(v, fmt, d->print_elements, 0, &d->quit);
+        dbg_puts_lines(d, multi);
+        dbg_printf(d, "\n");
         free(multi);
     }
     free(one);
     free(ty);
+    return !dbg_quit(d);
 }
 
 int dbg_cmd_print(dbg_session *d, const char *args)
@@ -457,8 +468,7 @@ int dbg_cmd_print(dbg_session *d, const char *args)
     vec_push(&d->history, v);
     char prefix[32];
     snprintf(prefix, sizeof prefix, "$%d = ", d->history.n);
-    print_value(d, prefix, &d->history.v[d->history.n - 1], fmt);
-    return 0;
+    return print_value(d, prefix, &d->history.v[d->history.n - 1], fmt) ? 0 : -1;
 }
 
 int dbg_cmd_output(dbg_session *d, const char *args)
@@ -468,11 +478,11 @@ int dbg_cmd_output(dbg_session *d, const char *args)
     if (!parse_fmt(d, &s, &fmt)) return -1;
     dbg_value v;
     if (!dbg_eval_in(d, s, d->sel_frame, &v)) return -1;
-    char *str = dbg_format_value(&v, fmt, d->print_elements, 0);
-    dbg_printf(d, "%s", str);
+    char *str = dbg_format_value_until(&v, fmt, d->print_elements, 0, &d->quit);
+    dbg_puts_lines(d, str);
     free(str);
     dbg_value_free(&v);
-    return 0;
+    return dbg_quit(d) ? -1 : 0;
 }
 
 int dbg_cmd_whatis(dbg_session *d, const char *args)

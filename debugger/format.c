@@ -157,6 +157,7 @@ typedef struct fctx {
     int indent;
     strbuf out;
     int col;                           /* current column */
+    const volatile sig_atomic_t *stop; /* Ctrl-C: give up (NULL: never) */
 } fctx;
 
 static int64_t stride_of(const dbg_value *v, int dim)
@@ -170,7 +171,7 @@ static int64_t stride_of(const dbg_value *v, int dim)
 static void measure(fctx *c, int dim, int64_t off)
 {
     int64_t n = c->v->shape[dim], st = stride_of(c->v, dim);
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n && !(c->stop && *c->stop); i++) {
         if (c->summarize && n > 2 * EDGE && i == EDGE) i = n - EDGE;
         if (dim + 1 == c->v->rank) {
             char *s = dbg_elem_format(c->v, off + i * st, c->fmt);
@@ -203,7 +204,7 @@ static void emit(fctx *c, int dim, int64_t off)
     int rank = c->v->rank;
     int inner = c->indent + dim + 1;   /* column of the elements inside this bracket */
     put(c, "[");
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n && !(c->stop && *c->stop); i++) {
         bool elide = c->summarize && n > 2 * EDGE && i == EDGE;
         if (dim + 1 == rank) {
             char item[160];
@@ -233,8 +234,13 @@ static void emit(fctx *c, int dim, int64_t off)
 
 char *dbg_format_value(const dbg_value *v, int fmt, int limit, int indent)
 {
+    return dbg_format_value_until(v, fmt, limit, indent, NULL);
+}
+
+char *dbg_format_value_until(const dbg_value *v, int fmt, int limit, int indent, const volatile sig_atomic_t *stop)
+{
     if (v->rank == 0) return dbg_elem_format(v, 0, fmt);
-    fctx c = { .v = v, .fmt = fmt, .indent = indent, .col = indent };
+    fctx c = { .v = v, .fmt = fmt, .indent = indent, .col = indent, .stop = stop };
     c.summarize = limit > 0 && v->numel > limit;
     for (int k = 0; k < v->rank; k++)
         if (v->shape[k] == 0) return xstrdup("[]");

@@ -218,7 +218,7 @@ static void list_range(dbg_session *d, int file, int a, int b)
         dbg_error(d, "Line number %d out of range; \"%s\" has %d lines.", a, diag_file_name(file), n);
         return;
     }
-    for (int l = a; l <= b; l++) dbg_printf(d, "%d\t%s\n", l, dbg_src_line(file, l));
+    for (int l = a; l <= b && !dbg_quit(d); l++) dbg_printf(d, "%d\t%s\n", l, dbg_src_line(file, l));
     d->list_file = file;
     d->list_first = a;
     d->list_last = b;

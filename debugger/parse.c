@@ -23,10 +23,33 @@ int dbg_error(dbg_session *d, const char *fmt, ...)
 
 void dbg_printf(dbg_session *d, const char *fmt, ...)
 {
+    if (d->quit) return;
     va_list ap;
     va_start(ap, fmt);
     vfprintf(d->out, fmt, ap);
     va_end(ap);
+}
+
+bool dbg_quit(dbg_session *d)
+{
+    if (!d->quit) return false;
+    if (!d->quit_said) {
+        d->quit_said = true;
+        fflush(d->out);
+        fputs("Quit\n", d->err);
+        fflush(d->err);
+    }
+    return true;
+}
+
+void dbg_puts_lines(dbg_session *d, const char *s)
+{
+    while (*s && !dbg_quit(d)) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) + 1 : strlen(s);
+        fwrite(s, 1, n, d->out);
+        s += n;
+    }
 }
 
 const char *dbg_skip(const char *s)

@@ -240,6 +240,7 @@ int dbg_cmd_info_programs(dbg_session *d, const char *args)
     int64_t n = d->nprog, start = 0;
     int state = -1;                   /* 0 pending, 1 finished, 2 stopped */
     for (int64_t i = 0; i <= n; i++) {
+        if ((i & 4095) == 0 && dbg_quit(d)) return -1;
         int st = -2;
         if (i < n) {
             if (d->in_prog && i == d->cur) st = 2;

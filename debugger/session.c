@@ -281,11 +281,23 @@ static void wait_worker(dbg_session *d)
     }
 }
 
+/* Ctrl-C that came during this command before the launch ran (dbg_interrupt
+ * saw no running launch): the launch stops at its first op instead. Called
+ * after `running` is set, so a later signal takes the running path. */
+static void take_pending_quit(dbg_session *d)
+{
+    if (!d->quit) return;
+    d->quit = 0;
+    d->interrupt = 1;
+    if (d->s) interp_set_trap(d->s, true);
+}
+
 void dbg_launch_start(dbg_session *d)
 {
     d->wstate = W_RUNNING;
     d->resume = R_NONE;
     d->running = 1;
+    take_pending_quit(d);
     d->finished = false;
     fflush(d->out);
     if (pthread_create(&d->th, NULL, worker_main, d) != 0) {
@@ -306,6 +318,7 @@ void dbg_resume(dbg_session *d, int how)
     d->resume = how;
     d->wstate = W_RUNNING;
     d->running = 1;
+    take_pending_quit(d);
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->mu);
     wait_worker(d);
@@ -353,10 +366,30 @@ int dbg_launch_status(const dbg_session *d) { return d->launch_status; }
 
 bool dbg_interrupt(dbg_session *d)
 {
-    if (!d->running || !d->s) return false;
-    d->interrupt = 1;
-    interp_set_trap(d->s, true);
+    if (d->running && d->s) {
+        d->interrupt = 1;
+        interp_set_trap(d->s, true);
+        return true;
+    }
+    if (!d->busy) return false;
+    d->quit = 1;
     return true;
+}
+
+void dbg_command_begin(dbg_session *d)
+{
+    d->quit = 0;
+    d->quit_said = false;
+    d->busy = 1;
+}
+
+bool dbg_command_end(dbg_session *d)
+{
+    d->busy = 0;
+    bool q = d->quit != 0;
+    d->quit = 0;
+    d->quit_said = false;
+    return q;
 }
 
 bool dbg_running(const dbg_session *d) { return d->running != 0; }

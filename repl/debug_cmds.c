@@ -546,7 +546,12 @@ int repl_dbg_execute(repl_dbg *r, const char *line, bool from_tty)
     free(r->repeat);
     r->repeat = NULL;
     if (c->flags & F_REPEAT) r->repeat = xstrdup(c->dfn == dbg_cmd_list ? "list" : s);
+    /* the outermost command (not one of a sourced file) is what Ctrl-C stops */
+    bool outer = r->exec_depth++ == 0;
+    if (outer) dbg_command_begin(r->d);
     int rc = c->dfn ? c->dfn(r->d, args) : c->rfn(r, args);
+    if (outer && dbg_command_end(r->d) && !rc) rc = -1;   /* stopped by Ctrl-C */
+    r->exec_depth--;
     fflush(stdout);
     fflush(stderr);
     if (rc) r->failed++;

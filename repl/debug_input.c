@@ -3,9 +3,10 @@
  * ~/.local/state/tritium/history; completion of commands, subcommands,
  * breakpoint locations and variable names), plain getline() otherwise.
  *
- * Ctrl-C: the SIGINT handler (installed without SA_RESTART) asks a running
+ * Ctrl-C: the SIGINT handler asks a running
  * launch to stop (dbg_interrupt turns the interpreter's trap on; the hook
- * stops at the next op). At the prompt it discards the line being edited:
+ * stops at the next op) and any other command to give up ("Quit", see
+ * dbg_interrupt). At the prompt it discards the line being edited:
  * readline runs through its callback interface under pselect(), so the
  * signal interrupts the wait and the line is reset outside the handler. */
 #include "debug_repl.h"
@@ -173,7 +174,9 @@ void repl_input_init(repl_dbg *r)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;                   /* no SA_RESTART: interrupt pselect */
+    /* SA_RESTART: a write to a full pipe must not fail with EINTR and lose
+     * buffered output; pselect is interrupted regardless (signal(7)) */
+    sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     if (!r->interactive) return;
     rl_readline_name = "tritium";

@@ -28,6 +28,7 @@ typedef struct repl_dbg {
     int failed;                    /* commands that failed */
     char *repeat;                  /* what a blank line repeats, or NULL */
     int source_depth;
+    int exec_depth;                /* repl_dbg_execute calls in progress (source nests them) */
 } repl_dbg;
 
 /* `tritium debug ...`: argv starts after the sub-command name. */

@@ -58,14 +58,21 @@ static void const_text(const launch_const *c, char *buf, size_t n)
     }
 }
 
-/* Ctrl-C during the launch: the first stops it (interp_interrupt) and the
- * partial summary is printed; a second one ends the process as usual. */
+/* Ctrl-C: the handler is installed when the command starts, so a signal
+ * that comes while the kernel compiles is not a silent death (a test under
+ * load saw empty output): the launch then does not start, and
+ * "interrupted after 0 programs" and the summary are printed. During the
+ * launch the first stops it (interp_interrupt) with the partial summary; a
+ * second one ends the process as usual. SA_RESTART: a write to a full pipe
+ * must not fail with EINTR and lose the buffered output. */
 static interp_session *volatile g_running;
+static volatile sig_atomic_t g_sigint;
 
 static void on_sigint(int sig)
 {
     (void)sig;
     signal(SIGINT, SIG_DFL);
+    g_sigint = 1;
     if (g_running) interp_interrupt(g_running);
 }
 
@@ -249,6 +256,8 @@ static bool same_shape(const tt_tensor *a, const tt_tensor *b)
     return true;
 }
 
+static int run_command(int argc, char *const *argv);
+
 int repl_cmd_run(int argc, char *const *argv)
 {
     if (repl_wants_help(argc, argv)) {
@@ -258,6 +267,18 @@ int repl_cmd_run(int argc, char *const *argv)
 #endif
         return REPL_EXIT_OK;
     }
+    struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART }, old_sa;
+    sigemptyset(&sa.sa_mask);
+    g_sigint = 0;
+    sigaction(SIGINT, &sa, &old_sa);
+    int rc = run_command(argc, argv);
+    g_running = NULL;
+    sigaction(SIGINT, &old_sa, NULL);
+    return rc;
+}
+
+static int run_command(int argc, char *const *argv)
+{
     repl_target t;
     repl_resolve_opts ro = { .need_grid = true };
     /* --check WHAT (sanitizers) is not a launch-spec option either */
@@ -320,6 +341,12 @@ int repl_cmd_run(int argc, char *const *argv)
     }
 #ifdef TRITIUM_HAVE_GPU
     if (ga.gpu) {
+        if (g_sigint) {
+            fflush(stdout);
+            fprintf(stderr, "tritium: interrupted before the launch started\n");
+            rc = REPL_EXIT_INTERRUPTED;
+            goto out;
+        }
         gres.front_ms = (now_seconds() - tf) * 1e3;
         double t0 = now_seconds();
         rc = repl_gpu_execute(fn, &t.launch, &ga, &gres);
@@ -340,12 +367,9 @@ int repl_cmd_run(int argc, char *const *argv)
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
     double t0 = now_seconds();
-    struct sigaction sa = { .sa_handler = on_sigint }, old_sa;
-    sigemptyset(&sa.sa_mask);
     g_running = sess;
-    sigaction(SIGINT, &sa, &old_sa);
+    if (g_sigint) interp_interrupt(sess);   /* Ctrl-C while compiling: no program runs */
     interp_run_launch(sess);
-    sigaction(SIGINT, &old_sa, NULL);
     g_running = NULL;
     rr.seconds = now_seconds() - t0;
     interp_get_stats(sess, &rr.st);

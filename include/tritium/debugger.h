@@ -80,9 +80,17 @@ void dbg_get_stop(const dbg_session *d, dbg_stop_info *out);
  * read uninitialized memory, else 0. */
 int dbg_launch_status(const dbg_session *d);
 
-/* Async-signal-safe: ask a running launch to stop at its next op (Ctrl-C).
- * Returns false when no launch is running. */
+/* Async-signal-safe (Ctrl-C): a running launch stops at its next op; a
+ * command between dbg_command_begin and dbg_command_end (a huge `x/N`, a
+ * `print` of a big tile, a long `info`) gives up at its next check, printing
+ * "Quit" to err and failing, as gdb's QUIT does. Returns false when neither
+ * is going on (the caller is at its prompt). */
 bool dbg_interrupt(dbg_session *d);
+/* Bracket one command line: the REPL calls these around every command so
+ * that dbg_interrupt can reach it. dbg_command_end returns whether Ctrl-C
+ * came during the command. Not needed by callers that never interrupt. */
+void dbg_command_begin(dbg_session *d);
+bool dbg_command_end(dbg_session *d);
 /* Whether the worker is running right now (for the SIGINT handler). */
 bool dbg_running(const dbg_session *d);
 

@@ -6,10 +6,14 @@
  *
  * usage: test_debugger_robust TRITIUM   (run from the source root) */
 #include <check.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "tritium/support.h"
 
@@ -207,49 +211,146 @@ END_TEST
 
 #define LONG "tests/debugger/kernels/long_loop.py"
 
-/* The output (stdout and stderr) of `tritium ARGS` sent SIGINT after DELAY
- * seconds; *status is timeout's (--preserve-status: the program's). */
-static char *run_interrupted(const char *delay, const char *args, int *status)
+/* argv of `tritium` plus ARGS split at blanks ('...' groups words) */
+static char **split_args(const char *args)
 {
-    char *sh = xasprintf("timeout --preserve-status -s INT %s '%s' %s 2>&1", delay, g_tritium, args);
-    FILE *p = popen(sh, "r");
-    strbuf out = { 0 };
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf - 1, p)) > 0) {
-        buf[n] = 0;
-        sb_puts(&out, buf);
+    VEC(char *) v = { 0 };
+    vec_push(&v, xstrdup(g_tritium));
+    for (const char *p = args; *p; ) {
+        while (*p == ' ') p++;
+        if (!*p) break;
+        strbuf w = { 0 };
+        sb_puts(&w, "");
+        while (*p && *p != ' ') {
+            if (*p == '\'') {
+                for (p++; *p && *p != '\''; p++) sb_putc(&w, *p);
+                if (*p) p++;
+            } else {
+                sb_putc(&w, *p++);
+            }
+        }
+        vec_push(&v, sb_take(&w));
     }
-    *status = pclose(p);
-    sb_puts(&out, "");            /* never NULL, even when nothing came (a loaded machine) */
-    free(sh);
+    vec_push(&v, NULL);
+    return v.v;
+}
+
+/* Whether process pid has a SIGINT handler installed (/proc/PID/status SigCgt). */
+static bool catches_sigint(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    bool yes = false;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "SigCgt:", 7)) yes = (strtoull(line + 7, NULL, 16) >> (SIGINT - 1)) & 1;
+    fclose(f);
+    return yes;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run `tritium ARGS` (stdout and stderr together) and send it one SIGINT
+ * once (a) its SIGINT handler is installed, (b) MARKER (if not NULL) has
+ * appeared in its output, and (c) WAIT_S more seconds have passed. No fixed
+ * delay from the start: a loaded machine only makes the test slower (a
+ * signal before the handler exists would end the process silently, which
+ * is what made the older timeout-based version flaky). *status is the exit
+ * status (128+N: killed by signal N; 137 also when it ran past 100 s).
+ * Output beyond 4 MiB is read and dropped. */
+static char *run_signalled(const char *args, const char *marker, double wait_s, int *status)
+{
+    int fd[2];
+    ck_assert(pipe(fd) == 0);
+    char **argv = split_args(args);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        int in = open("/dev/null", O_RDONLY);
+        dup2(in, 0);
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    for (char **a = argv; *a; a++) free(*a);
+    free(argv);
+    strbuf out = { 0 };
+    sb_puts(&out, "");
+    bool sent = false, killed = false;
+    double t0 = now_s(), ready = -1;
+    for (;;) {
+        struct pollfd pf = { fd[0], POLLIN, 0 };
+        int r = poll(&pf, 1, 10);
+        if (r > 0) {
+            char buf[65536];
+            ssize_t n = read(fd[0], buf, sizeof buf - 1);
+            if (n <= 0) break;
+            buf[n] = 0;
+            if (out.len < (4u << 20)) sb_puts(&out, buf);
+        }
+        double t = now_s();
+        if (!sent && ready < 0 && catches_sigint(pid) && (!marker || strstr(out.s, marker))) ready = t;
+        if (!sent && ready >= 0 && t - ready >= wait_s) {
+            kill(pid, SIGINT);
+            sent = true;
+        }
+        if (!killed && t - t0 > 100) {
+            kill(pid, SIGKILL);
+            killed = true;
+        }
+    }
+    close(fd[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    *status = killed ? 137 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    ck_assert_msg(sent, "the signal was never sent (no handler or no <%s>):\n%.4000s", marker ? marker : "", out.s);
     return out.s;
 }
 
 /* item 3: Ctrl-C stops a launch; `tritium run` prints a partial summary and
- * exits 130 (programs 0-2 loop 1000 times, the others 2e9 times: minutes) */
+ * exits 130 (programs 0-2 loop 1000 times, the others 2e9 times: minutes).
+ * The handler is there from the start of the command: a signal while the
+ * kernel compiles stops the launch before its first program. */
 START_TEST(interrupt_run)
 {
     const char *scheds[] = { "in-order", "parallel" };
     for (int i = 0; i < 2; i++) {
-        /* a SIGINT that lands before the launch has started kills the
-         * process silently (seen as empty output in CI under load) */
         char *args = xasprintf("run --schedule %s " LONG, scheds[i]);
         int st;
         char *o = NULL;
-        const char *delays[] = { "3", "6", "9" };
-        for (int attempt = 0; attempt < 3; attempt++) {   /* later, when the signal came too early */
+        /* programs 0-2 take milliseconds; a loaded machine may need longer */
+        const double waits[] = { 0.5, 2, 6 };
+        for (int attempt = 0; attempt < 3; attempt++) {
             free(o);
-            o = run_interrupted(delays[attempt], args, &st);
-            if (strstr(o, "interrupted after")) break;
+            o = run_signalled(args, NULL, waits[attempt], &st);
+            ck_assert_msg(st == 130, "%s: status %d\n%s", scheds[i], st, o);
+            HAS(o, "tritium: interrupted ");
+            if (strstr(o, "interrupted after 3 programs")) break;
         }
-        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "%s: status %d\n%s", scheds[i], st, o);
         HAS(o, "tritium: interrupted after 3 programs");
         HAS(o, "status   interrupted after 3 of 64 programs; the results are partial");
         HAS(o, "Z     f32[64]          min 0  max 1000");
         free(args);
         free(o);
     }
+    /* at once: during start-up or compilation, never a silent death */
+    int st;
+    char *o = run_signalled("run " LONG, NULL, 0, &st);
+    ck_assert_msg(st == 130, "status %d\n%s", st, o);
+    HAS(o, "tritium: interrupted after ");
+    HAS(o, "the results are partial");
+    free(o);
 }
 END_TEST
 
@@ -258,25 +359,47 @@ END_TEST
  * lands on a random op */
 START_TEST(interrupt_debug_location)
 {
-    const char *when[] = { "1.1", "1.4", "1.7" };
+    const double when[] = { 0.3, 0.45, 0.6 };
     for (int i = 0; i < 3; i++) {
-        /* a signal that lands before the launch runs (a loaded machine)
-         * ends the process without a stop: try again, later */
         char *o = NULL;
         for (int attempt = 0; attempt < 3; attempt++) {
             free(o);
-            char *delay = xasprintf("%s", when[i]);
-            delay[0] = (char)(delay[0] + 3 * attempt);   /* 1.1, 4.1, 7.1 */
             int st;
-            o = run_interrupted(delay, "debug -batch -ex run -ex bt " LONG, &st);
-            free(delay);
+            o = run_signalled("debug -batch -ex run -ex bt " LONG, "Starting launch:", when[i] + 2 * attempt, &st);
             HASNOT(o, "?:0");
-            if (strstr(o, "Program received signal SIGINT")) break;
+            HAS(o, "Program received signal SIGINT, Interrupt.");
+            /* still in programs 0-2 (a loaded machine): later */
+            if (strstr(o, "long_loop () at " LONG ":11\n") && strstr(o, "program (3,0,0)")) break;
         }
-        HAS(o, "Program received signal SIGINT, Interrupt.");
         HAS(o, "long_loop () at " LONG ":11\n");
         free(o);
     }
+}
+END_TEST
+
+/* issue 9: Ctrl-C stops any long command, not only launches: "Quit", the
+ * command fails and the next one runs. The signal goes out once the
+ * command's output has begun: x's first lines, print's header line (a big
+ * tile's header comes before its elements are formatted). The whole output
+ * would be about 1M lines. */
+#define BIG "--arg Z=zeros:f32[4194304] " LONG
+START_TEST(interrupt_any_command)
+{
+    int st;
+    char *o = run_signalled("debug -batch -ex 'x/4194304 Z[0]' -ex 'print 6 * 7' " BIG, "<Z[8]>:", 0, &st);
+    HAS(o, "<Z[0]>:");
+    HAS(o, "Quit\n");
+    HASNOT(o, "<Z[4194300]>");           /* the dump stopped */
+    HAS(o, "$1 = 42\n");                 /* and the next command ran */
+    ck_assert_msg(st == 1, "status %d (batch: a failed command)\n%.4000s", st, o);
+    free(o);
+    o = run_signalled("debug -batch -ex 'set print elements unlimited' -ex 'print Z[:]' -ex 'print 6 * 7' " BIG,
+                      "$1 = f32[4194304]\n", 0, &st);
+    HAS(o, "Quit\n");
+    ck_assert_msg(strlen(o) < (1u << 20), "the print was not cut short: %zu bytes", strlen(o));
+    HAS(o, "$2 = 42\n");                 /* $1 (Z) is in the history; its printing was cut short */
+    ck_assert_int_eq(st, 1);
+    free(o);
 }
 END_TEST
 
@@ -314,6 +437,7 @@ static Suite *suite(void)
     tcase_add_test(tc, file_limits);
     tcase_add_test(tc, interrupt_run);
     tcase_add_test(tc, interrupt_debug_location);
+    tcase_add_test(tc, interrupt_any_command);
     tcase_add_test(tc, exit_statuses);
     suite_add_tcase(s, tc);
     return s;

@@ -186,6 +186,18 @@ START_TEST(terminal_session)
     type("kill");
     keys("Enter");
     wait_for("[Launch killed", 1);
+    /* Ctrl-C stops any long command (500000 lines of x), not only launches */
+    type("x/2000000 out_ptr[0]");
+    keys("Enter");
+    wait_for("<out_ptr[", 1);
+    keys("C-c");
+    type("print 9");
+    keys("Enter");
+    wait_for("$4 = 9", 1);
+    s = screen();
+    ck_assert_ptr_nonnull(strstr(s, "Quit"));
+    ck_assert_ptr_null(strstr(s, "<out_ptr[1999996]>"));
+    free(s);
     /* completion of breakpoint locations: files and functions */
     type("tbreak helpers.");
     keys("Tab");
@@ -213,7 +225,7 @@ START_TEST(terminal_session)
     keys("Up");
     nap(200);
     l = prompt_line();
-    ck_assert_str_eq(l, "(tritium) kill");
+    ck_assert_str_eq(l, "(tritium) print 9");
     free(l);
     keys("C-u");
     /* Ctrl-D on an empty line quits */
@@ -236,7 +248,7 @@ START_TEST(terminal_session)
     keys("Up");
     nap(200);
     l = prompt_line();
-    ck_assert_str_eq(l, "(tritium) info programs");
+    ck_assert_str_eq(l, "(tritium) x/2000000 out_ptr[0]");
     free(l);
     keys("C-u");
     type("quit");
