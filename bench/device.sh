@@ -66,11 +66,12 @@ run)
     echo "== 7. conformance suite on the GPU (tests/conformance/gpu.sh)"
     sh tests/conformance/gpu.sh "$T" >"${OUT:-/tmp}/conformance_gpu.log" 2>&1 || fail=$((fail + 1))
     grep -E "FAIL|conformance cases" "${OUT:-/tmp}/conformance_gpu.log"
-    # a baseline build carried as build-base-carry/tritium(.gz): both builds'
+    # a baseline build carried as build-base-carry/tritium(.gz) (with its
+    # libtritium.so, found through the binary's $ORIGIN runpath): both builds'
     # benchmarks in alternating rounds, with the ratio (bench/before_after.py)
     if [ -f build-base-carry/tritium.gz ] || [ -x build-base-carry/tritium ]; then
         echo "== 8. before/after: build-base-carry vs this build"
-        [ -f build-base-carry/tritium.gz ] && gunzip -f build-base-carry/tritium.gz
+        for f in build-base-carry/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
         chmod +x build-base-carry/tritium
         python3 bench/before_after.py --base build-base-carry/tritium --new "$T" --rounds 3 --gpu || fail=$((fail + 1))
     fi
