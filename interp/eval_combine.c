@@ -1,6 +1,7 @@
 /* eval_combine.c — tt.reduce_region and tt.scan: reductions and inclusive
  * scans whose combiner is a region of scalar ops (TTIR's tt.reduce /
- * tt.scan; Triton 3.6 core.py reduce, associative_scan).
+ * tt.scan; Triton 3.6 core.py reduce, associative_scan), and
+ * tt.map_elementwise, a region run once per (pack of) element(s).
  *
  * Each operand is viewed as [outer, R, inner] with R the axis. Every output
  * position folds its R elements in index order (scan: from the end when
@@ -60,6 +61,37 @@ int interp_eval_combine(interp_prog *p, const ir_op *op)
             if (!scan)
                 for (int k = 0; k < n; k++) memcpy(out[k] + (o * inner + j) * esz[k], acc[k], (size_t)esz[k]);
         }
+    }
+    return EXEC_OK;
+}
+
+/* tt.map_elementwise: the region once per pack of consecutive elements
+ * (row-major), its arguments pointing into the operands' tiles. */
+int interp_eval_map(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    int n = op->nopnd, m = op->nres;
+    int64_t pack = op->attr[0], numel = s->vi[op->res].numel;
+    int32_t reg = op->region[0];
+    const ir_region *rg = &s->f->regions.v[reg];
+    const unsigned char **x = ts_alloc(&p->mem, sizeof *x * (size_t)n);
+    unsigned char **out = ts_alloc(&p->mem, sizeof *out * (size_t)m);
+    for (int k = 0; k < n; k++) x[k] = interp_operand(p, op, k, numel);
+    for (int k = 0; k < m; k++) out[k] = interp_result(p, op, k);
+    for (int64_t e = 0; e < numel; e += pack) {
+        for (int k = 0; k < n; k++)
+            for (int64_t j = 0; j < pack; j++)
+                p->vals[rg->args[k * pack + j]] = (void *)(x[k] + (e + j) * s->vi[op->opnd[k]].esize);
+        tmark mk = ts_mark(&p->mem);
+        const ir_op *term = NULL;
+        int rc = interp_exec_region(p, reg, &term);
+        if (rc != EXEC_OK) return rc;
+        if (!term || term->nopnd != m * pack) die("tt.map_elementwise: the region returned no values");
+        for (int k = 0; k < m; k++) {
+            int es = s->vi[op->res + k].esize;
+            for (int64_t j = 0; j < pack; j++) memmove(out[k] + (e + j) * es, p->vals[term->opnd[k * pack + j]], (size_t)es);
+        }
+        ts_release(&p->mem, mk);
     }
     return EXEC_OK;
 }

@@ -94,6 +94,11 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
                 if (rc != EXEC_OK) return rc;
             }
             break;
+        case F_MAP: {
+            int rc = interp_eval_map(p, op);
+            if (rc != EXEC_OK) return rc;
+            break;
+        }
         case F_ARITH:
             interp_eval_arith(p, op);
             if (__builtin_expect(s->ovf_any, 0) && s->ovf[s->opbase[r] + i])

@@ -243,7 +243,8 @@ void interp_eval_arith(interp_prog *p, const ir_op *op);
 void interp_eval_cast(interp_prog *p, const ir_op *op);
 void interp_eval_math(interp_prog *p, const ir_op *op);
 void interp_eval_shape(interp_prog *p, const ir_op *op);
-void interp_eval_move(interp_prog *p, const ir_op *op);   /* eval_move.c: join, split, cat, gather, histogram */
+void interp_eval_move(interp_prog *p, const ir_op *op);
+int interp_eval_map(interp_prog *p, const ir_op *op);        /* eval_combine.c: tt.map_elementwise */   /* eval_move.c: join, split, cat, gather, histogram */
 void interp_eval_mem(interp_prog *p, const ir_op *op);
 void interp_eval_reduce(interp_prog *p, const ir_op *op);
 /* tt.reduce_region / tt.scan (eval_combine.c): runs the combine region; EXEC_* */

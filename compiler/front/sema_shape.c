@@ -150,24 +150,79 @@ static sval histogram(sema *S, src_pos p, const bargs *B)
     return sema_emit(S, IR_HISTOGRAM, sema_type(TT_I32, 0, 1, &nb), n, ops, TT_I32, 0);
 }
 
-/* core.py map_elementwise: the scalar function applied to every element of
- * the broadcast arguments. tritium inlines it on the whole tiles, which is
- * the same for straight-line code; control flow on the elements' values
- * (a runtime `if` on a tensor) is reported by the front end where it occurs. */
+/* core.py map_elementwise: scalar_fn inlined into the region of
+ * tt.map_elementwise, on scalars (pack of them per argument), so it may
+ * branch on the elements' values; its results (one value or a tuple; with
+ * pack > 1 the first pack values are result 0's elements, and so on) give
+ * the results' dtypes. The arguments are broadcast to one shape. */
 static sval map_elementwise(sema *S, src_pos p, node *call, const bargs *B)
 {
     sval fn = sema_arg_req(S, p, B, "scalar_fn");
     if (fn.k != V_FUNC) sema_error(S, p, "map_elementwise: scalar_fn must be a @triton.jit function, got %s", sv_describe(S, &fn));
-    if (sema_arg_has(B, "pack") && sema_want_int(S, p, sema_arg(B, "pack"), "pack") != 1)
-        sema_error(S, p, "map_elementwise: pack > 1 is not supported yet");
+    int64_t pack = sema_arg_has(B, "pack") ? sema_want_int(S, p, sema_arg(B, "pack"), "pack") : 1;
     sval t = sema_arg(B, "args");
     if (t.n == 0) sema_error(S, p, "map_elementwise must have at least 1 input tensor");
     if (!call) sema_error(S, p, "map_elementwise cannot be inlined here");
-    sval *args = arena_alloc(S->a, sizeof(sval) * (size_t)t.n);
-    for (int i = 0; i < t.n; i++) args[i] = sema_want_tensor(S, p, t.items[i], "an argument");
-    for (int i = 1; i < t.n; i++) sema_broadcast_pair(S, p, &args[0], &args[i]);
-    for (int i = 1; i < t.n; i++) sema_broadcast_pair(S, p, &args[0], &args[i]);
-    return sema_call_jit(S, call, (int)fn.i, args, t.n, NULL, NULL, 0);
+    int n = t.n;
+    sval *xs = arena_alloc(S->a, sizeof(sval) * (size_t)n);
+    for (int i = 0; i < n; i++) xs[i] = sema_want_tensor(S, p, t.items[i], "an argument");
+    for (int i = 1; i < n; i++) sema_broadcast_pair(S, p, &xs[0], &xs[i]);
+    for (int i = 1; i < n; i++) sema_broadcast_pair(S, p, &xs[0], &xs[i]);
+    const ir_type_info *shape = sv_shape(S, &xs[0]);
+    int64_t numel = ir_type_numel(ir_value_type(S->fn, xs[0].v));
+    bool scalar = shape->rank == 0;
+    if (scalar) {                      /* scalars: a [1] tile, then back */
+        for (int i = 0; i < n; i++) xs[i] = sema_expand_dims(S, p, xs[i], 0);
+        shape = sv_shape(S, &xs[0]);
+    }
+    if (pack < 1 || pack > 64 || numel % pack)
+        sema_error(S, p, "map_elementwise: pack must be between 1 and 64 and divide the %lld elements, got %lld",
+                   (long long)numel, (long long)pack);
+    ir_func *f = S->fn;
+    int na = (int)(n * pack);
+    ir_type *et = arena_alloc(S->a, sizeof(ir_type) * (size_t)na);
+    for (int k = 0; k < na; k++) et[k] = ir_type_elem(ir_value_type(f, xs[k / pack].v));
+    int32_t reg = ir_new_region(f, na, et);
+    sval *args = arena_alloc(S->a, sizeof(sval) * (size_t)na);
+    for (int k = 0; k < na; k++) args[k] = sv_tensor(f->regions.v[reg].args[k], xs[k / pack].dt, xs[k / pack].pt);
+    int32_t saved = S->b.region;
+    S->b.region = reg;
+    sval r = sema_call_jit(S, call, (int)fn.i, args, na, NULL, NULL, 0);
+    sval *rv = &r;
+    int nr = 1;
+    if (r.k == V_TUPLE) { rv = r.items; nr = r.n; }
+    if (nr == 0 || nr % pack)
+        sema_error(S, p, "map_elementwise: scalar_fn returned %d values, expected a multiple of pack (%lld)", nr, (long long)pack);
+    int m = (int)(nr / pack);
+    ir_value *vals = arena_alloc(S->a, sizeof(ir_value) * (size_t)nr);
+    sval *res = arena_alloc(S->a, sizeof(sval) * (size_t)nr);
+    for (int k = 0; k < nr; k++) {
+        res[k] = sema_want_tensor(S, p, rv[k], "scalar_fn's result");
+        if (sv_shape(S, &res[k])->rank != 0)
+            sema_error(S, p, "map_elementwise: scalar_fn must return scalars, got %s", sv_describe(S, &res[k]));
+        if (k % pack && (res[k].dt != res[k - k % pack].dt || res[k].pt != res[k - k % pack].pt))
+            sema_error(S, p, "map_elementwise: type mismatch in unpacked results");
+        vals[k] = res[k].v;
+    }
+    sema_setloc(S, p);
+    ir_emit(&S->b, IR_MAP_RETURN, 0, NULL, nr, vals);
+    S->b.region = saved;
+    ir_type *rt = arena_alloc(S->a, sizeof(ir_type) * (size_t)m);
+    ir_value *ops = arena_alloc(S->a, sizeof(ir_value) * (size_t)n);
+    for (int k = 0; k < m; k++) rt[k] = sema_type(res[k * pack].dt, res[k * pack].pt, shape->rank, shape->shape);
+    for (int k = 0; k < n; k++) ops[k] = xs[k].v;
+    int at = ir_emit(&S->b, IR_MAP_ELEMWISE, m, rt, n, ops);
+    ir_op *op = ir_op_at(f, S->b.region, at);
+    ir_attr_set(op, "pack", pack);
+    ir_value r0 = op->res;
+    ir_op_add_region(f, S->b.region, at, reg);
+    sval out = { .k = V_TUPLE, .n = m, .v = -1 };
+    out.items = arena_alloc(S->a, sizeof(sval) * (size_t)m);
+    for (int k = 0; k < m; k++) {
+        out.items[k] = sv_tensor(r0 + k, res[k * pack].dt, res[k * pack].pt);
+        if (scalar) out.items[k] = sema_reshape(S, p, out.items[k], 0, NULL);
+    }
+    return m == 1 && r.k != V_TUPLE ? out.items[0] : out;
 }
 
 sval sema_builtin_shape(sema *S, src_pos p, node *call, int id, const bargs *B)

@@ -318,6 +318,35 @@ static void lower_while(gctx *g, ir_op *op)
     }
 }
 
+/* tt.map_elementwise: the region lowered once per pack of registers, on
+ * scalars. A pack that runs past the thread's registers repeats some (the
+ * function is pure); only registers of the thread are written. */
+static void lower_map(gctx *g, ir_op *op)
+{
+    ir_func *f = g->f;
+    int lay = g->vlay[op->res], n = op->nopnd, m = op->nres, pack = (int)op->attr[0];
+    int nr = 1 << gl_get(g, lay)->nreg;
+    ir_region *rg = &f->regions.v[op->region[0]];
+    ir_op *t = terminator(g, op->region[0]);
+    if (!t || t->nopnd != m * pack) { gfail(g, op->loc, "tt.map_elementwise: bad region"); return; }
+    gv *in = arena_alloc(&g->mem, sizeof(gv) * (size_t)n), *out = arena_alloc(&g->mem, sizeof(gv) * (size_t)m);
+    for (int k = 0; k < n; k++) in[k] = g_convert(g, op->opnd[k], lay);
+    for (int k = 0; k < m; k++) out[k] = g_new(g, nr, lay);
+    for (int r = 0; r < nr && !g->failed; r += pack) {
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < pack; j++) {
+                gv a = g_new(g, 1, 0);
+                a.r[0] = in[k].r[(r + j) % nr];
+                g_set(g, rg->args[k * pack + j], a);
+            }
+        lower_region(g, op->region[0]);
+        if (g->failed) return;
+        for (int k = 0; k < m; k++)
+            for (int j = 0; j < pack && r + j < nr; j++) out[k].r[r + j] = g_get(g, t->opnd[k * pack + j]).r[0];
+    }
+    for (int k = 0; k < m; k++) g_set(g, op->res + k, out[k]);
+}
+
 /* One op, dispatched on its ops.def family. */
 static void lower_op(gctx *g, ir_op *op)
 {
@@ -352,6 +381,7 @@ static void lower_op(gctx *g, ir_op *op)
         else g_lower_atomic(g, op);
         return;
     case F_REDUCE: g_lower_reduce(g, op); return;
+    case F_MAP: lower_map(g, op); return;
     case F_DOT: g_lower_dot(g, op); return;
     case F_SCF:
         if (op->opc == IR_FOR) lower_for(g, op);

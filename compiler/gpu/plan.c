@@ -129,6 +129,14 @@ static void plan_op(gctx *g, ir_op *op)
     case IR_SCAN:
         for (int k = 0; k < op->nres; k++) g->vlay[res + k] = lay_of(g, op->opnd[k]);
         return;
+    case IR_MAP_ELEMWISE: {   /* scalars inside; the results in the first operand's layout not cheap to recompute */
+        plan_region(g, op->region[0]);
+        int pick = lay_of(g, op->opnd[0]);
+        for (int i = op->nopnd - 1; i >= 0; i--)
+            if (!gpu_is_remat(g, op->opnd[i], 0)) pick = lay_of(g, op->opnd[i]);
+        for (int k = 0; k < op->nres; k++) g->vlay[res + k] = pick;
+        return;
+    }
     case IR_LOAD: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS:
         g->vlay[res] = lay_of(g, op->opnd[0]);
         return;

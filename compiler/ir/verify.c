@@ -252,6 +252,39 @@ static bool check_combine(verifier *V, const ir_op *op)
     return ok;
 }
 
+/* tt.map_elementwise: operands of one tensor shape, results of that shape;
+ * the region takes n * pack scalars of the operands' element types and
+ * returns m * pack scalars of the results' element types. */
+static bool check_map(verifier *V, const ir_op *op)
+{
+    const ir_func *f = V->f;
+    int n = op->nopnd, m = op->nres;
+    int64_t pack = op->attr[0];
+    ir_type t0 = ir_value_type(f, op->opnd[0]);
+    if (!need(V, op, ti(t0)->rank >= 1, "operand 0 must be a tensor, got %s", ts(t0)) ||
+        !need(V, op, pack >= 1 && pack <= 64 && ir_type_numel(t0) % pack == 0,
+              "pack %lld must be between 1 and 64 and divide the %lld elements", (long long)pack,
+              (long long)ir_type_numel(t0)) ||
+        !need(V, op, m >= 1, "must have at least one result"))
+        return false;
+    ir_type *want = xmalloc(sizeof *want * (size_t)((n > m ? n : m) * pack));
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+        ir_type tk = ir_value_type(f, op->opnd[k]);
+        ok = need(V, op, same_shape(tk, t0), "operand %d has type %s, expected the shape of %s", k, ts(tk), ts(t0));
+        for (int j = 0; j < pack; j++) want[k * pack + j] = ir_type_elem(tk);
+    }
+    ok = ok && check_region_args(V, op, op->region[0], "the region", (int)(n * pack), want);
+    for (int k = 0; k < m && ok; k++) {
+        ir_type rk = ir_value_type(f, op->res + k);
+        ok = need(V, op, same_shape(rk, t0), "result %d has type %s, expected the shape of %s", k, ts(rk), ts(t0));
+        for (int j = 0; j < pack; j++) want[k * pack + j] = ir_type_elem(rk);
+    }
+    ok = ok && check_region_end(V, op, op->region[0], "the region", IR_MAP_RETURN, 0, (int)(m * pack), want);
+    free(want);
+    return ok;
+}
+
 /* The signature named by the op's ops.def row (S_*): one checker per
  * signature, shared by all ops that have it. */
 static bool check_sig(verifier *V, const ir_op *op, const ir_type *T, ir_type Rt)
@@ -554,6 +587,8 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
     case IR_REDUCE_REGION:
     case IR_SCAN:
         return check_combine(V, op);
+    case IR_MAP_ELEMWISE:
+        return check_map(V, op);
     case IR_SELECT:
         return need(V, op, elem_is(T[0], TT_BOOL), "condition must be i1, got %s", ts(T[0])) &&
                need(V, op, T[1] == T[2] && Rt == T[1], "operands and result must have one type, got %s, %s -> %s",
@@ -591,7 +626,7 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
     }
     case IR_FOR: case IR_IF: case IR_WHILE:            /* check_for, check_if, check_while */
     case IR_CONDITION: case IR_YIELD: case IR_RETURN:  /* checked with the op that owns the region */
-    case IR_REDUCE_RETURN: case IR_SCAN_RETURN:
+    case IR_REDUCE_RETURN: case IR_SCAN_RETURN: case IR_MAP_RETURN:
         return true;
     default:
         break;
@@ -682,6 +717,9 @@ static bool check_terminator_place(verifier *V, const ir_op *op, int32_t region,
         return need(V, op, p && p->opc == IR_REDUCE_REGION, "tt.reduce.return must end the region of tt.reduce_region");
     case IR_SCAN_RETURN:
         return need(V, op, p && p->opc == IR_SCAN, "tt.scan.return must end the region of tt.scan");
+    case IR_MAP_RETURN:
+        return need(V, op, p && p->opc == IR_MAP_ELEMWISE,
+                    "tt.map_elementwise.return must end the region of tt.map_elementwise");
     default:
         return need(V, op, p && (p->opc == IR_FOR || p->opc == IR_IF || (p->opc == IR_WHILE && p->region[1] == region)),
                     "scf.yield must end a region of scf.for, scf.if or scf.while");

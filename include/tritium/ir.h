@@ -78,6 +78,7 @@ enum {
     F_DEBUG,                       /* tt.print, tt.assert */
     F_ASM,                         /* tt.elementwise_inline_asm (GPU only) */
     F_SCF,                         /* scf.for / scf.if / scf.while */
+    F_MAP,                         /* tt.map_elementwise: a region run per element */
     F_TERM,                        /* terminators, handled by the parent op */
     F_COUNT
 };

@@ -189,6 +189,17 @@ def shape():
     save("bcast_b", bb)
     save("bcast_diff", ba[:, None] - bb[None, :])
     save("map_affine", ba[:, None] * bb[None, :] + np.float32(0.5))
+    # map_elementwise with a branch per element and pack=2: sign, C-style // and %
+    mx = rng.integers(-50, 50, size=64, dtype=np.int32)
+    my = rng.integers(-9, 10, size=64, dtype=np.int32)
+    my[my == 0] = 3
+    my[:6] = mx[:6]                                                # some equal pairs
+    save("map_x", mx)
+    save("map_y", my)
+    save("map_cmp", np.sign(mx - my).astype(np.int32))
+    q = np.trunc(mx / my).astype(np.int32)
+    save("map_div", q)
+    save("map_mod", (mx - q * my).astype(np.int32))
 
 
 def main():

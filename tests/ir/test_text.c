@@ -218,6 +218,17 @@ static ir_func *build_sink(void)
     set_attr(f, ga, 0, 0);
     op1(&b, IR_HISTOGRAM, tensor1(I32, 16), 2, ga, cmp);
     op1(&b, IR_HISTOGRAM, tensor1(I32, 8), 1, ga);
+    /* map_elementwise with pack 2: two i32 operands, one i32 result */
+    int mi = ir_emit(&b, IR_MAP_ELEMWISE, 1, &t64, 2, (ir_value[]){ ga, r });
+    ir_attr_set(ir_op_at(f, IR_BODY, mi), "pack", 2);
+    ir_type i4[4] = { I32, I32, I32, I32 };
+    int32_t mreg = ir_new_region(f, 4, i4);
+    ir_op_add_region(f, IR_BODY, mi, mreg);
+    ir_builder bm = { f, mreg, l3 };
+    ir_value *ma = f->regions.v[mreg].args;
+    ir_value m0 = op1(&bm, IR_ADDI, I32, 2, ma[0], ma[2]);
+    ir_value m1 = op1(&bm, IR_SUBI, I32, 2, ma[1], ma[3]);
+    op0(&bm, IR_MAP_RETURN, 2, m0, m1);
     b.loc = l4;
     ir_value ps = op1(&b, IR_SPLAT, p64, 1, xp);
     ir_value p = op1(&b, IR_ADDPTR, p64, 2, ps, a);

@@ -108,3 +108,29 @@ def bcast_map(A, B, Y, Z, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     tl.store(Y + offs, ab - bb)
     tl.store(Z + offs, tl.map_elementwise(_affine, a, b, 0.5))
+
+
+@triton.jit
+def _compare(x, y):
+    if x < y:                                           # control flow on one element's value
+        return -1
+    elif x == y:
+        return 0
+    else:
+        return 1
+
+
+@triton.jit
+def _divmod2(a0, a1, b0, b1):
+    return a0 // b0, a1 // b1, a0 % b0, a1 % b1
+
+
+@triton.jit
+def map_branch(X, Y, Z, Q, R, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    y = tl.load(Y + offs)
+    tl.store(Z + offs, tl.map_elementwise(_compare, x, y))
+    q, r = tl.map_elementwise(_divmod2, x, y, pack=2)
+    tl.store(Q + offs, q)
+    tl.store(R + offs, r)
