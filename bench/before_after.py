@@ -8,7 +8,7 @@ same machine state, and prints per kernel the median over the rounds of each
 side's time and the ratio current / baseline (below 1: the current build is
 faster). The machines are noisy: the ratio, not a time, is the result.
 
-    python3 bench/before_after.py --base OLD/tritium --new NEW/tritium [--rounds 3] [--gpu]
+    python3 bench/before_after.py --base OLD/tritium --new NEW/tritium [--rounds 3] [--gpu] [--cpu]
 """
 import argparse
 import os
@@ -44,9 +44,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5, help="runs per case inside one round (run.py)")
     ap.add_argument("--gpu", action="store_true", help="also the GPU benchmark (needs a GPU)")
+    ap.add_argument("--cpu", action="store_true", help="interpreter: CPU time instead of wall (a loaded machine)")
     o = ap.parse_args()
     benches = [("interpreter", lambda exe: [sys.executable, os.path.join(HERE, "run.py"), "--no-triton",
-                                            "--repeat", str(o.repeat), "--tritium", exe])]
+                                            "--no-parallel", "--no-plain-c"] + (["--cpu"] if o.cpu else [])
+                + ["--repeat", str(o.repeat), "--tritium", exe])]
     if o.gpu:
         benches.append(("gpu", lambda exe: [sys.executable, os.path.join(HERE, "gpu.py"), "--no-triton",
                                             "--tritium", exe]))

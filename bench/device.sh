@@ -12,7 +12,9 @@
 #       (tests/gpu/device_check.sh), `tritium diff` on every example and the
 #       planted order bug plus random-size trials (tests/gpu/test_diff.sh and
 #       below), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
-#       interpreter benchmark against TRITON_INTERPRET=1 (bench/run.py),
+#       interpreter benchmark against plain C and TRITON_INTERPRET=1 with
+#       the parallel schedule's scaling (bench/run.py), the cold compile
+#       time of the examples and tutorials 01-06 (bench/compile_time.py),
 #       the conformance suite's GPU half (tests/conformance/gpu.sh) and, when
 #       a baseline build is carried in build-base-carry/, both benchmarks of
 #       the two builds side by side (bench/before_after.py); the tables last.
@@ -25,12 +27,13 @@ case "${1:-}" in
 pack)
     set -e
     [ -f build-dev/build.ninja ] || meson setup build-dev -Dstatic_llvm=true -Dbuildtype=release
-    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool
+    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool bench/plain_c
     rm -rf "$D" && mkdir -p "$D"
     strip -o "$D/tritium" build-dev/repl/tritium
     strip -o "$D/libtritium.so" build-dev/repl/libtritium.so
     strip -o "$D/test_gpu_run" build-dev/tests/gpu/test_gpu_run
     strip -o "$D/gpu_tool" build-dev/tests/gpu/gpu_tool
+    strip -o "$D/plain_c" build-dev/bench/plain_c
     cp /lib/x86_64-linux-gnu/libsubunit.so.0 /lib/x86_64-linux-gnu/libreadline.so.8 \
        /lib/x86_64-linux-gnu/libtinfo.so.6 /lib/x86_64-linux-gnu/libjansson.so.4 "$D/"
     gzip -f "$D/tritium" "$D/libtritium.so" "$D/test_gpu_run" "$D/gpu_tool"
@@ -39,6 +42,7 @@ pack)
 run)
     for f in "$D"/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
     chmod +x "$D/tritium" "$D/test_gpu_run" "$D/gpu_tool"
+    [ -f "$D/plain_c" ] && chmod +x "$D/plain_c"
     # the carried libraries only where the machine lacks them
     if ldd "$D/tritium" "$D/test_gpu_run" | grep -q "not found"; then
         export LD_LIBRARY_PATH="$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -61,8 +65,10 @@ run)
     done
     echo "== 5. GPU benchmark (tritium vs Triton 3.6)"
     python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
-    echo "== 6. interpreter benchmark (tritium vs TRITON_INTERPRET=1, one thread)"
+    echo "== 6. interpreter benchmark (tritium vs plain C, --schedule parallel, TRITON_INTERPRET=1)"
     python3 bench/run.py --tritium "$T" || fail=$((fail + 1))
+    echo "== 6b. cold compile of the examples and tutorials 01-06 (front end + LLVM -> PTX, no driver load)"
+    python3 bench/compile_time.py --tritium "$T" --rounds 3 || fail=$((fail + 1))
     echo "== 7. conformance suite on the GPU (tests/conformance/gpu.sh)"
     sh tests/conformance/gpu.sh "$T" >"${OUT:-/tmp}/conformance_gpu.log" 2>&1 || fail=$((fail + 1))
     grep -E "FAIL|conformance cases" "${OUT:-/tmp}/conformance_gpu.log"

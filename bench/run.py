@@ -12,10 +12,19 @@ norm 1024x1024 f32; matmul 256^3 f16 with 64x64x32 tiles) this runs
     grid and constexprs, through bench/triton_interp.py, timed around the
     launch call after a warm-up launch; skipped when triton/torch are missing,
 
-and prints the median time per launch of each and the ratio triton/tritium
-(how many times faster tritium is).
+  * a plain C loop doing the same work on one thread, compiled with -O2
+    (bench/plain_c.c, built as build*/bench/plain_c or, when missing, with
+    `cc -O2` into a temporary directory), timed over warm runs;
+  * tritium with --schedule parallel and --threads 1, 4 and 16 (--threads),
+
+and prints the median time per launch of each, the ratio tritium / plain C
+(how many times slower than the C loop the checked interpreter is) and the
+ratio triton/tritium (how many times faster tritium is). With --cpu every
+sequential time is CPU time (tritium's "cpu_seconds", plain_c --cpu): on a
+loaded machine wall times say more about the neighbours than the code.
 
     bench/run.sh [--tritium PATH] [--repeat N] [--only NAME[,NAME]] [--no-triton]
+                 [--cpu] [--threads 1,4,16] [--no-parallel] [--no-plain-c]
 """
 import argparse
 import glob
@@ -25,6 +34,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -81,10 +91,42 @@ def parse_json(text):
     return None
 
 
-def run_tritium(exe, case, repeat):
+def find_plain_c(exe):
+    """The plain_c benchmark next to tritium's build (or carried beside it), else built with cc -O2."""
+    if os.environ.get("PLAIN_C"):
+        return os.environ["PLAIN_C"]
+    d = os.path.dirname(os.path.abspath(exe)) if exe else ROOT
+    for p in (os.path.join(d, "plain_c"), os.path.join(os.path.dirname(d), "bench", "plain_c")):
+        if os.access(p, os.X_OK):
+            return p
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        return None
+    out = os.path.join(tempfile.mkdtemp(prefix="tritium-plainc-"), "plain_c")
+    p = subprocess.run([cc, "-O2", "-o", out, os.path.join(HERE, "plain_c.c"), "-lm"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return out if p.returncode == 0 else None
+
+
+def run_plain_c(path, names, repeat, cpu):
+    """{case: seconds} from plain_c's "CASE MS" lines."""
+    cmd = [path] + (["--cpu"] if cpu else []) + ["--repeat", str(max(repeat, 3))] + list(names)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    res = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 2:
+            try:
+                res[f[0]] = float(f[1]) / 1e3
+            except ValueError:
+                pass
+    return res
+
+
+def run_tritium(exe, case, repeat, extra=("--schedule", "in-order"), cpu=False):
     cmd = [exe, "run", os.path.join(ROOT, "examples", case["file"])]
     cmd += bench_cases.tritium_launch_args(case)
-    cmd += ["--schedule", "in-order", "--json"]
+    cmd += list(extra) + ["--json"]
     runs, key, wall_only = [], None, False
     for i in range(repeat + 1):                 # the first run warms the caches
         t0 = time.perf_counter()
@@ -93,7 +135,12 @@ def run_tritium(exe, case, repeat):
         if p.returncode != 0:
             msg = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
             return {"error": "exit %d: %s" % (p.returncode, msg), "cmd": cmd}
-        t = find_time(parse_json(p.stdout))
+        j = parse_json(p.stdout)
+        t = None
+        if cpu and isinstance(j, dict) and isinstance(j.get("cpu_seconds"), (int, float)):
+            t = (float(j["cpu_seconds"]), "cpu_seconds")
+        if t is None:
+            t = find_time(j)
         if t is None:
             wall_only = True
             t = (wall, "wall")
@@ -141,7 +188,12 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated case names: " +
                     ",".join(c["name"] for c in bench_cases.CASES))
     ap.add_argument("--no-triton", action="store_true", help="do not run Triton's interpreter")
+    ap.add_argument("--cpu", action="store_true", help="CPU time instead of wall time (sequential runs)")
+    ap.add_argument("--threads", default="1,4,16", help="thread counts of the --schedule parallel columns")
+    ap.add_argument("--no-parallel", action="store_true", help="no --schedule parallel columns")
+    ap.add_argument("--no-plain-c", action="store_true", help="no plain C column")
     opt = ap.parse_args()
+    threads = [] if opt.no_parallel else [int(t) for t in opt.threads.split(",") if t]
     only = set(filter(None, opt.only.split(",")))
     cases = [c for c in bench_cases.CASES if not only or c["name"] in only]
 
@@ -152,10 +204,22 @@ def main():
     else:
         print("tritium: %s" % exe)
         for c in cases:
-            tri[c["name"]] = run_tritium(exe, c, opt.repeat)
+            tri[c["name"]] = run_tritium(exe, c, opt.repeat, cpu=opt.cpu)
             if "error" in tri[c["name"]]:
                 print("  %s: %s\n    %s" % (c["name"], tri[c["name"]]["error"],
                                             " ".join(tri[c["name"]]["cmd"])), file=sys.stderr)
+    par = {}
+    for nt in threads if exe else []:
+        for c in cases:
+            par[(c["name"], nt)] = run_tritium(exe, c, opt.repeat, ("--schedule", "parallel", "--threads", str(nt)))
+    plain = {}
+    if not opt.no_plain_c:
+        pc = find_plain_c(exe)
+        if pc:
+            print("plain C: %s" % pc)
+            plain = run_plain_c(pc, [c["name"] for c in cases], opt.repeat, opt.cpu)
+        else:
+            print("plain C: no bench/plain_c and no C compiler: skipping")
 
     trt = {}
     if opt.no_triton:
@@ -170,15 +234,26 @@ def main():
                 print("  %s (triton): %s" % (name, r["error"]), file=sys.stderr)
 
     print()
-    print("%-11s %-27s %16s %16s %9s" % ("kernel", "size", "tritium ms", "triton-interp ms", "speedup"))
+    print("%-11s %-27s %10s %10s %8s %s %16s %9s" % (
+        "kernel", "size", "tritium ms", "plain C ms", "vs C", "".join("%9s" % ("par%d ms" % t) for t in threads),
+        "triton-interp ms", "speedup"))
     for c in cases:
         a, b = tri.get(c["name"]), trt.get(c["name"])
         ratio = "-"
         if a and b and "error" not in a and "error" not in b and a["seconds"] > 0:
             ratio = "%.1fx" % (b["seconds"] / a["seconds"])
-        print("%-11s %-27s %16s %16s %9s" % (c["name"], c["size"], fmt_ms(a), fmt_ms(b), ratio))
-    print("median of %d launches; tritium single-threaded (--schedule in-order), time from --json;"
-          " speedup = triton / tritium" % opt.repeat)
+        pc = plain.get(c["name"])
+        vs_c = "-"
+        if a and "error" not in a and pc:
+            vs_c = "%.1fx" % (a["seconds"] / pc)
+        pcols = "".join("%9s" % fmt_ms(par.get((c["name"], t))) for t in threads)
+        print("%-11s %-27s %10s %10s %8s %s %16s %9s" % (c["name"], c["size"], fmt_ms(a),
+                                                       "%.2f" % (pc * 1e3) if pc else "-", vs_c, pcols,
+                                                       fmt_ms(b), ratio))
+    print("median of %d launches; tritium single-threaded (--schedule in-order), %s from --json;"
+          " vs C = tritium / plain C (-O2, one thread, %s); parN = --schedule parallel --threads N (wall);"
+          " speedup = triton / tritium" % (opt.repeat, "CPU time" if opt.cpu else "time",
+                                           "CPU time" if opt.cpu else "wall"))
     keys = sorted({r["key"] for r in tri.values() if r.get("key")})
     if keys:
         print("tritium time taken from JSON key(s): %s" % ", ".join(keys))
@@ -186,7 +261,7 @@ def main():
         print("* no time in tritium's JSON: whole-process wall time (includes start-up and compile)")
     if any(r.get("ok") is False for r in trt.values()):
         print("! Triton's result did not match torch")
-    failed = any("error" in r for r in list(tri.values()) + list(trt.values()))
+    failed = any("error" in r for r in list(tri.values()) + list(trt.values()) + list(par.values()))
     return 1 if failed else 0
 
 

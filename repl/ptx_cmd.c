@@ -18,7 +18,10 @@ int repl_cmd_ptx(int argc, char *const *argv)
     int rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH, &ro);
     free(av);
     if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
+    double tf = now_seconds(), cf = cpu_seconds();
     ir_func *fn = repl_target_compile(&t);
+    if (fn && getenv("TRITIUM_GPU_TIME"))     /* developer knob (bench/compile_time.py) */
+        fprintf(stderr, "gpu time: front %.2f ms; cpu %.2f ms\n", (now_seconds() - tf) * 1e3, (cpu_seconds() - cf) * 1e3);
     if (!fn) {
         rc = REPL_EXIT_INPUT;
         goto out;

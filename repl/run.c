@@ -79,6 +79,7 @@ static void on_sigint(int sig)
 typedef struct run_result {
     interp_stats st;
     double seconds;
+    double cpu_seconds;            /* CPU time of the launch, all threads (benchmarks on a loaded machine) */
     repl_expect_result *exp; int nexp;
     int status;
     bool interrupted;              /* Ctrl-C stopped the launch: st counts the programs that finished */
@@ -174,6 +175,10 @@ static void print_json(const repl_target *t, const run_result *rr)
     json_object_set_new(o, "races", json_integer(rr->st.races));
     json_object_set_new(o, "uninit_reads", json_integer(rr->st.uninit_reads));
     json_object_set_new(o, "seconds", jreal(rr->seconds));
+#ifdef TRITIUM_HAVE_GPU
+    if (!rr->gpu)
+#endif
+        json_object_set_new(o, "cpu_seconds", jreal(rr->cpu_seconds));
 #ifdef TRITIUM_HAVE_GPU
     json_object_set_new(o, "device", json_string(rr->gpu ? "gpu" : "cpu"));
     if (rr->gpu) json_object_set_new(o, "gpu", repl_gpu_json(rr->gpu));
@@ -366,12 +371,13 @@ static int run_command(int argc, char *const *argv)
     io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
-    double t0 = now_seconds();
+    double t0 = now_seconds(), c0 = cpu_seconds();
     g_running = sess;
     if (g_sigint) interp_interrupt(sess);   /* Ctrl-C while compiling: no program runs */
     interp_run_launch(sess);
     g_running = NULL;
     rr.seconds = now_seconds() - t0;
+    rr.cpu_seconds = cpu_seconds() - c0;
     interp_get_stats(sess, &rr.st);
     if (interp_interrupted(sess)) {
         /* no determinism rerun, --save or --expect on a partial launch: the summary, then 130 */

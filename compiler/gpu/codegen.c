@@ -163,11 +163,12 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     LLVMDisposeMessage(msg);
     msg = NULL;
     if (getenv("TRITIUM_GPU_DUMP_PRE")) LLVMDumpModule(g->M);
-    double t_opt = now_seconds();
+    double t_opt = now_seconds(), c_opt = cpu_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     const char *passes = g->o->passes ? g->o->passes : "default<O3>";
     LLVMErrorRef e = LLVMRunPasses(g->M, passes, tm, po);
     t_opt = now_seconds() - t_opt;
+    g->c_opt = cpu_seconds() - c_opt;
     LLVMDisposePassBuilderOptions(po);
     if (e) {
         char *m = LLVMGetErrorMessage(e);
@@ -181,15 +182,15 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
         LLVMDisposeMessage(s);
     }
     LLVMMemoryBufferRef buf;
-    double t_cg = now_seconds();
+    double t_cg = now_seconds(), c_cg = cpu_seconds();
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, g->M, LLVMAssemblyFile, &msg, &buf)) {
         snprintf(g->err, g->errlen, "gpu: PTX emission failed: %s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
         goto out;
     }
-    t_cg = now_seconds() - t_cg;
-    if (getenv("TRITIUM_GPU_TIME"))
-        fprintf(stderr, "gpu time: opt %.1f ms, codegen %.1f ms\n", t_opt * 1e3, t_cg * 1e3);
+    g->t_opt = t_opt;
+    g->t_cg = now_seconds() - t_cg;
+    g->c_cg = cpu_seconds() - c_cg;
     size_t n = LLVMGetBufferSize(buf);
     *ptx = xmalloc(n + 1);
     memcpy(*ptx, LLVMGetBufferStart(buf), n);

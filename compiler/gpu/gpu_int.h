@@ -121,6 +121,8 @@ typedef struct gctx {
     gtile **stile;                 /* per value: the tile of a pipelined load in shared memory */
     struct gpipe *pipes[4];        /* software-pipelined loops being lowered, innermost last */
     int npipes;
+    double t_opt, t_cg;            /* seconds in the LLVM passes and in PTX emission */
+    double c_opt, c_cg;            /* the same, CPU time of this thread */
 } gctx;
 
 /* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */

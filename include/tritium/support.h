@@ -75,6 +75,8 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);
+/* CPU time of the process in seconds, all threads (timings on a shared machine). */
+double cpu_seconds(void);
 
 /* splitmix64 (Steele, Lea, Flood 2014; Vigna's reference code): advances
  * *state and returns the next 64 random bits. The one small generator of the

@@ -11,16 +11,8 @@
 
 #include "tinterp.h"
 
-#include <time.h>
-
-/* CPU time of this thread: steadier than wall time on a shared machine
- * (the parallel schedule is timed by wall clock instead). */
-static double cpu_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+/* cpu_seconds (support.h, the process's CPU time): steadier than wall
+ * time on a shared machine (the parallel schedule is timed by wall clock). */
 
 /* Best time of the second and later launches of one session: no first
  * touch of shadow and tile memory. */
