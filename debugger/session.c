@@ -138,6 +138,7 @@ bool dbg_live_new(dbg_session *d)
     interp_options o = d->iopt;
     o.sched = SCHED_IN_ORDER;
     o.report = d->err;
+    o.output = d->out;                 /* device_print lines join the transcript */
     fflush(d->out);
     d->s = interp_session_new(d->fn, &d->live, &o);
     if (!d->s) {

@@ -109,6 +109,10 @@ r = run("debug", K + ":assert_stmt", "--grid", "3", "--arg", "X=" + os.path.join
 check("debugger_stops_on_assert", "Program (1,0,0) faulted (1 lane)" in r.stdout and
       "assert_stmt () at kernels/debug_ops.py:39" in r.stdout and "$1 = -1." in r.stdout, r.stdout + r.stderr)
 
+r = run("debug", K + ":print_u64", "--grid", "1", "--arg", "X=arange:i64[2]", "--const", "N=2", "-batch", "-ex", "run")
+check("debugger_shows_prints", "pid (0, 0, 0) idx (0) u=: 0\npid (0, 0, 0) idx (1) u=: 1\n[Launch finished normally" in r.stdout,
+      r.stdout + r.stderr)
+
 # ---- inline asm: a located error in the interpreter, PTX on the GPU path ----
 r = run("run", K + ":asm_shift", "--grid", "1", "--arg", "X=arange:i32[128]", "--arg", "Y=empty:i32[128]", "--const", "N=128")
 check("asm_interp_error", r.returncode == 2 and "debug_ops.py:46:" in r.stderr and
