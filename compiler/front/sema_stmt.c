@@ -261,24 +261,55 @@ sval sema_ternary(sema *S, node *e, sval c)
 /* ---- loops ---- */
 
 /* Loop-carried values, one slot per tensor: a block pointer is carried as
- * its tensor components (base, shapes, strides, offsets). */
+ * its tensor components (base, shapes, strides, offsets), a tuple as its
+ * leaves in order (Triton flattens tuples into the loop's values too). */
 typedef struct carried {
     const char **name;       /* per slot */
     sval *init;              /* per slot: the initial tensor */
-    sval *whole;             /* per slot: the name's whole initial value */
-    int *comp;               /* per slot: -1 for a tensor, else the block pointer's component */
+    sval *whole;             /* per slot: the name's whole initial value (the template) */
+    int *comp;               /* per slot: its leaf index within the name's value */
     int n;
 } carried;
 
-static void add_slot(sema *S, carried *c, int cap, const char *name, sval init, sval whole, int comp)
+/* How many tensors carry v; an error for values that cannot change in a loop. */
+static int leaf_count(sema *S, src_pos p, const char *name, sval v)
 {
-    if (c->n == cap) die("carried slots overflow");
-    c->name[c->n] = name;
-    c->init[c->n] = init;
-    c->whole[c->n] = whole;
-    c->comp[c->n] = comp;
-    c->n++;
-    (void)S;
+    if (v.k == V_BLOCKPTR) return sema_bp_tensors(&v);
+    if (v.k == V_TUPLE) {
+        int n = 0;
+        for (int i = 0; i < v.n; i++) n += leaf_count(S, p, name, v.items[i]);
+        return n;
+    }
+    if (v.k == V_TENSOR || sv_is_const(&v)) return 1;
+    sema_error(S, p, "'%s' is reassigned in a runtime loop and holds %s; only tensors, block pointers and tuples of them "
+                     "can be loop-carried", name, sv_describe(S, &v));
+}
+
+static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n)
+{
+    if (v.k == V_BLOCKPTR) {
+        for (int k = 0; k < sema_bp_tensors(&v); k++) out[(*n)++] = v.items[k];
+    } else if (v.k == V_TUPLE) {
+        for (int i = 0; i < v.n; i++) leaf_fill(S, p, name, v.items[i], out, n);
+    } else {
+        out[(*n)++] = as_carried(S, p, name, v);
+    }
+}
+
+/* The template's shape with its leaves replaced by vals[*k], vals[*k + 1], ... */
+static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k)
+{
+    if (tmpl.k == V_BLOCKPTR) {
+        for (int c = 0; c < sema_bp_tensors(&tmpl); c++) tmpl = sema_bp_with(S, tmpl, c, vals[(*k)++]);
+        return tmpl;
+    }
+    if (tmpl.k == V_TUPLE) {
+        sval *items = arena_alloc(S->a, sizeof(sval) * (size_t)(tmpl.n + 1));
+        for (int i = 0; i < tmpl.n; i++) items[i] = leaf_rebuild(S, tmpl.items[i], vals, k);
+        tmpl.items = items;
+        return tmpl;
+    }
+    return vals[(*k)++];
 }
 
 /* Names assigned in the body and defined before the loop become loop-carried. */
@@ -289,7 +320,12 @@ static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
     int cap = 0;
     for (int i = 0; i < assigned.n; i++) {
         sval v;
-        cap += sema_lookup(S, assigned.v[i], &v) && v.k == V_BLOCKPTR ? sema_bp_tensors(&v) : 1;
+        if (!sema_lookup(S, assigned.v[i], &v)) continue;
+        if (v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE || v.k == V_TDESC)
+            sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors, block pointers and tuples of them "
+                             "can be loop-carried", assigned.v[i], sv_describe(S, &v));
+        if (v.k == V_TENSOR || v.k == V_BLOCKPTR || v.k == V_TUPLE || sv_is_const(&v))
+            cap += leaf_count(S, p, assigned.v[i], v);
     }
     c->name = arena_alloc(S->a, sizeof(char *) * (size_t)(cap + 1));
     c->init = arena_alloc(S->a, sizeof(sval) * (size_t)(cap + 1));
@@ -300,36 +336,33 @@ static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
         sval v;
         const char *name = assigned.v[i];
         if (!sema_lookup(S, name, &v)) continue;
-        if (v.k == V_TUPLE || v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE || v.k == V_TDESC)
-            sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors and block pointers can be loop-carried",
-                       name, sv_describe(S, &v));
         if (is_constexpr_name(S, name) && (v.k == V_TENSOR || sv_is_const(&v)))
             sema_error(S, p, "cannot reassign constexpr '%s' in a loop", name);
-        if (v.k == V_BLOCKPTR) {
-            for (int k = 0; k < sema_bp_tensors(&v); k++) add_slot(S, c, cap, name, v.items[k], v, k);
-            continue;
+        if (v.k != V_TENSOR && v.k != V_BLOCKPTR && v.k != V_TUPLE && !sv_is_const(&v)) continue;
+        int first = c->n, n = 0;
+        leaf_fill(S, p, name, v, c->init + first, &n);
+        int k = 0;
+        sval whole = leaf_rebuild(S, v, c->init + first, &k);   /* numbers now tensors */
+        for (int j = 0; j < n; j++) {
+            c->name[first + j] = name;
+            c->whole[first + j] = whole;
+            c->comp[first + j] = j;
         }
-        if (v.k != V_TENSOR && !sv_is_const(&v)) continue;
-        sval t = as_carried(S, p, name, v);
-        add_slot(S, c, cap, name, t, t, -1);
+        c->n += n;
     }
 }
 
 /* Bind every carried name to the values vals[0..n) (region arguments or the
- * loop's results), rebuilding block pointers from their components. */
+ * loop's results), rebuilding block pointers and tuples from their leaves. */
 static void bind_slots(sema *S, carried *c, const ir_value *vals)
 {
-    sval cur = sv_none();
+    sval *leaves = arena_alloc(S->a, sizeof(sval) * (size_t)(c->n + 1));
     for (int i = 0; i < c->n; i++) {
-        sval t = sv_tensor(vals[i], c->init[i].dt, c->init[i].pt);
-        if (c->comp[i] < 0) {
-            ir_value_set_name(S->fn, t.v, c->name[i]);
-            sema_bind(S, c->name[i], t);
-            continue;
-        }
-        if (c->comp[i] == 0) cur = c->whole[i];
-        cur = sema_bp_with(S, cur, c->comp[i], t);
-        if (i + 1 == c->n || c->comp[i + 1] <= 0) sema_bind(S, c->name[i], cur);
+        leaves[i] = sv_tensor(vals[i], c->init[i].dt, c->init[i].pt);
+        if (c->whole[i].k == V_TENSOR) ir_value_set_name(S->fn, vals[i], c->name[i]);
+        if (i + 1 < c->n && c->comp[i + 1] > 0) continue;
+        int k = i - c->comp[i];
+        sema_bind(S, c->name[i], leaf_rebuild(S, c->whole[i], leaves, &k));
     }
 }
 
@@ -337,21 +370,27 @@ static void bind_slots(sema *S, carried *c, const ir_value *vals)
 static void yield_carried(sema *S, src_pos p, carried *c)
 {
     ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + 1));
-    for (int i = 0; i < c->n; i++) {
-        sval v;
+    sval *leaves = arena_alloc(S->a, sizeof(sval) * (size_t)(c->n + 1));
+    for (int i = 0; i < c->n;) {
+        sval v, w = c->whole[i];
         if (!sema_lookup(S, c->name[i], &v)) die("carried name vanished");
-        if (c->comp[i] >= 0) {
-            if (v.k != V_BLOCKPTR || v.i != c->whole[i].i)
-                sema_error(S, p, "loop-carried variable '%s' was a block pointer of rank %d before the loop but is %s in it",
-                           c->name[i], (int)c->whole[i].i, sv_describe(S, &v));
-            v = v.items[c->comp[i]];
-        } else {
-            v = as_carried(S, p, c->name[i], v);
+        int n = 0;
+        while (i + n < c->n && (n == 0 || c->comp[i + n] > 0)) n++;
+        bool shape_ok = (w.k == V_BLOCKPTR) == (v.k == V_BLOCKPTR) && (w.k == V_TUPLE) == (v.k == V_TUPLE) &&
+                        (w.k != V_BLOCKPTR || v.i == w.i) && (w.k != V_TUPLE || v.n == w.n);
+        if (!shape_ok || leaf_count(S, p, c->name[i], v) != n)
+            sema_error(S, p, "loop-carried variable '%s' was %s before the loop but is %s in it", c->name[i],
+                       sv_describe(S, &w), sv_describe(S, &v));
+        int k = 0;
+        leaf_fill(S, p, c->name[i], v, leaves + i, &k);
+        for (int j = i; j < i + n; j++) {
+            if (!same_type(S, leaves[j], c->init[j]))
+                sema_error(S, p, "loop-carried variable '%s' has initial type %s but is re-assigned to %s in the loop; "
+                                 "make sure its type stays the same", c->name[j], sv_describe(S, &c->init[j]),
+                           sv_describe(S, &leaves[j]));
+            ys[j] = leaves[j].v;
         }
-        if (!same_type(S, v, c->init[i]))
-            sema_error(S, p, "loop-carried variable '%s' has initial type %s but is re-assigned to %s in the loop; "
-                             "make sure its type stays the same", c->name[i], sv_describe(S, &c->init[i]), sv_describe(S, &v));
-        ys[i] = v.v;
+        i += n;
     }
     ir_emit(&S->b, IR_YIELD, 0, NULL, c->n, ys);
 }

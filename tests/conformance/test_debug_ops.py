@@ -137,6 +137,16 @@ if r.returncode == 0:
     check("tuples_y", np.array_equal(np.load(os.path.join(TMP, "ty.npy")), s - p + 3))
     check("tuples_z", np.array_equal(np.load(os.path.join(TMP, "tz.npy")), s * 3))
 
+xl = np.arange(32, dtype=np.float32) * 0.5
+np.save(os.path.join(TMP, "xl.npy"), xl)
+r = run("run", K + ":tuple_loop", "--grid", "1", "--arg", "X=" + os.path.join(TMP, "xl.npy"), "--arg", "Y=empty:f32[8]",
+        "--const", "N=8", "--save", "Y=" + os.path.join(TMP, "tl.npy"))
+a_, b_ = xl[:8].copy(), xl[:8] * 2
+for i in range(3):
+    a_, b_ = a_ + 1, b_ + a_ + xl[8 * i:8 * i + 8]
+a_ = a_ * 4
+check("tuple_loop_carried", r.returncode == 0 and np.array_equal(np.load(os.path.join(TMP, "tl.npy")), a_ + b_), r.stderr)
+
 # ---- tuple kernel arguments: --arg T='(SPEC, SPEC, (SPEC, None))' ----
 xs = np.arange(8, dtype=np.float32)
 for last, add in (("None", 0.0), ("7", 1000.0)):

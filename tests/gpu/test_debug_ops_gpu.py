@@ -77,6 +77,15 @@ r = run("run", "--device", "gpu", K + ":tuple_args", "--grid", "1", "--arg", "T=
 check("tuple_args", r.returncode == 0 and np.array_equal(np.load(tmp("to.npy")), np.arange(8, dtype=np.float32) * 2.5 + 1001),
       r.stdout + r.stderr)
 
+xl = np.arange(32, dtype=np.float32) * 0.5
+np.save(tmp("xl.npy"), xl)
+r = run("run", "--device", "gpu", K + ":tuple_loop", "--grid", "1", "--arg", "X=" + tmp("xl.npy"), "--arg", "Y=empty:f32[8]",
+        "--const", "N=8", "--save", "Y=" + tmp("tl.npy"))
+a_, b_ = xl[:8].copy(), xl[:8] * 2
+for i in range(3):
+    a_, b_ = a_ + 1, b_ + a_ + xl[8 * i:8 * i + 8]
+check("tuple_loop", r.returncode == 0 and np.array_equal(np.load(tmp("tl.npy")), a_ * 4 + b_), r.stdout + r.stderr)
+
 # a failing device_assert (TRITON_DEBUG=1) stops the GPU launch with an error
 np.save(tmp("aa.npy"), np.array([0, 1, 2, 3, 4, 5, 6, 100], dtype=np.int32))
 r = run("run", "--device", "gpu", K + ":assert_lanes", "--grid", "3", "--arg", "X=" + tmp("aa.npy"),

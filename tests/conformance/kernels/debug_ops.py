@@ -123,3 +123,18 @@ def tuple_args(T, Out, N: tl.constexpr):
         r = r + 1000.0
     tl.static_assert(len(T) == 3)
     tl.store(Out + offs, r)
+
+
+@triton.jit
+def tuple_loop(X, Y, N: tl.constexpr):
+    # tuples (nested, with a block pointer) as loop-carried values
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    bp = tl.make_block_ptr(X, (4 * N, ), (1, ), (0, ), (N, ), (0, ))
+    t = (x, (x * 2.0, bp))
+    for i in range(3):
+        t = (t[0] + 1.0, (t[1][0] + t[0] + tl.load(t[1][1]), tl.advance(t[1][1], (N, ))))
+    k = 0
+    while k < 2:
+        t, k = (t[0] * 2.0, t[1]), k + 1
+    tl.store(Y + offs, t[0] + t[1][0])
