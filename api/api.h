@@ -6,6 +6,7 @@
 #include "tritium/tritium.h"
 #include "tritium/front.h"
 #include "tritium/launch.h"
+#include "tritium/interp.h"
 
 /* One compiled specialization of a kernel. */
 typedef struct api_compiled {
@@ -23,6 +24,7 @@ typedef struct api_value {
     char *name;
     bool is_const;
     launch_arg arg;                /* !is_const (arg.name unset) */
+    const void *result;            /* tritium_launch_result: the other run's storage, or NULL */
     launch_const c;                /* is_const (c.name unset) */
 } api_value;
 
@@ -38,6 +40,31 @@ struct tritium_launch {
     ir_func *fn;                   /* compiled for l (owned by the module's cache) */
     bool compiled_now;             /* the last compile missed the cache */
 };
+
+/* One report site (interp_site_info) with its strings copied, so that the
+ * report outlives the launch and the module. */
+typedef struct api_site {
+    interp_site_info i;
+    char *tensor;                  /* the argument's name, NULL when none */
+    char *file, *func;             /* NULL when unknown */
+    int line, col;
+} api_site;
+
+struct tritium_report {
+    int status;                    /* what the call returned */
+    tritium_stats st;
+    char *text;
+    char *output;                  /* device_print output */
+    api_site *sites; int nsites;
+    char *check_json;              /* tritium_check: the diff's JSON object, else NULL */
+    char *json;                    /* tritium_report_json, made on first use */
+};
+
+tritium_report *api_report_new(void);
+/* Hand r to *out (or free it when out is NULL); an unset text becomes "". */
+void api_report_give(tritium_report *r, tritium_report **out);
+/* Copy the sites of session s (run with L's kernel and launch) into r. */
+void api_report_sites(tritium_report *r, const tritium_launch *L, const interp_session *s);
 
 /* Record the failure message (printf format) for tritium_last_error. */
 void api_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,12 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-struct tritium_report {
-    tritium_stats st;
-    char *text;
-    char *output;                  /* device_print output */
-};
-
 void tritium_options_default(tritium_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -22,16 +16,6 @@ void tritium_options_default(tritium_options *o)
     o->numerics = TRITIUM_NUMERICS_IEEE;
     o->check_races = 1;
     o->check_uninit = 1;
-}
-
-static tritium_report *report_new(void) { return xcalloc(1, sizeof(tritium_report)); }
-
-static void report_give(tritium_report *r, tritium_report **out)
-{
-    if (!r->text) r->text = xstrdup("");
-    if (!r->output) r->output = xstrdup("");
-    if (out) *out = r;
-    else tritium_report_free(r);
 }
 
 int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **rep)
@@ -60,7 +44,7 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     io.check_races = opt->check_races != 0;
     io.check_uninit = opt->check_uninit != 0;
     if (opt->max_reports) io.max_reports = opt->max_reports;
-    tritium_report *r = report_new();
+    tritium_report *r = api_report_new();
     size_t len = 0, olen = 0;
     io.report = open_memstream(&r->text, &len);
     io.output = open_memstream(&r->output, &olen);
@@ -77,14 +61,17 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     interp_run_launch(s);
     interp_stats st;
     interp_get_stats(s, &st);
+    api_report_sites(r, L, s);
     interp_session_free(s);
     api_capture_end(false);
     fclose(io.report);
     fclose(io.output);
     r->st = (tritium_stats){ st.programs, st.faults, st.fault_lanes, st.races, st.uninit_reads, st.seconds,
                              L->compiled_now };
-    report_give(r, rep);
-    return st.faults || st.races || st.uninit_reads || st.overflows ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
+    r->status = st.faults || st.races || st.uninit_reads || st.overflows ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
+    int status = r->status;
+    api_report_give(r, rep);                 /* frees r when rep is NULL */
+    return status;
 }
 
 int tritium_run_gpu(tritium_launch *L, tritium_report **rep)
@@ -106,32 +93,15 @@ int tritium_run_gpu(tritium_launch *L, tritium_report **rep)
         return strstr(err, "driver") || strstr(err, "libcuda") ? TRITIUM_NO_GPU
              : rc == 2 ? TRITIUM_INPUT_ERROR : TRITIUM_KERNEL_ERROR;
     }
-    tritium_report *r = report_new();
+    tritium_report *r = api_report_new();
     r->st.programs = L->l.grid[0] * L->l.grid[1] * L->l.grid[2];
     r->st.seconds = gs.kernel_ms * 1e-3;
     r->st.compiled = L->compiled_now;
-    report_give(r, rep);
+    api_report_give(r, rep);
     return TRITIUM_OK;
 #else
     (void)L;
     api_fail("tritium: error: this libtritium was built without the GPU compiler (LLVM)");
     return TRITIUM_NO_GPU;
 #endif
-}
-
-void tritium_report_stats(const tritium_report *r, tritium_stats *st)
-{
-    if (r) *st = r->st;
-    else memset(st, 0, sizeof *st);
-}
-
-const char *tritium_report_text(const tritium_report *r) { return r && r->text ? r->text : ""; }
-const char *tritium_report_output(const tritium_report *r) { return r && r->output ? r->output : ""; }
-
-void tritium_report_free(tritium_report *r)
-{
-    if (!r) return;
-    free(r->text);
-    free(r->output);
-    free(r);
 }

@@ -192,7 +192,7 @@ void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, int
     memcpy(r->grid, in->grid, sizeof r->grid);
     for (int i = 0; i < in->nargs && i < ref->nargs && i < got->nargs; i++) {
         const launch_arg *a = &in->args[i];
-        if (a->kind != ARG_TENSOR || !a->tensor || !ref->args[i].tensor || !got->args[i].tensor) continue;
+        if (a->kind != ARG_TENSOR || a->shared || !a->tensor || !ref->args[i].tensor || !got->args[i].tensor) continue;
         const tt_tensor *t0 = a->tensor, *ct = ref->args[i].tensor, *gt = got->args[i].tensor;
         if (ct->nbytes != t0->nbytes || gt->nbytes != t0->nbytes || ct->dtype != t0->dtype || gt->dtype != t0->dtype)
             continue;
@@ -441,7 +441,9 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
         return;
     }
     static const char *const sched_names[] = { "in-order", "reverse", "random", "parallel" };
-    if (r->against_interp && r->gpu_ran)
+    if (r->other_label[0])
+        fprintf(out, "%-8s the results of the program's own launch\n", r->other_label);
+    else if (r->against_interp && r->gpu_ran)
         fprintf(out, "other    the interpreter again, schedule %s: %.3f ms\n",
                 r->other_sched >= 0 && r->other_sched < 4 ? sched_names[r->other_sched] : "?", r->gpu.kernel_ms);
     else if (r->gpu_failed) fprintf(out, "gpu      FAILED: %s\n", r->message);
@@ -452,7 +454,8 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
         fprintf(out, "interp   %lld programs, %lld fault%s, %lld race%s, %.3f ms\n", (long long)r->interp.programs,
                 (long long)r->interp.faults, r->interp.faults == 1 ? "" : "s", (long long)r->interp.races,
                 r->interp.races == 1 ? "" : "s", r->interp.seconds * 1e3);
-    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel, r->against_interp ? "other" : "gpu");
+    const char *other = r->other_label[0] ? r->other_label : r->against_interp ? "other" : "gpu";
+    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel, other);
     if (r->nunwritten) {
         fprintf(out, "unchanged");
         for (int i = 0; i < r->nunwritten; i++) fprintf(out, "%s%s", i ? ", " : " ", r->unwritten[i]);

@@ -116,6 +116,8 @@ typedef struct dbg_diff_report {
     bool gpu_ran, interp_ran;      /* gpu_ran: the other side ran (the GPU, or the
                                     * second interpreter run with against_interp) */
     bool against_interp;           /* the other side was the interpreter */
+    char other_label[32];          /* "" or the other side's name, when its results came
+                                    * from elsewhere (dbg_diff_compare's caller: "triton") */
     interp_sched other_sched;
     tt_numerics numerics;
     int64_t grid[3];
@@ -140,7 +142,8 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o, d
  * them (same argument order, shapes and dtypes); s (may be NULL) is the
  * interpreter session that produced `ref`, for last writers and written-ness.
  * Appends the written tensors to r (r zeroed or from dbg_diff_run) and adds
- * their mismatches to r->mismatches; does not set r->status. Lets the
+ * their mismatches to r->mismatches; does not set r->status. Arguments that
+ * view an earlier argument's storage (launch_arg.shared) are compared once. Lets the
  * comparison run without a GPU, e.g. two interpreter schedules. */
 void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, interp_session *s, const launch *got,
                       const dbg_diff_options *o, dbg_diff_report *r);

@@ -349,6 +349,11 @@ void dbg_launch_end_report(dbg_session *d)
 
 /* ---- state queries ---------------------------------------------------------- */
 
+const launch *dbg_finished_launch(const dbg_session *d)
+{
+    return dbg_get_state(d) == DBG_IDLE && d->have_live && d->finished ? &d->live : NULL;
+}
+
 dbg_state dbg_get_state(const dbg_session *d)
 {
     return d->th_alive && d->wstate == W_STOPPED ? DBG_STOPPED : DBG_IDLE;

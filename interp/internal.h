@@ -154,6 +154,10 @@ typedef struct interp_site {
     int64_t first_prog;            /* linear id of the first program */
     int64_t last_prog;
     int64_t programs, lanes;
+    /* the first report's access (interp_report; buf -1 for the other callers) */
+    int buf;
+    uint64_t addr;
+    int64_t other;                 /* race: the other program, else -1 */
 } interp_site;
 
 /* Counts `lanes` lanes of report kind `kind` at the current op of p on its

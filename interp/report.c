@@ -68,31 +68,49 @@ static const char *verb(int acc, int kind)
 }
 
 /* Where a lane's address is, in words. */
+/* The buffer nearest to an address in no buffer (-1 when there are none)
+ * and the distance in bytes to it (*dist). */
+static int nearest_buf(const interp_session *s, uint64_t addr, uint64_t *dist)
+{
+    int best = -1;
+    uint64_t bestd = UINT64_MAX;
+    for (int i = 0; i < s->nbufs; i++) {
+        const interp_buf *b = &s->bufs[i];
+        uint64_t d = addr < b->base ? b->base - addr : addr - b->end + 1;
+        if (d < bestd) {
+            bestd = d;
+            best = i;
+        }
+    }
+    *dist = bestd;
+    return best;
+}
+
+/* An out-of-bounds address counts as an element of the nearest buffer (before
+ * its start or past its end) when it is within 2^30 bytes and aligned. */
+static bool oob_elem(const interp_buf *b, uint64_t addr, uint64_t dist, int64_t *e)
+{
+    int64_t off = (int64_t)(addr - b->base);     /* two's complement difference */
+    if (dist > (1ull << 30) || off % b->esize) return false;
+    *e = off / b->esize;
+    return true;
+}
+
 static void describe_addr(const interp_session *s, int kind, int acc, int esize, tt_dtype adt,
                           const interp_fault *f, FILE *out)
 {
     char tb[96], eb[128];
     if (kind == FK_OOB) {
-        /* nearest buffer */
-        int best = -1;
-        uint64_t bestd = UINT64_MAX;
-        for (int i = 0; i < s->nbufs; i++) {
-            const interp_buf *b = &s->bufs[i];
-            uint64_t d = f->addr < b->base ? b->base - f->addr : f->addr - b->end + 1;
-            if (d < bestd) {
-                bestd = d;
-                best = i;
-            }
-        }
+        uint64_t bestd;
+        int best = nearest_buf(s, f->addr, &bestd);
         if (best < 0) {
             fprintf(out, " %s address 0x%" PRIx64 ", but the launch has no buffers", verb(acc, kind), f->addr);
             return;
         }
         const interp_buf *b = &s->bufs[best];
         describe_tensor(b, tb, sizeof tb);
-        int64_t off = (int64_t)(f->addr - b->base);     /* two's complement difference */
-        if (bestd <= (1ull << 30) && off % b->esize == 0) {
-            int64_t e = off / b->esize;
+        int64_t e;
+        if (oob_elem(b, f->addr, bestd, &e)) {
             describe_elem(b, e, eb, sizeof eb);
             if (e < 0)
                 fprintf(out, " %s %s, %" PRId64 " element%s before the start of %s (%s)", verb(acc, kind), eb,
@@ -190,6 +208,8 @@ interp_site *interp_site_count(interp_prog *p, int kind, int64_t lanes, bool *fi
         site->seen = true;
         site->first_prog = p->lin;
         site->last_prog = -1;
+        site->buf = -1;
+        site->other = -1;
         int max = s->o.max_reports > 0 ? s->o.max_reports : 20;
         if (s->printed >= max) {
             s->suppressed++;
@@ -214,7 +234,13 @@ void interp_report(interp_prog *p, int kind, int acc, const char *opname, tt_dty
     const ir_op *op = &s->f->regions.v[p->region].ops[p->opi];
     pthread_mutex_lock(&s->rep_lock);
     bool first, print;
-    interp_site_count(p, kind, f->count, &first, &print);
+    interp_site *site = interp_site_count(p, kind, f->count, &first, &print);
+    if (first) {
+        uint64_t dist;
+        site->buf = kind == FK_OOB ? nearest_buf(s, f->addr, &dist) : f->buf;
+        site->addr = f->addr;
+        site->other = FK_IS_RACE(kind) ? f->other : -1;
+    }
     if (first && FK_IS_FAULT(kind)) s->st.faults++;
     if (FK_IS_FAULT(kind)) {
         s->st.fault_lanes += f->count;
@@ -320,6 +346,62 @@ void interp_report_summary(interp_session *s)
         fflush(out);
     }
     pthread_mutex_unlock(&s->rep_lock);
+}
+
+static const char *site_kind(int kind)
+{
+    static const char *const names[FK_COUNT] = {
+        [FK_OOB] = "out-of-bounds", [FK_MISALIGNED] = "misaligned", [FK_TYPE] = "type-mismatched",
+        [FK_LOOP] = "bad-loop-step", [FK_RACE_WW] = "write-write-race", [FK_RACE_RW] = "read-after-write-race",
+        [FK_RACE_WR] = "write-after-read-race", [FK_UNINIT] = "uninitialized-read", [FK_OVERFLOW] = "overflow",
+        [FK_VIEW] = "outside-view",
+    };
+    return kind >= 0 && kind < FK_COUNT && names[kind] ? names[kind] : "?";
+}
+
+int64_t interp_sites(const interp_session *s, interp_site_info *out, int64_t max)
+{
+    int64_t n = 0;
+    for (int gop = 0; gop < s->nops_total; gop++) {
+        for (int k = 0; k < FK_COUNT; k++) {
+            const interp_site *site = &s->sites[gop * FK_COUNT + k];
+            if (!site->seen) continue;
+            if (n < max) {
+                int r = 0;
+                while (r + 1 < s->f->regions.n && s->opbase[r + 1] <= gop) r++;
+                const ir_op *op = &s->f->regions.v[r].ops[gop - s->opbase[r]];
+                interp_site_info *o = &out[n];
+                memset(o, 0, sizeof *o);
+                o->kind = site_kind(k);
+                o->fault = FK_IS_FAULT(k);
+                o->race = FK_IS_RACE(k);
+                interp_pid_of(s->grid, site->first_prog, o->pid);
+                o->programs = site->programs;
+                o->lanes = site->lanes;
+                o->loc = op->loc;
+                o->op = ir_ops[op->opc].name;
+                o->arg = -1;
+                o->elem = -1;
+                if (site->buf >= 0 && site->buf < s->nbufs) {
+                    const interp_buf *b = &s->bufs[site->buf];
+                    uint64_t dist = site->addr < b->base ? b->base - site->addr
+                                  : site->addr >= b->end ? site->addr - b->end + 1 : 0;
+                    if (k != FK_OOB) {
+                        o->arg = b->arg;
+                        o->elem = (int64_t)((site->addr - b->base) >> b->eshift);
+                    } else if (oob_elem(b, site->addr, dist, &o->elem)) {
+                        o->arg = b->arg;
+                    } else {
+                        o->elem = -1;
+                    }
+                }
+                o->has_other = site->other >= 0;
+                if (o->has_other) interp_pid_of(s->grid, site->other, o->other_pid);
+            }
+            n++;
+        }
+    }
+    return n;
 }
 
 void interp_report_reset(interp_session *s)

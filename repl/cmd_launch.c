@@ -150,6 +150,13 @@ void repl_dbg_close(repl_dbg *r)
 /* Re-open the target with the current words; on failure restore `saved`. */
 static int reopen(repl_dbg *r, char **saved, int nsaved)
 {
+    if (r->embedded) {
+        for (int i = 0; i < nsaved; i++) free(saved[i]);
+        free(saved);
+        fflush(stdout);
+        fprintf(stderr, "The launch comes from the Python program; it cannot be changed here.\n");
+        return -1;
+    }
     if (!r->target) {
         for (int i = 0; i < nsaved; i++) free(saved[i]);
         free(saved);
@@ -237,6 +244,11 @@ int repl_dbg_cmd_load(repl_dbg *r, const char *args)
 {
     int wc;
     char **w;
+    if (r->embedded) {
+        fflush(stdout);
+        fprintf(stderr, "The launch comes from the Python program; `load` is not available here.\n");
+        return -1;
+    }
     if (!split_args(args, &wc, &w)) return -1;
     if (wc == 0) {
         repl_words_free(wc, w);

@@ -32,6 +32,23 @@ struct dcmd {
 
 /* ---- REPL-side commands ----------------------------------------------------- */
 
+/* gdb's detach: the launch goes on to its end without the debugger (no more
+ * stops), and the debugger leaves; under python -m tritium --mode debug the
+ * program's later launches run undebugged. */
+static int r_detach(repl_dbg *r, const char *args)
+{
+    (void)args;
+    if (dbg_get_state(r->d) == DBG_STOPPED) {
+        dbg_cmd_delete(r->d, "");
+        dbg_cmd_set_stop_on_fault(r->d, "off");
+        dbg_cmd_continue(r->d, "");
+    }
+    printf("Detached.\n");
+    r->detached = true;
+    r->quit = true;
+    return 0;
+}
+
 static int r_quit(repl_dbg *r, const char *args)
 {
     const char *s = args;
@@ -266,6 +283,10 @@ static const dcmd top_cmds[] = {
     { "advance", "", D(dbg_cmd_advance), NULL, 0, ARGS_LOCATION, C_RUN, "advance LOCATION",
       "Run to LOCATION in the current program.", NULL },
     { "kill", "k", D(dbg_cmd_kill), NULL, 0, ARGS_NONE, C_RUN, "kill", "Abort the running launch.", NULL },
+    { "detach", "", R(r_detach), NULL, 0, ARGS_NONE, C_RUN, "detach",
+      "Run the launch to its end without stopping and leave the debugger.",
+      "Under python -m tritium --mode debug the program goes on with the launch's results and\n"
+      "its later launches are not debugged." },
     /* breakpoints */
     { "break", "b br bre brea", D(dbg_cmd_break), NULL, 0, ARGS_LOCATION, C_BRK,
       "break [LOCATION] [pid (x[,y[,z]])] [if COND] | break pid (x[,y[,z]]) [if COND]",

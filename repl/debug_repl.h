@@ -29,10 +29,25 @@ typedef struct repl_dbg {
     char *repeat;                  /* what a blank line repeats, or NULL */
     int source_depth;
     int exec_depth;                /* repl_dbg_execute calls in progress (source nests them) */
+    bool embedded;                 /* the launch came from a Python program (repl_debug_launch) */
+    bool detached;                 /* `detach`: the launch ran to its end, stop debugging */
 } repl_dbg;
 
 /* `tritium debug ...`: argv starts after the sub-command name. */
 int repl_cmd_debug(int argc, char *const *argv);
+
+/* The debugger on one launch handed over by libtritium (tritium_debug:
+ * python -m tritium --mode debug): kernel `kernel` of module m (borrowed),
+ * launch l, whose tensors receive the results when the launch runs to its
+ * end (copied back into l's storage). argc/argv: the debugger's options
+ * (-batch, -ex CMD, -x FILE, -q); the commands run first, then the prompt
+ * when stdin is a terminal (and not -batch). When input ends with the
+ * launch not finished, it runs to its end without stopping. `quit` leaves
+ * without results. Returns REPL_EXIT_INPUT for bad options or a launch the
+ * debugger cannot load, else REPL_EXIT_OK; *finished, *detached, *quit and
+ * *quit_status (-1: none given) say how the session ended. */
+int repl_debug_launch(front_module *m, const char *kernel, launch *l, tt_numerics numerics, int argc,
+                      char *const *argv, bool *finished, bool *detached, bool *quit, int *quit_status);
 
 /* Execute one command line (no trailing newline). Returns 0, or -1 when the
  * command failed (the message is printed). Blank lines repeat the last

@@ -169,15 +169,8 @@ static json_t *tensor_json(const dbg_diff_tensor *t)
     return o;
 }
 
-static json_t *trial_json(int trial, uint64_t seed, const repl_gpu_args *g, const int64_t *sizes,
-                          const dbg_diff_report *r)
+void repl_diff_json_fill(json_t *o, const dbg_diff_report *r)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "trial", json_integer(trial));
-    json_object_set_new(o, "seed", json_integer((json_int_t)seed));
-    json_t *sz = json_object();
-    for (int i = 0; i < g->nsizes; i++) json_object_set_new(sz, g->sizes[i].name, json_integer(sizes[i]));
-    json_object_set_new(o, "sizes", sz);
     json_object_set_new(o, "status", json_integer(r->status));
     json_object_set_new(o, "grid", json_pack("[III]", (json_int_t)r->grid[0], (json_int_t)r->grid[1],
                                              (json_int_t)r->grid[2]));
@@ -204,6 +197,18 @@ static json_t *trial_json(int trial, uint64_t seed, const repl_gpu_args *g, cons
     json_t *un = json_array();
     for (int i = 0; i < r->nunwritten; i++) json_array_append_new(un, json_string(r->unwritten[i]));
     json_object_set_new(o, "unwritten", un);
+}
+
+static json_t *trial_json(int trial, uint64_t seed, const repl_gpu_args *g, const int64_t *sizes,
+                          const dbg_diff_report *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "trial", json_integer(trial));
+    json_object_set_new(o, "seed", json_integer((json_int_t)seed));
+    json_t *sz = json_object();
+    for (int i = 0; i < g->nsizes; i++) json_object_set_new(sz, g->sizes[i].name, json_integer(sizes[i]));
+    json_object_set_new(o, "sizes", sz);
+    repl_diff_json_fill(o, r);
     return o;
 }
 

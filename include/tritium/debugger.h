@@ -79,6 +79,10 @@ void dbg_get_stop(const dbg_session *d, dbg_stop_info *out);
 /* Exit status a launch would give: 1 when the last run faulted, raced or
  * read uninitialized memory, else 0. */
 int dbg_launch_status(const dbg_session *d);
+/* The launch the last run worked on, whose tensors hold its results, when
+ * that run went to its end; NULL when it never ran, is stopped or was killed
+ * (libtritium copies the results back into the caller's tensors). */
+const launch *dbg_finished_launch(const dbg_session *d);
 
 /* Async-signal-safe (Ctrl-C): a running launch stops at its next op; a
  * command between dbg_command_begin and dbg_command_end (a huge `x/N`, a

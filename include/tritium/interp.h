@@ -124,6 +124,28 @@ void interp_interrupt(interp_session *s);
 bool interp_interrupted(const interp_session *s);
 void interp_get_stats(const interp_session *s, interp_stats *st);
 
+/* One report site of the session's runs (an op and a kind of problem; the
+ * text report prints the same sites), as data for libtritium's report. */
+typedef struct interp_site_info {
+    const char *kind;              /* "out-of-bounds", "misaligned", "type-mismatched", "bad-loop-step",
+                                    * "write-write-race", "read-after-write-race", "write-after-read-race",
+                                    * "uninitialized-read", "overflow", "outside-view" (static) */
+    bool fault, race;
+    int64_t pid[3];                /* the first program it happened in */
+    int64_t programs, lanes;       /* programs and lanes in all */
+    int32_t loc;                   /* ir_loc of the op, -1 unknown */
+    const char *op;                /* the op's TTIR name (static) */
+    int arg;                       /* launch argument of the first access, -1 none
+                                    * (out-of-bounds: the nearest buffer's, as reported) */
+    int64_t elem;                  /* its element in that argument's storage (out of
+                                    * bounds: negative, or at least the element count) */
+    bool has_other;                /* race: the program of the other access */
+    int64_t other_pid[3];
+} interp_site_info;
+/* Fill out[0..max) with the sites seen so far, in op order; returns how many
+ * there are (which may exceed max). */
+int64_t interp_sites(const interp_session *s, interp_site_info *out, int64_t max);
+
 /* ---- inspection (for the debugger and diff) ---------------------------- */
 
 /* The current value of SSA value v in the running program, or NULL when it

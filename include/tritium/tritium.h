@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define TRITIUM_API_VERSION 1
+#define TRITIUM_API_VERSION 2
 
 /* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
 enum {
@@ -160,12 +160,82 @@ int tritium_run_gpu(tritium_launch *L, tritium_report **rep);
 
 void tritium_report_stats(const tritium_report *r, tritium_stats *st);
 /* The fault, race and uninitialized-read reports as tritium prints them
- * (source lines and carets), "" when clean. Valid while r lives. */
+ * (source lines and carets), "" when clean; for tritium_check also the
+ * `tritium diff` report. Valid while r lives. */
 const char *tritium_report_text(const tritium_report *r);
 /* What tl.device_print / print in the kernel printed in the interpreter
  * ("" when nothing), in program order; valid while r lives. */
 const char *tritium_report_output(const tritium_report *r);
+/* The report as data, a JSON object (valid while r lives):
+ *   {"status": the call's return value,
+ *    "stats": {"programs", "faults", "fault_lanes", "races", "uninit_reads", "seconds", "compiled"},
+ *    "sites": [one per op and kind of problem: {"kind" ("out-of-bounds", "misaligned",
+ *              "write-write-race", "read-after-write-race", "uninitialized-read", ...),
+ *              "fault", "race", "program" [x,y,z] (the first), "programs", "lanes", "op",
+ *              "file", "line", "col", "function", "tensor" and "element" (the first access's
+ *              argument and storage element, or null), "other_program" (a race's writer or
+ *              reader, or null)}],
+ *    "check": null, or tritium_check's comparison: the fields of `tritium diff --json`'s runs
+ *             ("tensors" with "first" mismatches: "index", "interp", "gpu" (the other side's
+ *             value), "ulp", "written_by" {"program", "file", "line", ...}) plus "kernel",
+ *             "against" and "mismatches"} */
+const char *tritium_report_json(const tritium_report *r);
 void tritium_report_free(tritium_report *r);
+
+/* ---- checking a launch against another run of it ------------------------ */
+
+/* The other run's contents of tensor argument `name`'s storage after the
+ * launch (storage_bytes as given to tritium_launch_tensor). Borrowed until
+ * the launch is freed. Tensors without a result count as not written by the
+ * other run. */
+int tritium_launch_result(tritium_launch *L, const char *name, const void *storage, int64_t storage_bytes);
+
+enum { TRITIUM_AGAINST_RESULTS, TRITIUM_AGAINST_GPU };
+
+typedef struct tritium_check_options {
+    int against;                   /* RESULTS: tritium_launch_result's; GPU: tritium's GPU path */
+    const char *label;             /* the other side's name in the report; NULL: "triton" */
+    int numerics;                  /* the interpreter's (and GPU path's) TRITIUM_NUMERICS_* */
+    int schedule;                  /* the interpreter's TRITIUM_SCHED_* */
+    uint64_t schedule_seed;
+    int threads;
+    int has_rtol, has_atol;        /* override `tritium diff`'s per-dtype tolerances */
+    double rtol, atol;
+    int64_t ulp;                   /* also accept values this many ULPs apart; < 0: no */
+    int max_show;                  /* mismatches listed per tensor, 0..10 (0: 10) */
+    int max_reports;               /* interpreter fault reports kept; 0: 20 */
+} tritium_check_options;
+
+/* RESULTS, fast numerics (what Triton's compiled code does), in order, the
+ * per-dtype tolerances, no ULPs. */
+void tritium_check_options_default(tritium_check_options *o);
+
+/* Run the launch in the interpreter on copies of its tensors (they are not
+ * modified) and compare every tensor the kernel wrote with the other run,
+ * element by element, as `tritium diff` does (tolerances, ULPs, the program
+ * and line that wrote each mismatching element). The report's text is
+ * `tritium diff`'s; its JSON has the comparison under "check". Returns
+ * TRITIUM_OK (all agree), TRITIUM_KERNEL_ERROR (a mismatch, or the
+ * interpreter faulted), TRITIUM_NO_GPU (GPU: no driver or no GPU compiler)
+ * or TRITIUM_INPUT_ERROR. */
+int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_report **rep);
+
+/* ---- debugging a launch --------------------------------------------------- */
+
+typedef struct tritium_debug_result {
+    int finished;                  /* the launch ran to its end: results are in its tensors */
+    int detached;                  /* the user said `detach` */
+    int quit;                      /* the user said `quit` (no results) */
+    int quit_status;               /* quit's status, -1 when none was given */
+} tritium_debug_result;
+
+/* Open `tritium debug`'s REPL on the launch (numerics: TRITIUM_NUMERICS_*).
+ * argv holds the debugger's options: -ex CMD (repeatable), -x FILE, -batch,
+ * -q; those commands run first, then the prompt reads stdin (readline on a
+ * terminal) unless -batch. When input ends before the launch finished, it
+ * runs to its end without stopping. The results are copied into the
+ * launch's tensors. Returns TRITIUM_OK or TRITIUM_INPUT_ERROR. */
+int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritium_debug_result *res);
 
 /* ---- the command line ---------------------------------------------------- */
 

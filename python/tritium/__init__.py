@@ -31,6 +31,11 @@ def enable(mode="interp", **options):
         if not hasattr(CONFIG, k):
             raise TypeError("tritium.enable: unknown option '%s'" % k)
         setattr(CONFIG, k, v)
+        CONFIG.explicit.add(k)
+    from ._config import MODE_DEFAULTS
+    for k, v in MODE_DEFAULTS.get(mode, {}).items():
+        if k not in CONFIG.explicit:
+            setattr(CONFIG, k, v)
     CONFIG.mode = mode
     # TRITON_INTERPRET=1 may stay: its InterpretedFunction launches come to
     # tritium too, and host code that asks is_interpreter() takes its CPU path
@@ -58,6 +63,15 @@ def pytest_addoption(parser):
                     help="run every Triton launch through tritium (interp, check, debug, record)")
     group.addoption("--tritium-options", action="store", default="", metavar="OPTS",
                     help="more tritium options, as for python -m tritium (e.g. '--on-error=warn')")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """check mode: the table, and a failing status when a launch disagreed."""
+    if CONFIG.mode == "check":
+        from . import _modes
+        code = _modes.at_exit(int(exitstatus))
+        if code and not exitstatus:
+            session.exitstatus = code
 
 
 def pytest_configure(config):

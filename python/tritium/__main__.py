@@ -15,6 +15,20 @@ from ._config import CONFIG, MODES, options_to_argv
 SUBCOMMANDS = ("run", "debug", "diff", "ir", "ptx", "--version", "--help", "help")
 
 
+def _count(text):
+    v = int(text)
+    if not 0 <= v <= 2**62:
+        raise argparse.ArgumentTypeError("%s: expected an integer from 0 to 2^62" % text)
+    return v
+
+
+def _tol(text):
+    v = float(text)
+    if not 0 <= v < float("inf"):
+        raise argparse.ArgumentTypeError("%s: expected a finite number >= 0" % text)
+    return v
+
+
 def _parser():
     p = argparse.ArgumentParser(prog="python -m tritium", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -31,12 +45,20 @@ def _parser():
     p.add_argument("--config", default=None,
                    help="autotune: the config to use (an index, or KEY=VALUE,... matched against the configs)")
     p.add_argument("--record-dir", default=None, help="record mode: output directory (default tritium-record)")
-    p.add_argument("--break", dest="breaks", action="append", default=[], metavar="KERNEL[:LINE][ pid (x,y,z)]")
-    p.add_argument("-ex", dest="ex", action="append", default=[], metavar="CMD")
-    p.add_argument("-x", dest="x", default=None, metavar="FILE")
-    p.add_argument("--sample", type=int, default=None)
-    p.add_argument("--rtol", type=float, default=None)
-    p.add_argument("--atol", type=float, default=None)
+    p.add_argument("--break", dest="breaks", action="append", default=[], metavar="KERNEL[:LINE][ pid (x,y,z)]",
+                   help="debug: stop at the first launch of KERNEL (whose grid has that program) at LINE "
+                        "(default: the start of the program) and open tritium's debugger (repeatable)")
+    p.add_argument("-ex", dest="ex", action="append", default=[], metavar="CMD",
+                   help="debug: run debugger command CMD at the stop (repeatable, as gdb -ex)")
+    p.add_argument("-x", dest="x", default=None, metavar="FILE", help="debug: run the debugger commands in FILE")
+    p.add_argument("--against", default=None, metavar="WHAT",
+                   help="check: triton (default: Triton's GPU results), tritium-gpu (tritium's GPU path), or a "
+                        "schedule in-order|reverse|random[:SEED]|parallel (the interpreter against itself; no GPU)")
+    p.add_argument("--sample", type=_count, default=None, metavar="N",
+                   help="check: at most N launches per kernel specialization")
+    p.add_argument("--rtol", type=_tol, default=None, help="check: relative tolerance (default: tritium diff's per dtype)")
+    p.add_argument("--atol", type=_tol, default=None, help="check: absolute tolerance")
+    p.add_argument("--ulp", type=_count, default=None, metavar="N", help="check: also accept values N ULPs apart")
     p.add_argument("-v", "--verbose", action="store_true")
     return p
 
@@ -49,14 +71,19 @@ def apply(ns):
     """Set CONFIG from parsed options and enable the mode."""
     mode = ns.mode or os.environ.get("TRITIUM_MODE") or "interp"
     for k in ("on_error", "schedule", "schedule_seed", "threads", "numerics", "config", "record_dir",
-              "sample", "rtol", "atol", "x"):
+              "sample", "rtol", "atol", "ulp", "against", "x"):
         v = getattr(ns, k, None)
         if v is not None:
             setattr(CONFIG, k, v)
+            CONFIG.explicit.add(k)
     if ns.no_races:
         CONFIG.check_races = False
     if ns.uninit:
         CONFIG.check_uninit = True
+    if mode == "debug":
+        from ._modes import parse_break
+        for b in ns.breaks:
+            parse_break(b)                           # a bad --break is an error now, not at the launch
     CONFIG.breaks += ns.breaks
     CONFIG.ex += ns.ex
     CONFIG.verbose = CONFIG.verbose or ns.verbose
@@ -70,7 +97,8 @@ def apply(ns):
 def _split(argv):
     """Options before the script / -m MODULE; the rest belongs to the program."""
     takes_value = {"--mode", "--on-error", "--schedule", "--schedule-seed", "--threads", "--numerics",
-                   "--config", "--record-dir", "--break", "-ex", "-x", "--sample", "--rtol", "--atol"}
+                   "--config", "--record-dir", "--break", "-ex", "-x", "--sample", "--rtol", "--atol", "--ulp",
+                   "--against"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -95,7 +123,11 @@ def main(argv=None):
         _parser().print_usage(sys.stderr)
         sys.stderr.write("python -m tritium: error: give a script or -m MODULE to run\n")
         return 2
-    apply(ns)
+    try:
+        apply(ns)
+    except (RuntimeError, ValueError) as e:
+        sys.stderr.write("%s\n" % e)
+        return 2
     if kind == "module":
         sys.argv = [target] + rest
         runpy.run_module(target, run_name="__main__", alter_sys=True)

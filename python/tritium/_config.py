@@ -24,7 +24,10 @@ class Config:
         self.sample = 0                # check: launches per specialization (0: all)
         self.rtol = None
         self.atol = None
+        self.ulp = None                # check: also accept values this many ULPs apart
+        self.against = "triton"        # check: triton | tritium-gpu | in-order | reverse | random[:SEED] | parallel
         self.verbose = False
+        self.explicit = set()          # options given on the command line (mode defaults leave them)
 
 
 CONFIG = Config()
@@ -43,7 +46,27 @@ def options_to_argv(c):
         a += ["--uninit"]
     if c.mode == "record":
         a += ["--record-dir", c.record_dir]
+    if c.mode == "check":
+        a += ["--against", c.against]
+        if c.sample:
+            a += ["--sample", str(c.sample)]
+        for k in ("rtol", "atol", "ulp"):
+            if getattr(c, k) is not None:
+                a += ["--" + k, str(getattr(c, k))]
+    if c.mode == "debug":
+        for b in c.breaks:
+            a += ["--break", b]
+        for e in c.ex:
+            a += ["-ex", e]
+        if c.x:
+            a += ["-x", c.x]
     return a
+
+
+# check mode's defaults where the option was not given: Triton's compiled
+# code contracts and approximates (fast numerics), and a disagreement is
+# reported and counted, not raised
+MODE_DEFAULTS = {"check": {"numerics": "fast", "on_error": "warn"}}
 
 
 def env_argv():

@@ -6,6 +6,7 @@ its report.
 import atexit
 import ctypes
 import inspect
+import json
 import os
 import re
 import sys
@@ -208,10 +209,13 @@ def _is_tensor(v):
 
 class _Staging:
     """Host copies of device storages (CUDA tensors in interp mode), written
-    back after the run."""
+    back after the run. copy_all: CPU storages are copied too (check and
+    debug modes: the launch's inputs as they were before the real launch)."""
 
-    def __init__(self):
+    def __init__(self, copy_all=False):
         self.by_ptr = {}
+        self.copy_all = copy_all
+        self.names = {}                  # tensor argument -> its storage's data_ptr
 
     def host_bytes(self, t):
         import torch
@@ -220,9 +224,13 @@ class _Staging:
         hit = self.by_ptr.get(ptr)
         if hit is None:
             dev = torch.empty(0, dtype=torch.uint8, device=t.device).set_(st)
-            host = dev.cpu()
+            host = dev.cpu() if dev.device.type != "cpu" else dev.clone()
             hit = self.by_ptr[ptr] = (dev, host)
         return hit[1], ptr
+
+    def contents_now(self):
+        """{storage data_ptr: a host copy of that storage now}."""
+        return {ptr: (dev.cpu() if dev.device.type != "cpu" else dev.clone()) for ptr, (dev, _) in self.by_ptr.items()}
 
     def write_back(self):
         for dev, host in self.by_ptr.values():
@@ -252,8 +260,9 @@ def _add_tensor(L, name, v, staging):
     st = base.untyped_storage()
     nbytes = st.nbytes()
     esize = base.element_size()
-    if base.device.type != "cpu":
+    if base.device.type != "cpu" or staging.copy_all:
         host, dptr = staging.host_bytes(base)
+        staging.names[name] = dptr
         sptr = host.data_ptr()
         data = sptr + (base.data_ptr() - dptr)
     else:
@@ -348,14 +357,15 @@ def _add_runtime(L, name, v, staging):
 class Launch:
     """A built launch (libtritium handle) with its CUDA staging."""
 
-    def __init__(self, jitfn, bound, grid, num_warps):
+    def __init__(self, jitfn, bound, grid, num_warps, staging=None):
         self.info = kernel_info(jitfn)
         lib = _lib.lib()
         self.L = lib.tritium_launch_new(self.info.module, self.info.name.encode())
         if not self.L:
             raise compile_error(_lib.last_error())
-        self.staging = _Staging()
+        self.staging = staging or _Staging()
         self.grid = grid
+        self.sites = []
         try:
             for name, is_constexpr in self.info.params:
                 v = bound[name]
@@ -392,6 +402,8 @@ class Launch:
         lib.tritium_report_stats(rep, ctypes.byref(st))
         text = lib.tritium_report_text(rep).decode("utf-8", "replace")
         printed = lib.tritium_report_output(rep).decode("utf-8", "replace")
+        # the records as data only when there is something to say (the hot path stays cheap)
+        self.sites = json.loads(lib.tritium_report_json(rep).decode())["sites"] if rc or text else []
         lib.tritium_report_free(rep)
         if printed:                                  # device_print: to sys.stdout, as Triton's interpreter prints
             sys.stdout.write(printed)
@@ -399,8 +411,59 @@ class Launch:
         stats = {k: getattr(st, k) for k, _ in _lib.Stats._fields_}
         return rc, stats, text
 
+    def check(self, results, against="results", label="triton"):
+        """tritium_check: the interpreter on this launch's (copied) inputs
+        against `results` ({tensor argument: host tensor holding its storage
+        after the other run}) or tritium's GPU path. Returns (status, report
+        text, report data)."""
+        lib = _lib.lib()
+        for name, t in results.items():
+            if lib.tritium_launch_result(self.L, name.encode(), t.data_ptr(), t.numel() * t.element_size()):
+                raise UnsupportedLaunch(_lib.last_error())
+        o = _lib.CheckOptions()
+        lib.tritium_check_options_default(ctypes.byref(o))
+        o.against = _lib.AGAINST_GPU if against == "tritium-gpu" else _lib.AGAINST_RESULTS
+        o.label = label.encode()
+        o.numerics = _lib.NUMERICS[CONFIG.numerics]
+        o.schedule = _lib.SCHEDULES[CONFIG.schedule]
+        o.schedule_seed = CONFIG.schedule_seed
+        o.threads = CONFIG.threads
+        if CONFIG.rtol is not None:
+            o.has_rtol, o.rtol = 1, CONFIG.rtol
+        if CONFIG.atol is not None:
+            o.has_atol, o.atol = 1, CONFIG.atol
+        if CONFIG.ulp is not None:
+            o.ulp = CONFIG.ulp
+        rep = ctypes.c_void_p()
+        rc = lib.tritium_check(self.L, ctypes.byref(o), ctypes.byref(rep))
+        if rc in (_lib.INPUT_ERROR, _lib.NO_GPU):
+            msg = _lib.last_error()
+            if rc == _lib.NO_GPU:
+                raise RuntimeError(msg)
+            raise compile_error(msg)
+        text = lib.tritium_report_text(rep).decode("utf-8", "replace")
+        data = json.loads(lib.tritium_report_json(rep).decode())
+        lib.tritium_report_free(rep)
+        return rc, text, data
 
-def raise_or_warn(info, grid, stats, text):
+    def debug(self, argv):
+        """tritium_debug: the debugger's REPL on this launch; results are
+        written back. Returns the tritium_debug_result as a dict."""
+        lib = _lib.lib()
+        words = [a.encode() for a in argv]
+        arr = (ctypes.c_char_p * (len(words) + 1))(*words, None)
+        res = _lib.DebugResult()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        rc = lib.tritium_debug(self.L, _lib.NUMERICS[CONFIG.numerics], len(words), arr, ctypes.byref(res))
+        if rc:
+            raise compile_error(_lib.last_error())
+        if res.finished:
+            self.staging.write_back()
+        return {k: getattr(res, k) for k, _ in _lib.DebugResult._fields_}
+
+
+def raise_or_warn(info, grid, stats, text, sites=()):
     msg = ("tritium: kernel %s, grid %s: %d fault%s (%d lanes), %d race%s, %d uninitialized read%s\n%s"
            % (info.short, tuple(grid), stats["faults"], "" if stats["faults"] == 1 else "s", stats["fault_lanes"],
               stats["races"], "" if stats["races"] == 1 else "s", stats["uninit_reads"],
@@ -412,7 +475,7 @@ def raise_or_warn(info, grid, stats, text):
         sys.stderr.write(msg if msg.endswith("\n") else msg + "\n")
         sys.stderr.flush()
         os._exit(1)
-    raise KernelError(msg.rstrip("\n"), report=text, stats=stats, kernel=info.short)
+    raise KernelError(msg.rstrip("\n"), report=text, stats=stats, kernel=info.short, sites=sites, grid=tuple(grid))
 
 
 COUNTS = {"launches": 0, "compiles": 0, "faulty": 0, "seconds": 0.0}
@@ -434,7 +497,7 @@ def interp_launch(jitfn, args, kwargs, grid):
     COUNTS["seconds"] += stats["seconds"]
     if rc == _lib.KERNEL_ERROR:
         COUNTS["faulty"] += 1
-        raise_or_warn(L.info, g, stats, text)
+        raise_or_warn(L.info, g, stats, text, L.sites)
     elif text:                                       # warnings (reads outside a view): shown, not raised
         sys.stderr.write(text)
         sys.stderr.flush()

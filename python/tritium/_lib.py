@@ -9,7 +9,7 @@ import ctypes
 import glob
 import os
 
-API_VERSION = 1
+API_VERSION = 2
 
 # Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
@@ -32,6 +32,22 @@ class Stats(ctypes.Structure):
     _fields_ = [("programs", ctypes.c_int64), ("faults", ctypes.c_int64), ("fault_lanes", ctypes.c_int64),
                 ("races", ctypes.c_int64), ("uninit_reads", ctypes.c_int64), ("seconds", ctypes.c_double),
                 ("compiled", ctypes.c_int)]
+
+
+AGAINST_RESULTS, AGAINST_GPU = 0, 1
+
+
+class CheckOptions(ctypes.Structure):
+    _fields_ = [("against", ctypes.c_int), ("label", ctypes.c_char_p), ("numerics", ctypes.c_int),
+                ("schedule", ctypes.c_int), ("schedule_seed", ctypes.c_uint64), ("threads", ctypes.c_int),
+                ("has_rtol", ctypes.c_int), ("has_atol", ctypes.c_int), ("rtol", ctypes.c_double),
+                ("atol", ctypes.c_double), ("ulp", ctypes.c_int64), ("max_show", ctypes.c_int),
+                ("max_reports", ctypes.c_int)]
+
+
+class DebugResult(ctypes.Structure):
+    _fields_ = [("finished", ctypes.c_int), ("detached", ctypes.c_int), ("quit", ctypes.c_int),
+                ("quit_status", ctypes.c_int)]
 
 
 def _candidates():
@@ -95,6 +111,11 @@ def _declare(lib):
         "tritium_report_text": (C, [P]),
         "tritium_report_output": (C, [P]),
         "tritium_report_free": (None, [P]),
+        "tritium_report_json": (C, [P]),
+        "tritium_launch_result": (I, [P, C, P, I64]),
+        "tritium_check_options_default": (None, [ctypes.POINTER(CheckOptions)]),
+        "tritium_check": (I, [P, ctypes.POINTER(CheckOptions), ctypes.POINTER(P)]),
+        "tritium_debug": (I, [P, I, I, ctypes.POINTER(C), ctypes.POINTER(DebugResult)]),
         "tritium_main": (I, [I, ctypes.POINTER(C)]),
     }
     for name, (res, args) in sig.items():

@@ -151,6 +151,15 @@ def _mark_run(self, *args, **kwargs):
     return None
 
 
+def untimed_benchmarks():
+    """triton.testing's benchmarks run once, untimed, and perf_report tables
+    are skipped (no timings in the interpreter)."""
+    import triton.testing as tt
+    tt.do_bench = _do_bench
+    tt.do_bench_cudagraph = _do_bench
+    tt.Mark.run = _mark_run
+
+
 _EXEC_COUNT = [0]
 
 
@@ -203,10 +212,7 @@ def install(mode):
             drv.active
         except RuntimeError:
             drv.set_active(_CPUDriver())
-        import triton.testing as tt
-        tt.do_bench = _do_bench
-        tt.do_bench_cudagraph = _do_bench
-        tt.Mark.run = _mark_run
+        untimed_benchmarks()
         return
     from . import _modes
     _modes.install(mode, jit, autotuner, _ORIG, _STATE)

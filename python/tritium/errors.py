@@ -4,13 +4,20 @@
 class KernelError(RuntimeError):
     """A launch faulted (out-of-bounds or misaligned access), raced between
     programs, or read uninitialized memory. `report` is tritium's report
-    (program ids, source lines, elements), `stats` its counts."""
+    (program ids, source lines, elements), `stats` its counts, `sites` the
+    same as data: one dict per op and kind of problem ("kind", "program"
+    (x, y, z) of the first, "programs", "lanes", "op", "file", "line", "col",
+    "function", "tensor", "element", and for races "other_program", the
+    program of the other access: the writer for read-after-write and
+    write-write races); see tritium_report_json in tritium.h."""
 
-    def __init__(self, message, report="", stats=None, kernel=None):
+    def __init__(self, message, report="", stats=None, kernel=None, sites=(), grid=None):
         super().__init__(message)
         self.report = report
         self.stats = stats or {}
         self.kernel = kernel
+        self.sites = list(sites)
+        self.grid = grid
 
 
 class UnsupportedLaunch(RuntimeError):

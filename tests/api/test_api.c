@@ -126,6 +126,85 @@ START_TEST(storage_bounds_and_faults)
 }
 END_TEST
 
+START_TEST(report_json_has_the_fault_sites)
+{
+    /* the fault of shift_kernel at the storage's start, as data: kind,
+     * program, line of the load (line 16 of SRC), tensor and element */
+    tritium_module *m = tritium_module_load_text("shift.py", SRC);
+    float st[8] = { 0 }, out[8] = { 0 };
+    int64_t shape[1] = { 8 }, strides[1] = { 1 };
+    tritium_launch *L = tritium_launch_new(m, "shift_kernel");
+    tritium_launch_tensor(L, "x_ptr", TRITIUM_F32, st, 1, shape, strides, st, sizeof st, 0);
+    tritium_launch_tensor(L, "out_ptr", TRITIUM_F32, out, 1, shape, strides, out, sizeof out, 0);
+    tritium_launch_const_int(L, "BLOCK", 8);
+    tritium_report *r;
+    ck_assert_int_eq(tritium_run(L, NULL, &r), TRITIUM_KERNEL_ERROR);
+    const char *j = tritium_report_json(r);
+    ck_assert_ptr_nonnull(strstr(j, "\"status\":1"));
+    ck_assert_ptr_nonnull(strstr(j, "\"kind\":\"out-of-bounds\""));
+    ck_assert_ptr_nonnull(strstr(j, "\"program\":[0,0,0]"));
+    ck_assert_ptr_nonnull(strstr(j, "\"lanes\":2"));
+    ck_assert_ptr_nonnull(strstr(j, "\"op\":\"tt.load\""));
+    ck_assert_ptr_nonnull(strstr(j, "\"line\":16"));
+    ck_assert_ptr_nonnull(strstr(j, "\"check\":null"));
+    tritium_report_free(r);
+    tritium_launch_free(L);
+    tritium_module_free(m);
+}
+END_TEST
+
+/* Every program stores its id into flag[0]: the last program to run wins. */
+static const char *RACE_SRC =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def last_writer(flag_ptr, out_ptr):\n"
+    "    pid = tl.program_id(0)\n"
+    "    tl.store(out_ptr + pid, pid * 2)\n"
+    "    tl.store(flag_ptr, pid)\n";
+
+START_TEST(check_against_results_names_the_writer)
+{
+    tritium_module *m = tritium_module_load_text("race.py", RACE_SRC);
+    int32_t flag[1] = { -1 }, out[4] = { 0 };
+    int32_t other_flag[1] = { 0 }, other_out[4] = { 0, 2, 4, 6 };   /* as if program 0 ran last */
+    int64_t s1[1] = { 1 }, s4[1] = { 4 }, st[1] = { 1 };
+    tritium_launch *L = tritium_launch_new(m, "last_writer");
+    ck_assert_int_eq(tritium_launch_tensor(L, "flag_ptr", TRITIUM_I32, flag, 1, s1, st, flag, 4, 0), 0);
+    ck_assert_int_eq(tritium_launch_tensor(L, "out_ptr", TRITIUM_I32, out, 1, s4, st, out, 16, 0), 0);
+    tritium_launch_grid(L, 4, 1, 1);
+    ck_assert_int_eq(tritium_launch_result(L, "flag_ptr", other_flag, 4), 0);
+    ck_assert_int_eq(tritium_launch_result(L, "out_ptr", other_out, 16), 0);
+    ck_assert_int_eq(tritium_launch_result(L, "out_ptr", other_out, 12), -1);      /* wrong size */
+    ck_assert_int_eq(tritium_launch_result(L, "nope", other_out, 16), -1);
+    tritium_check_options o;
+    tritium_check_options_default(&o);
+    tritium_report *r;
+    ck_assert_int_eq(tritium_check(L, &o, &r), TRITIUM_KERNEL_ERROR);
+    /* the launch's own tensors are inputs: not modified */
+    ck_assert_int_eq(flag[0], -1);
+    ck_assert_int_eq(out[3], 0);
+    const char *t = tritium_report_text(r);
+    ck_assert_ptr_nonnull(strstr(t, "flag_ptr i32[1]  MISMATCH: 1 of 1"));
+    ck_assert_ptr_nonnull(strstr(t, "out_ptr  i32[4]  ok"));
+    ck_assert_ptr_nonnull(strstr(t, "program (3, 0, 0) at race.py:7"));
+    ck_assert_ptr_nonnull(strstr(t, "write-write race"));
+    const char *j = tritium_report_json(r);
+    ck_assert_ptr_nonnull(strstr(j, "\"mismatches\":1"));
+    ck_assert_ptr_nonnull(strstr(j, "\"interp\":3,\"gpu\":0"));
+    ck_assert_ptr_nonnull(strstr(j, "\"kind\":\"write-write-race\""));
+    ck_assert_ptr_nonnull(strstr(j, "\"other_program\":[0,0,0]"));
+    tritium_report_free(r);
+    /* results that agree: OK */
+    other_flag[0] = 3;
+    ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_OK);
+    o.max_show = 99;
+    ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_INPUT_ERROR);
+    tritium_launch_free(L);
+    tritium_module_free(m);
+}
+END_TEST
+
 START_TEST(bad_input_is_an_error_message)
 {
     ck_assert_ptr_null(tritium_module_load("/nonexistent/k.py"));
@@ -187,6 +266,8 @@ int main(void)
     tcase_add_test(tc, views_of_one_storage_are_one_buffer);
     tcase_add_test(tc, storage_bounds_and_faults);
     tcase_add_test(tc, bad_input_is_an_error_message);
+    tcase_add_test(tc, report_json_has_the_fault_sites);
+    tcase_add_test(tc, check_against_results_names_the_writer);
     tcase_add_test(tc, kernel_at_line_selects_one_of_several);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

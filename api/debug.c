@@ -1,0 +1,42 @@
+/* debug.c — libtritium: `tritium debug`'s REPL on a launch handed over by
+ * the caller (python -m tritium --mode debug), results written back. */
+#include "api.h"
+
+#ifdef TRITIUM_HAVE_DEBUG
+#include "debug_repl.h"
+#endif
+
+int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritium_debug_result *res)
+{
+    tritium_debug_result dummy;
+    if (!res) res = &dummy;
+    res->finished = res->detached = res->quit = 0;
+    res->quit_status = -1;
+#ifdef TRITIUM_HAVE_DEBUG
+    int rc = api_prepare(L);
+    if (rc) return rc;
+    if (numerics < TRITIUM_NUMERICS_IEEE || numerics > TRITIUM_NUMERICS_FAST || argc < 0 || (argc && !argv)) {
+        api_fail("tritium: error: bad debug arguments (numerics %d, argc %d)", numerics, argc);
+        return TRITIUM_INPUT_ERROR;
+    }
+    bool fin, det, quit;
+    int qs;
+    rc = repl_debug_launch(L->m->fm, L->kernel, &L->l, (tt_numerics)numerics, argc, argv, &fin, &det, &quit, &qs);
+    res->finished = fin;
+    res->detached = det;
+    res->quit = quit;
+    res->quit_status = qs;
+    if (rc) {
+        api_fail("tritium: error: the debugger could not start on '%s' (see the messages above)", L->kernel);
+        return TRITIUM_INPUT_ERROR;
+    }
+    return TRITIUM_OK;
+#else
+    (void)L;
+    (void)numerics;
+    (void)argc;
+    (void)argv;
+    api_fail("tritium: error: this libtritium was built without the debugger");
+    return TRITIUM_INPUT_ERROR;
+#endif
+}
