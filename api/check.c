@@ -120,6 +120,9 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
     io.threads = d->threads;
     io.report = d->interp_report;
     if (d->max_interp_reports > 0) io.max_reports = d->max_interp_reports;
+    char *printed = NULL;                    /* device_print: the program's own launch printed it */
+    size_t plen = 0;
+    io.output = open_memstream(&printed, &plen);
     interp_session *s = interp_session_new(L->fn, &cl, &io);
     if (!s) {
         snprintf(r->message, sizeof r->message, "the launch does not match kernel %s", L->kernel);
@@ -133,6 +136,8 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
         r->status = r->mismatches || r->interp.faults ? 1 : 0;
         interp_session_free(s);
     }
+    fclose(io.output);
+    free(printed);
     launch_free(&cl);
     launch_free(&gl);
     free(in.args);
