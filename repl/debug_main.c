@@ -8,6 +8,7 @@
 #include "debug_repl.h"
 #include "tritium/diag.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -202,6 +203,8 @@ int repl_debug_launch(front_module *m, const char *kernel, launch *l, tt_numeric
         return REPL_EXIT_INPUT;
     }
     fflush(stdout);
+    struct sigaction host_sigint;            /* the host's (Python's) Ctrl-C handler, given back at the end */
+    sigaction(SIGINT, NULL, &host_sigint);
     r.embedded = true;
     r.d = dbg_new(stdout, stderr);
     r.interactive = !r.batch && isatty(STDIN_FILENO);
@@ -249,5 +252,6 @@ out:
     vec_free(&scripts);
     vec_free(&rest);
     fflush(stdout);
+    sigaction(SIGINT, &host_sigint, NULL);
     return status;
 }
