@@ -71,7 +71,7 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
     fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\n", gpu_compiler_version(), arch, nw, (int)o->numerics);
-    fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : "default<O3>", o->cg_level,
+    fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : gpu_default_passes(), o->cg_level,
             gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);

@@ -132,6 +132,9 @@ int gl_intern(gctx *g, const glayout *L);
 static inline const glayout *gl_get(gctx *g, int id) { return &g->lays.v[id]; }
 int gl_default_for(gctx *g, ir_type t);
 
+/* codegen.c: the name of the default pass pipeline (for the cache key) */
+const char *gpu_default_passes(void);
+
 /* plan.c */
 void gpu_plan(gctx *g);
 /* Is v cheap to recompute in any layout (it and all its tensor inputs are

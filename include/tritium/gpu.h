@@ -38,7 +38,7 @@ typedef struct gpu_options {
                                     * (outputs are those of the first run) */
     /* Developer knobs that change the PTX, read once from the environment by
      * gpu_options_default and part of the cache key: */
-    const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: "default<O3>" */
+    const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: a lean O3 (codegen.c) */
     int cg_level;                  /* LLVM codegen level 0-3 ($TRITIUM_GPU_CGLEVEL); default 3 */
 } gpu_options;
 
