@@ -1,73 +1,83 @@
 /* eval_math.c — math dialect ops, elementwise.
  *
- * The functions of include/tritium/ops_math.def, one row each: f32 uses the
- * row's C expression with libm's float functions (expf, logf, ...), f64 the
- * double one;
- * Triton allows these only on fp32/fp64 (semantics §2.8), f16/bf16 operands
- * are nevertheless computed in f32 and rounded once. rsqrt is 1/sqrt (two
- * roundings, like Triton's own interpreter). The GPU's approximate versions
- * (ex2.approx, sqrt.approx, ...) are not emulated: transcendental functions
- * agree with the GPU to a tolerance only. floor, ceil, abs and fma are exact. */
+ * The functions of include/tritium/ops_math.def, one row each with up to
+ * two variants: each variant's C expression becomes one typed loop here
+ * (helpers in mathfn.h); the variant is picked by the operand and result
+ * types. Exact functions (rounding modes, conversions, bit functions) agree
+ * with libdevice bit for bit; transcendental ones to the row's ULP bound
+ * (README, "libdevice"). The GPU's approximate versions (ex2.approx,
+ * sqrt.approx, fast_sinf, ...) are not emulated. abs, fma are exact. */
 #include "internal.h"
+#include "mathfn.h"
 
 #include <math.h>
 
-typedef void (*un32)(float *restrict o, const float *restrict a, int64_t n);
-typedef void (*un64)(double *restrict o, const double *restrict a, int64_t n);
+typedef void (*mathfn_loop)(void *restrict o, void *const *in, int64_t n);
 
-#define UNARY(NAME, E32, E64)                                                                     \
-    static void NAME##_32(float *restrict o, const float *restrict a, int64_t n)                  \
+/* ops_math.def's type tokens as C types ("no": absent, never read) */
+typedef float mf_ct_f32;
+typedef double mf_ct_f64;
+typedef uint8_t mf_ct_i1;
+typedef int32_t mf_ct_i32;
+typedef uint32_t mf_ct_u32;
+typedef int64_t mf_ct_i64;
+typedef uint64_t mf_ct_u64;
+typedef int32_t mf_ct_no;
+
+/* One variant's loop: o[i] = expression of a[i], b[i], c[i], d[i]; operands
+ * past the arity are never read. */
+#define MF_LOOP(NAME, N, R, A, B, C, EXPR)                                                        \
+    static void NAME(void *restrict o_, void *const *in, int64_t n)                               \
     {                                                                                             \
+        mf_ct_##R *o = o_;                                                                        \
+        const mf_ct_##A *pa = in[0];                                                              \
+        const mf_ct_##B *pb = in[1];                                                              \
+        const mf_ct_##C *pc = in[2], *pd = in[3];                                                 \
         for (int64_t i = 0; i < n; i++) {                                                         \
-            float x = a[i];                                                                       \
-            o[i] = E32;                                                                           \
-        }                                                                                         \
-    }                                                                                             \
-    static void NAME##_64(double *restrict o, const double *restrict a, int64_t n)                \
-    {                                                                                             \
-        for (int64_t i = 0; i < n; i++) {                                                         \
-            double x = a[i];                                                                      \
-            o[i] = E64;                                                                           \
+            mf_ct_##A a = pa[i];                                                                  \
+            mf_ct_##B b = N >= 2 ? pb[i] : 0;                                                     \
+            mf_ct_##C c = N >= 3 ? pc[i] : 0, d = N >= 4 ? pd[i] : 0;                             \
+            (void)a, (void)b, (void)c, (void)d;                                                   \
+            o[i] = (mf_ct_##R)(EXPR);                                                             \
         }                                                                                         \
     }
-#define MATH(e, name, sig, props, c32, c64, ieee, fast) UNARY(e, c32, c64)
+#define FN(e, name, lib, N, props, fast, r0, a0, b0, c0, x0, g0, u0, r1, a1, b1, c1, x1, g1, u1) \
+    MF_LOOP(e##_0, N, r0, a0, b0, c0, x0)                                                         \
+    MF_LOOP(e##_1, N, r1, a1, b1, c1, x1)
 #include "tritium/ops_math.def"
-#undef MATH
+#undef FN
 
-/* The C implementation of each ops_math.def function, by opcode. */
-static const struct { un32 f32; un64 f64; } math_fn[IR_OP_COUNT] = {
-#define MATH(e, name, sig, props, c32, c64, ieee, fast) [IR_##e] = { e##_32, e##_64 },
+/* The loops of each ops_math.def function, by opcode and variant. */
+static const mathfn_loop math_fn[IR_OP_COUNT][2] = {
+#define FN(e, name, lib, N, props, fast, r0, a0, b0, c0, x0, g0, u0, r1, a1, b1, c1, x1, g1, u1) \
+    [IR_##e] = { e##_0, e##_1 },
 #include "tritium/ops_math.def"
-#undef MATH
+#undef FN
 };
 
-static void unary(interp_prog *p, const ir_op *op, un32 f32, un64 f64)
+static void eval_fn(interp_prog *p, const ir_op *op)
+{
+    const ir_func *f = p->s->f;
+    ir_type t[4];
+    for (int i = 0; i < op->nopnd && i < 4; i++) t[i] = ir_value_type(f, op->opnd[i]);
+    int k = ir_mathfn_variant(op->opc, t, op->nopnd, ir_value_type(f, op->res));
+    if (k < 0) die("interp_eval_math: %s: no variant of ops_math.def for these types", ir_ops[op->opc].name);
+    int64_t n = p->s->vi[op->res].numel;
+    void *in[4] = { NULL, NULL, NULL, NULL };
+    for (int i = 0; i < op->nopnd && i < 4; i++) in[i] = interp_operand(p, op, i, n);
+    math_fn[op->opc][k](interp_result(p, op, 0), in, n);
+}
+
+/* |x| of any float type: the sign bit cleared (exact, NaN payloads kept). */
+static void eval_absf(interp_prog *p, const ir_op *op)
 {
     const ival_info *vr = &p->s->vi[op->res];
     int64_t n = vr->numel;
-    const void *a = interp_operand(p, op, 0, n);
-    void *o = interp_result(p, op, 0);
-    switch (vr->dt) {
-    case TT_F32: f32(o, a, n); break;
-    case TT_F64: f64(o, a, n); break;
-    case TT_F16:
-    case TT_BF16: {
-        const uint16_t *h = a;
-        uint16_t *ho = o;
-        float *t = ts_alloc(&p->mem, (size_t)n * 4), *r = ts_alloc(&p->mem, (size_t)n * 4);
-        if (vr->dt == TT_F16) {
-            for (int64_t i = 0; i < n; i++) t[i] = interp_h2f(h[i]);
-            f32(r, t, n);
-            for (int64_t i = 0; i < n; i++) ho[i] = interp_f2h(r[i]);
-        } else {
-            for (int64_t i = 0; i < n; i++) t[i] = interp_bf2f(h[i]);
-            f32(r, t, n);
-            for (int64_t i = 0; i < n; i++) ho[i] = interp_f2bf(r[i]);
-        }
-        break;
-    }
-    default: die("%s on a non-float type", ir_ops[op->opc].name);
-    }
+    const unsigned char *a = interp_operand(p, op, 0, n);
+    unsigned char *o = interp_result(p, op, 0);
+    int sz = vr->esize;
+    memcpy(o, a, (size_t)(n * sz));
+    for (int64_t i = 0; i < n; i++) o[i * sz + sz - 1] &= 0x7f;     /* little-endian: sign in the last byte */
 }
 
 static void eval_absi(interp_prog *p, const ir_op *op)
@@ -127,10 +137,11 @@ void interp_eval_math(interp_prog *p, const ir_op *op)
 {
     switch (op->opc) {
     case IR_ABSI: eval_absi(p, op); break;
+    case IR_ABSF: eval_absf(p, op); break;
     case IR_FMA: eval_fma(p, op); break;
     default:
-        if (!math_fn[op->opc].f32) die("interp_eval_math: %s has no row in ops_math.def", ir_ops[op->opc].name);
-        unary(p, op, math_fn[op->opc].f32, math_fn[op->opc].f64);
+        if (!ir_mathfns[op->opc].arity) die("interp_eval_math: %s has no row in ops_math.def", ir_ops[op->opc].name);
+        eval_fn(p, op);
         break;
     }
 }

@@ -167,6 +167,9 @@ sval sema_unop(sema *S, src_pos p, const char *op, sval a);
 /* The dtype a + b would compute in (computation_type_impl). */
 tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b);
 sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b);
+/* Same; floats propagate NaN when nan_all (tl.PropagateNan.ALL:
+ * arith.maximumf / minimumf instead of maxnumf / minnumf). */
+sval sema_minmax_nan(sema *S, src_pos p, bool is_max, sval a, sval b, bool nan_all);
 
 /* expressions, statements, calls */
 sval sema_expr(sema *S, node *e);
@@ -197,7 +200,8 @@ bool sema_debug_enabled(const char *env);
 /* @triton.jit(debug=True) on jit function fi (module.c) */
 bool front_jit_debug(const front_module *m, int fi);
 /* builtins: resolve a module attribute / tensor method / Python builtin */
-enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_USER = 1000 /* + unit */ };
+enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_PROPAGATE_NAN /* tl.PropagateNan */,
+       MOD_USER = 1000 /* + unit */ };
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);

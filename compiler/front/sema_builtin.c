@@ -70,16 +70,20 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
         }
         if (!strcmp(name, "math")) { *out = (sval){ .k = V_MODULE, .i = MOD_MATH, .v = -1 }; return true; }
         if (!strcmp(name, "extra")) { *out = (sval){ .k = V_MODULE, .i = MOD_EXTRA, .v = -1 }; return true; }
+        if (!strcmp(name, "PropagateNan")) { *out = (sval){ .k = V_MODULE, .i = MOD_PROPAGATE_NAN, .v = -1 }; return true; }
         if (prelude_func(S, name, out)) return true;
         return find(name, IN_TL, out, V_BUILTIN);
     case MOD_MATH: return find(name, IN_MATH, out, V_BUILTIN);
-    case MOD_LIBDEVICE: return find(name, IN_LIBDEVICE, out, V_BUILTIN);
+    case MOD_LIBDEVICE: return find(name, IN_LIBDEVICE, out, V_BUILTIN) || sema_libdevice_attr(name, out);
     case MOD_EXTRA:
         if (!strcmp(name, "cuda")) { *out = (sval){ .k = V_MODULE, .i = MOD_CUDA, .v = -1 }; return true; }
         if (!strcmp(name, "libdevice")) { *out = (sval){ .k = V_MODULE, .i = MOD_LIBDEVICE, .v = -1 }; return true; }
         return false;
     case MOD_CUDA:
         if (!strcmp(name, "libdevice")) { *out = (sval){ .k = V_MODULE, .i = MOD_LIBDEVICE, .v = -1 }; return true; }
+        return false;
+    case MOD_PROPAGATE_NAN:    /* core.py PropagateNan: NONE = 0x0000, ALL = 0xFFFF */
+        if (!strcmp(name, "NONE") || !strcmp(name, "ALL")) { *out = sv_int(!strcmp(name, "ALL") ? 0xffff : 0); return true; }
         return false;
     case MOD_TRITON:
         if (!strcmp(name, "language")) { *out = (sval){ .k = V_MODULE, .i = MOD_TL, .v = -1 }; return true; }
@@ -139,7 +143,18 @@ static int math_op(int id)
     char name[64];
     int n = snprintf(name, sizeof name, "math.%s", btab[id].name);
     int opc = ir_op_lookup(name, (size_t)n);
-    return opc >= 0 && ir_ops[opc].family == F_MATH && ir_ops[opc].sig == S_FP32_UNARY ? opc : -1;
+    return opc >= 0 && ir_mathfns[opc].arity == 1 && ir_mathfns[opc].var[0].res == TT_F32 ? opc : -1;
+}
+
+/* propagate_nan=: tl.PropagateNan.NONE (0, the default) or ALL (0xffff),
+ * core.py PropagateNan; true for ALL. */
+static bool propagate_nan(sema *S, src_pos p, const bargs *B)
+{
+    if (!sema_arg_has(B, "propagate_nan")) return false;
+    sval v = sema_arg(B, "propagate_nan");
+    if ((v.k != V_INT && v.k != V_BOOL) || (v.i != 0 && v.i != 0xffff))
+        sema_error(S, p, "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL, got %s", sv_describe(S, &v));
+    return v.i == 0xffff;
 }
 
 static sval unary_math(sema *S, src_pos p, int opc, sval x, const char *fn)
@@ -159,6 +174,10 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         p = (src_pos){ l->file, l->line, l->col };
     }
     if (id == B_DTYPE_METHOD) return sema_dtype_method(S, p, self, nargs + nkw);
+    if (id == B_LIBDEVICE_FN) {
+        if (!self || self->k != V_BUILTIN || !self->s) sema_error(S, p, "a libdevice function can only be called");
+        return sema_libdevice_call(S, p, self->s, args, nargs, kwn, kwv, nkw);
+    }
     bargs B;
     sema_bind_args(S, p, id, self, args, nargs, kwn, kwv, nkw, &B);
     sema_setloc(S, p);
@@ -249,11 +268,45 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_MINIMUM:
     case B_MAXIMUM:
-        return sema_minmax(S, p, id == B_MAXIMUM, sema_arg_req(S, p, &B, "x"), sema_arg_req(S, p, &B, "y"));
+        return sema_minmax_nan(S, p, id == B_MAXIMUM, sema_arg_req(S, p, &B, "x"), sema_arg_req(S, p, &B, "y"),
+                               propagate_nan(S, p, &B));
     case B_CLAMP: {
+        /* tt.clampf: max(x, min) then min(., max), NaN-propagating with ALL */
+        bool all = propagate_nan(S, p, &B);
         sval x = sema_arg_req(S, p, &B, "x");
-        x = sema_minmax(S, p, true, x, sema_arg_req(S, p, &B, "min"));
-        return sema_minmax(S, p, false, x, sema_arg_req(S, p, &B, "max"));
+        x = sema_minmax_nan(S, p, true, x, sema_arg_req(S, p, &B, "min"), all);
+        return sema_minmax_nan(S, p, false, x, sema_arg_req(S, p, &B, "max"), all);
+    }
+    case B_DIV_RN:
+    case B_FDIV: {
+        /* math.py div_rn (fp32 tensors only, then promoted) and fdiv
+         * (semantic.py fdiv: floats, promoted; ieee_rounding is unused in
+         * Triton 3.6: arith.divf) */
+        sval x = sema_arg_req(S, p, &B, "x"), y = sema_arg_req(S, p, &B, "y");
+        for (int i = 0; i < 2; i++) {
+            sval v = i ? y : x;
+            if (v.k != V_TENSOR) continue;
+            if (id == B_DIV_RN && v.dt != TT_F32)
+                sema_error(S, p, "div_rn: expected dtype ['fp32'] but got %s", v.dt == TT_PTR ? "pointer" : tt_dtype_triton_name(v.dt));
+            if (id == B_FDIV && !tt_dtype_is_float(v.dt)) sema_error(S, p, "both operands of fdiv must have floating scalar type");
+        }
+        if (id == B_FDIV) {
+            if (sv_is_const(&x) && x.k != V_FLOAT) sema_error(S, p, "both operands of fdiv must have floating scalar type");
+            if (sv_is_const(&y) && y.k != V_FLOAT) sema_error(S, p, "both operands of fdiv must have floating scalar type");
+            return sema_binop(S, p, "/", x, y);
+        }
+        tt_dtype ct = sema_promote(S, p, x, y);
+        sval v[2] = { x.k == V_TENSOR ? sema_cast(S, p, x, ct, 0, false) : sema_const_as(S, p, x, ct),
+                      y.k == V_TENSOR ? sema_cast(S, p, y, ct, 0, false) : sema_const_as(S, p, y, ct) };
+        for (int i = 0; i < 2; i++) v[i] = sema_want_tensor(S, p, v[i], "an operand");
+        if (ct != TT_F32 && ct != TT_F64) sema_error(S, p, "div_rn: expected fp32 operands, got %s", tt_dtype_triton_name(ct));
+        return sema_mathfn_emit(S, p, IR_DIV_RN, ct == TT_F32 ? 0 : 1, v);
+    }
+    case B_SQRT_RN: {
+        sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "the argument");
+        if (x.dt != TT_F32)
+            sema_error(S, p, "sqrt_rn: expected dtype ['fp32'] but got %s", x.dt == TT_PTR ? "pointer" : tt_dtype_triton_name(x.dt));
+        return sema_mathfn_emit(S, p, IR_SQRT_RN, 0, &x);
     }
     case B_LOAD: return sema_builtin_load(S, p, &B);
     case B_STORE:

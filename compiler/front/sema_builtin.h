@@ -49,9 +49,12 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(ERF, "erf", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(FLOOR, "floor", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(CEIL, "ceil", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
-    X(ABS, "abs", "x", IN_TL | IN_MATH | IN_METHOD | IN_PY) \
+    X(ABS, "abs", "x", IN_TL | IN_MATH | IN_METHOD | IN_PY | IN_LIBDEVICE) \
     X(SIGMOID, "sigmoid", "x", IN_TL | IN_MATH | IN_METHOD) \
     X(FMA, "fma", "x,y,z", IN_TL | IN_MATH | IN_LIBDEVICE) \
+    X(DIV_RN, "div_rn", "x,y", IN_TL | IN_MATH) \
+    X(FDIV, "fdiv", "x,y,ieee_rounding", IN_TL | IN_MATH) \
+    X(SQRT_RN, "sqrt_rn", "x", IN_TL | IN_MATH | IN_METHOD) \
     X(DOT, "dot", "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", IN_TL) \
     X(TRANS, "trans", "input,*dims", IN_TL | IN_METHOD) \
     X(PERMUTE, "permute", "input,*dims", IN_TL | IN_METHOD) \
@@ -108,7 +111,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(PY_BOOL, "bool", "x", IN_PY) \
     X(PY_PRINT, "print", "prefix,*args,hex", IN_PY) \
     X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY) \
-    X(DTYPE_METHOD, "<dtype method>", "", 0)   /* sema_dtype.c; self->s names the method */
+    X(DTYPE_METHOD, "<dtype method>", "", 0)   /* sema_dtype.c; self->s names the method */ \
+    X(LIBDEVICE_FN, "<libdevice>", "", 0)      /* sema_libdevice.c; self->s names the function */
 
 enum {
 #define X(id, name, params, vis) B_##id,
@@ -119,6 +123,17 @@ enum {
 /* dtype attributes and methods (sema_dtype.c) */
 bool sema_dtype_attr(sema *S, sval self, const char *name, sval *out);
 sval sema_dtype_method(sema *S, src_pos p, const sval *self, int nargs);
+
+/* ---- libdevice (sema_libdevice.c) ---- */
+
+/* libdevice.NAME as a callable (a B_LIBDEVICE_FN builtin carrying NAME in
+ * .s) when an ops_math.def row answers to NAME. */
+bool sema_libdevice_attr(const char *name, sval *out);
+/* A call of libdevice function `name` (Triton's extern_elementwise rule). */
+sval sema_libdevice_call(sema *S, src_pos p, const char *name, sval *args, int nargs, const char **kwn, sval *kwv,
+                         int nkw);
+/* Emit variant k of ops_math.def row opc on x[0..arity) (broadcast here). */
+sval sema_mathfn_emit(sema *S, src_pos p, int opc, int k, sval *x);
 
 /* ---- argument binding (sema_bind.c) ---- */
 

@@ -280,7 +280,8 @@ static sval eval_call(sema *S, node *e)
         kwv[i] = sema_expr(S, e->kwvals.v[i]);
     }
     switch (f.k) {
-    case V_BUILTIN: return sema_call_builtin(S, e, (int)f.i, NULL, args, n, kwn, kwv, nk);
+    /* a libdevice function carries its name in .s (sema_libdevice.c) */
+    case V_BUILTIN: return sema_call_builtin(S, e, (int)f.i, f.s ? &f : NULL, args, n, kwn, kwv, nk);
     case V_METHOD: return sema_call_builtin(S, e, (int)f.i, f.self, args, n, kwn, kwv, nk);
     case V_FUNC:
         if (f.self) {   /* a prelude function as a tensor method (x.softmax()): self first */

@@ -547,7 +547,9 @@ tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b)
     return computation_type(S, p, adt, a_sc && !b_sc, bdt, b_sc && !a_sc, false);
 }
 
-sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b)
+sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b) { return sema_minmax_nan(S, p, is_max, a, b, false); }
+
+sval sema_minmax_nan(sema *S, src_pos p, bool is_max, sval a, sval b, bool nan_all)
 {
     if (sv_is_const(&a) && sv_is_const(&b)) {
         bool gt = (a.k == V_FLOAT || b.k == V_FLOAT) ? cnum(&a) > cnum(&b) : a.i > b.i;
@@ -563,7 +565,7 @@ sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b)
     sema_broadcast_pair(S, p, &a, &b);
     sema_setloc(S, p);
     ir_value ops[2] = { a.v, b.v };
-    int opc = tt_dtype_is_float(ct) ? (is_max ? IR_MAXNUMF : IR_MINNUMF)
+    int opc = tt_dtype_is_float(ct) ? (nan_all ? (is_max ? IR_MAXIMUMF : IR_MINIMUMF) : (is_max ? IR_MAXNUMF : IR_MINNUMF))
             : tt_dtype_is_signed(ct) ? (is_max ? IR_MAXSI : IR_MINSI) : (is_max ? IR_MAXUI : IR_MINUI);
     return emit1(S, opc, ir_value_type(S->fn, a.v), 2, ops, ct, 0);
 }

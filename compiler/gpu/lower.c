@@ -81,8 +81,8 @@ gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
         break;
     }
     if (!(ir_ops[op->opc].props & P_ELEMWISE)) die("lower_pure: %s", ir_ops[op->opc].name);
-    gv in[3];
-    for (int i = 0; i < op->nopnd && i < 3; i++) {
+    gv in[4];                                  /* elementwise ops take up to 4 (math.norm4d) */
+    for (int i = 0; i < op->nopnd && i < 4; i++) {
         ir_value o = op->opnd[i];
         if (ir_type_rank(f->values.v[o].type) == 0) {
             gv s = fetch(g, o, 0, ctx);
@@ -93,8 +93,8 @@ gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
         }
     }
     for (int r = 0; r < n && !g->failed; r++) {
-        LLVMValueRef a[3];
-        for (int i = 0; i < op->nopnd && i < 3; i++) a[i] = in[i].r[r];
+        LLVMValueRef a[4];
+        for (int i = 0; i < op->nopnd && i < 4; i++) a[i] = in[i].r[r];
         y.r[r] = g_elem(g, op, a);
     }
     return y;

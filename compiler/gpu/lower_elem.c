@@ -6,7 +6,8 @@
  * transcendental functions come from libdevice. In FAST mode mul/add carry the
  * `contract` flag (Triton: enable_fp_fusion), f32 division is div.full.f32 and
  * exp is ex2.approx of x*log2(e) (Triton's ElementwiseOpToLLVM.cpp). Math
- * functions take their forms from include/tritium/ops_math.def. */
+ * functions take their forms from include/tritium/ops_math.def: libdevice
+ * calls (linked by codegen.c) or LLVM intrinsics. */
 #include "gpu_int.h"
 
 #include <string.h>
@@ -23,14 +24,6 @@ static LLVMValueRef contract(gctx *g, LLVMValueRef v)
 
 static bool is_f64(gctx *g, LLVMValueRef v) { return LLVMTypeOf(v) == g->t_f64; }
 
-/* libdevice function for f32 ("__nv_expf") or f64 ("__nv_exp"). */
-static LLVMValueRef libdev(gctx *g, const char *base, LLVMValueRef x)
-{
-    char name[64];
-    snprintf(name, sizeof name, "__nv_%s%s", base, is_f64(g, x) ? "" : "f");
-    return g_call(g, name, LLVMTypeOf(x), &x, 1);
-}
-
 static LLVMValueRef unary_intr(gctx *g, const char *name, LLVMValueRef x)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
@@ -44,42 +37,36 @@ static LLVMValueRef binary_intr(gctx *g, const char *name, LLVMValueRef a, LLVMV
     return g_intrinsic(g, name, &t, 1, args, 2);
 }
 
-/* GPU forms of the ops_math.def functions, by opcode: ieee and fast. */
-static const struct { const char *ieee, *fast; } math_form[IR_OP_COUNT] = {
-#define MATH(e, name, sig, props, c32, c64, ieee, fast) [IR_##e] = { ieee, fast },
-#include "tritium/ops_math.def"
-#undef MATH
-};
-
-/* One ops_math.def function of x in the row's form (see ops_math.def for
- * the spelling of forms). */
-static LLVMValueRef math(gctx *g, const ir_op *op, LLVMValueRef x)
+/* One ops_math.def function of the operands a[0..arity) in the form of the
+ * variant their types select (see ops_math.def for the spelling of forms). */
+static LLVMValueRef math(gctx *g, const ir_op *op, LLVMValueRef *a)
 {
-    LLVMTypeRef t = LLVMTypeOf(x);
-    bool f32 = t == g->t_f32;
-    const char *form = math_form[op->opc].ieee;
-    if (!form) die("math: %s has no row in ops_math.def", ir_ops[op->opc].name);
-    const char *fast = math_form[op->opc].fast;
-    if (g->fast && fast && *fast) {
-        if (!strncmp(fast, "f32:", 4)) {
-            if (f32) form = fast + 4;
-        } else if (strcmp(fast, "ex2.approx") || f32) {
-            form = fast;
-        }
+    const ir_mathfn *m = &ir_mathfns[op->opc];
+    ir_type t[4];
+    for (int i = 0; i < op->nopnd && i < 4; i++) t[i] = opnd_type(g, op, i);
+    int k = ir_mathfn_variant(op->opc, t, op->nopnd, res_type(g, op));
+    LLVMTypeRef rt = g_type(g, ir_type_elem(res_type(g, op)));
+    if (k < 0) {
+        gfail(g, op->loc, "%s: no ops_math.def variant for these operand types", ir_ops[op->opc].name);
+        return LLVMGetUndef(rt);
     }
-    if (strncmp(form, "llvm.", 5) && t != g->t_f32 && t != g->t_f64) {
-        gfail(g, op->loc, "%s needs f32 or f64 operands", ir_ops[op->opc].name);
-        return LLVMGetUndef(t);
-    }
+    const char *form = m->var[k].gpu;
+    if (g->fast && k == 0 && *m->fast) form = m->fast;
     if (!strcmp(form, "ex2.approx")) {          /* exp(x) = 2^(x * log2(e)) */
-        LLVMValueRef m = LLVMBuildFMul(g->B, x, LLVMConstReal(g->t_f32, 1.4426950408889634), "");
-        return g_intrinsic(g, "llvm.nvvm.ex2.approx.f", NULL, 0, &m, 1);
+        LLVMValueRef x = LLVMBuildFMul(g->B, a[0], LLVMConstReal(g->t_f32, 1.4426950408889634), "");
+        return g_intrinsic(g, "llvm.nvvm.ex2.approx.f", NULL, 0, &x, 1);
     }
     if (!strncmp(form, "1/", 2))
-        return LLVMBuildFDiv(g->B, LLVMConstReal(t, 1.0), unary_intr(g, form + 2, x), "");
-    if (!strncmp(form, "__nv_", 5)) return libdev(g, form + 5, x);
-    if (!strncmp(form, "llvm.", 5)) return unary_intr(g, form, x);
-    die("math: %s: unknown GPU form '%s' in ops_math.def", ir_ops[op->opc].name, form);
+        return LLVMBuildFDiv(g->B, LLVMConstReal(rt, 1.0), unary_intr(g, form + 2, a[0]), "");
+    if (!strncmp(form, "llvm.", 5)) return unary_intr(g, form, a[0]);
+    if (strncmp(form, "__nv_", 5)) die("math: %s: unknown GPU form '%s' in ops_math.def", ir_ops[op->opc].name, form);
+    /* libdevice returns int for predicates (isnan, isinf, finitef, isfinited):
+     * Triton's .to(tl.int1) */
+    if (m->var[k].res == TT_BOOL) {
+        LLVMValueRef r = g_call(g, form, g->t_i32, a, m->arity);
+        return LLVMBuildICmp(g->B, LLVMIntNE, r, LLVMConstInt(g->t_i32, 0, 0), "");
+    }
+    return g_call(g, form, rt, a, m->arity);
 }
 
 static const LLVMIntPredicate icmp_pred[] = {
@@ -187,13 +174,14 @@ LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a)
         LLVMTypeRef t = LLVMTypeOf(a[0]);
         return g_intrinsic(g, "llvm.fma", &t, 1, a, 3);
     }
+    case IR_ABSF: return unary_intr(g, "llvm.fabs", a[0]);
     case IR_ABSI: {
         LLVMTypeRef t = LLVMTypeOf(a[0]);
         LLVMValueRef args[2] = { a[0], LLVMConstInt(g->t_i1, 0, 0) };
         return g_intrinsic(g, "llvm.abs", &t, 1, args, 2);
     }
     default:
-        if (math_form[op->opc].ieee) return math(g, op, a[0]);
+        if (ir_mathfns[op->opc].arity) return math(g, op, a);
         break;
     }
     gfail(g, op->loc, "%s is not supported on the GPU yet", ir_ops[op->opc].name);

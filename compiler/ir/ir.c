@@ -12,6 +12,38 @@ const ir_opdesc ir_ops[IR_OP_COUNT] = {
 #undef X
 };
 
+/* ops_math.def's type tokens as Triton dtypes ("no": absent) */
+#define MF_DT_f32 TT_F32
+#define MF_DT_f64 TT_F64
+#define MF_DT_i1 TT_BOOL
+#define MF_DT_i32 TT_I32
+#define MF_DT_u32 TT_U32
+#define MF_DT_i64 TT_I64
+#define MF_DT_u64 TT_U64
+#define MF_DT_no TT_DTYPE_COUNT
+#define MF_VAR(r, a, b, c, g, u) { MF_DT_##r, { MF_DT_##a, MF_DT_##b, MF_DT_##c, MF_DT_##c }, g, u }
+
+const ir_mathfn ir_mathfns[IR_OP_COUNT] = {
+#define FN(e, name, lib, n, props, fast, r0, a0, b0, c0, x0, g0, u0, r1, a1, b1, c1, x1, g1, u1) \
+    [IR_##e] = { lib, n, fast, { MF_VAR(r0, a0, b0, c0, g0, u0), MF_VAR(r1, a1, b1, c1, g1, u1) } },
+#include "tritium/ops_math.def"
+#undef FN
+};
+
+int ir_mathfn_variant(int opc, const ir_type *opnd, int n, ir_type res)
+{
+    const ir_mathfn *m = &ir_mathfns[opc];
+    if (!m->arity || n != m->arity) return -1;
+    for (int k = 0; k < 2; k++) {
+        const ir_mathvar *v = &m->var[k];
+        if (!*v->gpu || ir_type_elem(res) != ir_scalar(v->res)) continue;
+        int i = 0;
+        while (i < n && ir_type_elem(opnd[i]) == ir_scalar(v->opnd[i])) i++;
+        if (i == n) return k;
+    }
+    return -1;
+}
+
 int ir_op_lookup(const char *name, size_t len)
 {
     for (int i = 0; i < IR_OP_COUNT; i++)

@@ -335,6 +335,24 @@ static bool check_sig(verifier *V, const ir_op *op, const ir_type *T, ir_type Rt
     case S_FLOAT_TO_INT:
         return need(V, op, is_float(T[0]) && is_int(Rt), "must convert a float to an integer, got %s -> %s", ts(T[0]),
                     ts(Rt));
+    case S_MATHFN: {
+        if (ir_mathfn_variant(op->opc, T, op->nopnd, Rt) >= 0) return true;
+        const ir_mathfn *m = &ir_mathfns[op->opc];
+        char want[160] = "";
+        for (int k = 0; k < 2; k++) {
+            const ir_mathvar *v = &m->var[k];
+            if (!*v->gpu) continue;
+            size_t l = strlen(want);
+            snprintf(want + l, sizeof want - l, "%s(", l ? " or " : "");
+            for (int i = 0; i < m->arity; i++) {
+                l = strlen(want);
+                snprintf(want + l, sizeof want - l, "%s%s", i ? ", " : "", ts(ir_scalar(v->opnd[i])));
+            }
+            l = strlen(want);
+            snprintf(want + l, sizeof want - l, ") -> %s", ts(ir_scalar(v->res)));
+        }
+        return fail(V, op, "operand and result types match no variant: expected %s (ops_math.def)", want);
+    }
     default:
         return fail(V, op, "has no type signature in ops.def");
     }
@@ -344,15 +362,15 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
 {
     const ir_func *f = V->f;
     int opc = op->opc;
-    ir_type T[3] = { 0, 0, 0 };
-    for (int i = 0; i < op->nopnd && i < 3; i++) T[i] = ir_value_type(f, op->opnd[i]);
+    ir_type T[4] = { 0, 0, 0, 0 };
+    for (int i = 0; i < op->nopnd && i < 4; i++) T[i] = ir_value_type(f, op->opnd[i]);
     ir_type Rt = op->nres >= 1 ? ir_value_type(f, op->res) : 0;
     const ir_type_info *r = Rt ? ti(Rt) : NULL;
 
     /* elementwise ops: one shape for all operands and results */
     if (ir_ops[opc].props & P_ELEMWISE) {
         ir_type ref = op->nres ? Rt : T[0];
-        for (int i = 0; i < op->nopnd && i < 3; i++) {
+        for (int i = 0; i < op->nopnd && i < 4; i++) {
             if (opc == IR_SELECT && i == 0 && is_scalar(T[0])) continue;
             if (!same_shape(T[i], ref))
                 return fail(V, op, "operand %d has type %s, expected the shape of %s", i, ts(T[i]), ts(ref));

@@ -73,7 +73,7 @@ enum {
     F_REDUCE,
     F_ARITH,                       /* integer and float arithmetic, comparisons, select */
     F_CAST,
-    F_MATH,                        /* ops_math.def functions, absi, fma */
+    F_MATH,                        /* ops_math.def functions, absf, absi, fma */
     F_HINT,                        /* assume, barrier */
     F_DEBUG,                       /* tt.print, tt.assert */
     F_ASM,                         /* tt.elementwise_inline_asm (GPU only) */
@@ -100,6 +100,7 @@ enum {
     S_FLOAT_WIDEN, S_FLOAT_NARROW, /* fN -> fM likewise (extf, truncf) */
     S_INT_TO_FLOAT,
     S_FLOAT_TO_INT,
+    S_MATHFN,                      /* one of the row's variants (ops_math.def, ir_mathfn) */
     S_COUNT
 };
 
@@ -118,6 +119,26 @@ typedef struct ir_opdesc {
 extern const ir_opdesc ir_ops[IR_OP_COUNT];
 /* Look up an op by its text name; -1 when unknown. */
 int ir_op_lookup(const char *name, size_t len);
+
+/* The math functions of ops_math.def (libdevice's, one row each): what the
+ * verifier, the front end, the GPU lowering and the diff engine need to know
+ * of a row. Types are Triton dtypes (signedness included); an absent operand
+ * or variant has TT_DTYPE_COUNT. ir_mathfns[opc].arity is 0 for other ops. */
+typedef struct ir_mathvar {
+    tt_dtype res, opnd[4];         /* res TT_DTYPE_COUNT: no such variant */
+    const char *gpu;               /* "__nv_expf", "llvm.sqrt", ... (ops_math.def) */
+    int64_t ulp;                   /* interpreter vs GPU distance allowed */
+} ir_mathvar;
+typedef struct ir_mathfn {
+    const char *lib;               /* libdevice name: "exp", "add_rd", "mulhi" */
+    int arity;                     /* 1..4 */
+    const char *fast;              /* variant 0's form in fast numerics; "" none */
+    ir_mathvar var[2];
+} ir_mathfn;
+extern const ir_mathfn ir_mathfns[IR_OP_COUNT];
+/* The variant of math function opc whose signless operand and result types
+ * are those given (n operands), -1 when none matches. */
+int ir_mathfn_variant(int opc, const ir_type *opnd, int n, ir_type res);
 
 /* Enum attribute values. Orders follow MLIR's arith dialect and TTIR's. */
 enum { CMPI_EQ, CMPI_NE, CMPI_SLT, CMPI_SLE, CMPI_SGT, CMPI_SGE,

@@ -9,10 +9,10 @@ case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
 cd "$here" || exit 99
 python3 - "$exe" <<'PY'
 import ast, re, subprocess, sys
-text = open("meson.build").read()
-body = text[text.index("conformance_cases = [") + len("conformance_cases = "):]
-body = body[:body.index("\n]\n") + 3]
-cases = ast.literal_eval(re.sub(r"#.*", "", body))
+text = re.sub(r"#.*", "", open("meson.build").read())
+cases = []
+for m in re.finditer(r"conformance_cases \+?= (\[.*?\n\]\n)", text, re.S):   # the list and its += blocks
+    cases += ast.literal_eval(m.group(1))
 fails = 0
 for name, argv in cases:
     r = subprocess.run([sys.argv[1], "run", "--device", "gpu"] + argv, capture_output=True, text=True)

@@ -7,9 +7,10 @@
  *
  * Ops with a generic signature get a kernel built from the signature alone
  * (out[i] = OP(in0[i], ...)); ops with S_CUSTOM rules are covered by Triton
- * kernels compiled with the front end. Math functions are also checked for
- * value: the interpreter's f32 result against the row's f64 expression
- * evaluated here in double (a libm of another precision), to 2 ulp-ish. */
+ * kernels compiled with the front end. Math functions (ops_math.def) are
+ * walked variant by variant, in kernels of up to 16 variants; float
+ * functions are also checked for value: the interpreter's f32 variant
+ * against its f64 variant on the same inputs, to the row's ULP bound. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -137,17 +138,6 @@ static tt_tensor *input(const char *name, tt_dtype d, int k)
     return t;
 }
 
-/* The f64 expression of each ops_math.def row, as the reference. */
-typedef double (*ref_fn)(double);
-#define MATH(e, name, sig, props, c32, c64, ieee, fast) static double ref_##e(double x) { return c64; }
-#include "tritium/ops_math.def"
-#undef MATH
-static const ref_fn math_ref[IR_OP_COUNT] = {
-#define MATH(e, name, sig, props, c32, c64, ieee, fast) [IR_##e] = ref_##e,
-#include "tritium/ops_math.def"
-#undef MATH
-};
-
 START_TEST(signature_ops)
 {
     int nsig = 0;
@@ -177,17 +167,103 @@ START_TEST(signature_ops)
         store(&k, ptrs(&k, out, offs), r, -1);
         ret(&k);
         walk(k.f, &k.l, ir_ops[opc].name);
-        if (math_ref[opc]) {
-            const float *xi = kb_tensor(&k, 0)->data, *yo = kb_tensor(&k, 1)->data;
-            for (int i = 0; i < N; i++) {
-                double want = math_ref[opc]((double)xi[i]);
-                ck_assert_msg(fabs(yo[i] - want) <= 4e-7 * fabs(want) + 1e-30, "%s(%g) = %.9g, want %.9g",
-                              ir_ops[opc].name, (double)xi[i], (double)yo[i], want);
-            }
-        }
         kb_free(&k);
     }
     ck_assert_int_ge(nsig, 40);
+}
+END_TEST
+
+/* ---- ops_math.def: every variant of every row ---- */
+
+enum { MF_CHUNK = 16 };
+
+static tt_dtype storage(tt_dtype d) { return d == TT_U32 ? TT_I32 : d == TT_U64 ? TT_I64 : d == TT_BOOL ? TT_I32 : d; }
+
+/* Inputs of variant operand i: floats in [0.5, 2.5), ints 1..N. */
+static tt_tensor *mf_input(const char *name, tt_dtype d, int k)
+{
+    int64_t n = N;
+    tt_tensor *t = tt_tensor_new(name, storage(d), 1, &n);
+    for (int i = 0; i < N; i++) {
+        double v = tt_dtype_is_float(d) ? 0.5 + (double)((i * 7 + k * 13) % N) / N * 2.0 : 1 + (i * 5 + k * 11) % N;
+        tt_store_f64(t->data, storage(d), i, v);
+    }
+    return t;
+}
+
+/* Walks variants [first, first + count) of the flattened (row, variant)
+ * list in one kernel; results land in res[...] (f32/f64 results as double). */
+static void mf_chunk(const int *opcs, const int *vars, int count, double res[][N])
+{
+    kb k;
+    kb_init(&k, "math_fns");
+    ir_value offs = range(&k, 0, N);
+    int args = 0, outarg[MF_CHUNK];
+    for (int j = 0; j < count; j++) {
+        const ir_mathfn *m = &ir_mathfns[opcs[j]];
+        const ir_mathvar *v = &m->var[vars[j]];
+        ir_value x[4];
+        for (int i = 0; i < m->arity; i++) {
+            char nm[16];
+            snprintf(nm, sizeof nm, "in%d_%d", j, i);
+            ir_value a = kb_tensor_arg(&k, nm, mf_input(nm, v->opnd[i], i));
+            args++;
+            x[i] = load(&k, ptrs(&k, a, offs), -1, -1);
+        }
+        int64_t n = N;
+        char nm[16];
+        snprintf(nm, sizeof nm, "out%d", j);
+        ir_value out = kb_tensor_arg(&k, nm, tt_tensor_new(nm, storage(v->res), 1, &n));
+        outarg[j] = args++;
+        ir_value r = ir_emit1(&k.b, opcs[j], TYT(v->res == TT_BOOL ? TT_BOOL : storage(v->res), N), m->arity, x);
+        if (v->res == TT_BOOL) r = op(&k, IR_EXTUI, TYT(TT_I32, N), 1, r);
+        store(&k, ptrs(&k, out, offs), r, -1);
+    }
+    ret(&k);
+    walk(k.f, &k.l, "math_fns");
+    for (int j = 0; j < count; j++) {
+        const tt_tensor *t = kb_tensor(&k, outarg[j]);
+        for (int i = 0; i < N; i++) res[j][i] = tt_load_f64(t->data, t->dtype, i);
+    }
+    kb_free(&k);
+}
+
+START_TEST(math_functions)
+{
+    static int opcs[2 * IR_OP_COUNT], vars[2 * IR_OP_COUNT];
+    static double res[2 * IR_OP_COUNT][N];
+    int nv = 0, nrows = 0;
+    for (int opc = 0; opc < IR_OP_COUNT; opc++) {
+        const ir_mathfn *m = &ir_mathfns[opc];
+        if (!m->arity) continue;
+        nrows++;
+        ck_assert_msg(ir_ops[opc].sig == S_MATHFN && ir_ops[opc].min_opnd == m->arity, "%s: row and op disagree",
+                      ir_ops[opc].name);
+        int have = 0;
+        for (int k = 0; k < 2; k++) {
+            if (!*m->var[k].gpu) continue;
+            opcs[nv] = opc;
+            vars[nv++] = k;
+            have++;
+        }
+        ck_assert_msg(have > 0, "%s: no variant", ir_ops[opc].name);
+    }
+    for (int j = 0; j < nv; j += MF_CHUNK) mf_chunk(opcs + j, vars + j, nv - j < MF_CHUNK ? nv - j : MF_CHUNK, res + j);
+    /* float rows: variant 0 (f32) against variant 1 (f64) on the same inputs */
+    int checked = 0;
+    for (int j = 0; j + 1 < nv; j++) {
+        const ir_mathfn *m = &ir_mathfns[opcs[j]];
+        if (opcs[j + 1] != opcs[j] || m->var[0].res != TT_F32 || m->var[1].res != TT_F64) continue;
+        double tol = (double)(m->var[0].ulp + 2) * 0x1p-23;
+        for (int i = 0; i < N; i++) {
+            float got = (float)res[j][i], want = (float)res[j + 1][i];
+            bool ok = (isnan(got) && isnan(want)) || got == want || fabs((double)got - want) <= tol * fabs(want) + 1e-30;
+            ck_assert_msg(ok, "%s lane %d: f32 %.9g, f64 %.17g", ir_ops[opcs[j]].name, i, (double)got, res[j + 1][i]);
+        }
+        checked++;
+    }
+    ck_assert_int_ge(nrows, 190);
+    ck_assert_int_ge(checked, 60);
 }
 END_TEST
 
@@ -348,6 +424,7 @@ int main(void)
     tcase_add_test(tc, signature_ops);
     tcase_add_test(tc, custom_ops);
     tcase_add_test(tc, inline_asm_op);
+    tcase_add_test(tc, math_functions);
     tcase_add_test(tc, every_op_covered);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

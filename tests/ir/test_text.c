@@ -269,6 +269,20 @@ static ir_func *build_sink(void)
     op1(&b, IR_EXTF, tensor1(F64, 64), 1, h);
     ir_value m = sel;
     for (int opc = IR_EXP; opc <= IR_CEIL; opc++) m = op1(&b, opc, f64t, 1, m);
+    /* every variant of every ops_math.def row, on constants of its types */
+    for (int opc = 0; opc < IR_OP_COUNT; opc++) {
+        const ir_mathfn *mf = &ir_mathfns[opc];
+        for (int k = 0; mf->arity && k < 2; k++) {
+            const ir_mathvar *v = &mf->var[k];
+            if (!*v->gpu) continue;
+            ir_value x[4];
+            for (int i = 0; i < mf->arity; i++) {
+                ir_type t = ir_tensor(ir_scalar(v->opnd[i]), 1, (int64_t[]){ 64 });
+                x[i] = tt_dtype_is_float(v->opnd[i]) ? cst_f(&b, t, 1.5) : cst_i(&b, t, 3);
+            }
+            ir_emit1(&b, opc, ir_tensor(ir_scalar(v->res), 1, (int64_t[]){ 64 }), mf->arity, x);
+        }
+    }
     op1(&b, IR_ABSF, tensor1(F16, 64), 1, h);
     op1(&b, IR_ABSI, t64, 1, a);
     op1(&b, IR_FMA, f64t, 3, m, m, ld);

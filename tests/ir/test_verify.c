@@ -435,7 +435,7 @@ static const struct plant {
     { "const range", p_const_range, "arith.constant: value 300 does not fit i8" },
     { "pid axis", p_pid_axis, "tt.get_program_id: axis must be 0, 1 or 2, got 3" },
     { "pid type", p_pid_type, "tt.get_program_id: result must be i32, got i64" },
-    { "exp f16", p_exp_f16, "math.exp: operand and result must be one fp32/fp64 type" },
+    { "exp f16", p_exp_f16, "math.exp: operand and result types match no variant: expected (f32) -> f32 or (f64) -> f64" },
     { "operand count", p_operand_count, "arith.addi: has 3 operands, expected 2..2" },
     { "enum range", p_enum_range, "arith.cmpi: attribute 'predicate' = 42 is not a valid cmpi value" },
     { "atomic fadd int", p_atomic_fadd_int, "tt.atomic_rmw: fadd needs a float pointee, got tensor<64xi32>" },
