@@ -80,8 +80,18 @@ static struct {
     int state;                 /* 0 untried, 1 ok, -1 failed */
     bool no_driver;
     char init_err[512];
-    char last_launch[256];
+    /* the last launch, for error messages; formatted only when one is
+     * reported (launch_text), so a launch costs no snprintf */
+    struct { bool set; char name[128]; long long grid[3]; int block, smem; } last;
 } cu;
+
+static const char *launch_text(void)
+{
+    static __thread char t[256];
+    snprintf(t, sizeof t, "kernel %s (grid %lldx%lldx%lld, block %d, smem %d)", cu.last.name, cu.last.grid[0],
+             cu.last.grid[1], cu.last.grid[2], cu.last.block, cu.last.smem);
+    return t;
+}
 
 static __thread char errbuf[4096];
 
@@ -207,10 +217,10 @@ int cuda_memcpy_dtoh(void *dst, cuda_devptr src, size_t n)
     NEED_INIT();
     if (!n) return 0;
     CUresult r = cu.MemcpyDtoH(dst, src, n);
-    if (r && cu.last_launch[0]) {
+    if (r && cu.last.set) {
         char d[512];
         describe(r, d, sizeof d);
-        return fail("%s failed: %s", cu.last_launch, d);
+        return fail("%s failed: %s", launch_text(), d);
     }
     return check(r, "cuMemcpyDtoH");
 }
@@ -323,17 +333,21 @@ int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel 
 int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params)
 {
     NEED_INIT();
-    snprintf(cu.last_launch, sizeof cu.last_launch, "kernel %s (grid %lldx%lldx%lld, block %d, smem %d)",
-             k->name, (long long)grid[0], (long long)grid[1], (long long)grid[2], block_x, dyn_smem);
+    if (strncmp(cu.last.name, k->name, sizeof cu.last.name - 1))
+        snprintf(cu.last.name, sizeof cu.last.name, "%s", k->name);
+    for (int d = 0; d < 3; d++) cu.last.grid[d] = (long long)grid[d];
+    cu.last.block = block_x;
+    cu.last.smem = dyn_smem;
+    cu.last.set = true;
     if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
-        return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", cu.last_launch);
+        return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
     if (grid[0] * grid[1] * grid[2] == 0) return 0;
     CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                  (unsigned)block_x, 1, 1, (unsigned)dyn_smem, NULL, params, NULL);
     if (r) {
         char d[512];
         describe(r, d, sizeof d);
-        return fail("cannot launch %s: %s", cu.last_launch, d);
+        return fail("cannot launch %s: %s", launch_text(), d);
     }
     return 0;
 }
@@ -345,7 +359,7 @@ int cuda_sync(void)
     if (r == 0) return 0;
     char d[512];
     describe(r, d, sizeof d);
-    if (cu.last_launch[0]) return fail("%s failed: %s", cu.last_launch, d);
+    if (cu.last.set) return fail("%s failed: %s", launch_text(), d);
     return fail("CUDA error: %s", d);
 }
 
@@ -375,7 +389,7 @@ int cuda_timer_elapsed(cuda_timer *t, float *ms)
     if (r) {
         char d[512];
         describe(r, d, sizeof d);
-        if (cu.last_launch[0]) return fail("%s failed: %s", cu.last_launch, d);
+        if (cu.last.set) return fail("%s failed: %s", launch_text(), d);
         return fail("CUDA error: %s", d);
     }
     return check(cu.EventElapsedTime(ms, t->start, t->stop), "cuEventElapsedTime");

@@ -19,6 +19,7 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static char llvm_extra[512];          /* $TRITIUM_LLVM_ARG as applied at init */
+static bool llvm_ready;               /* init_llvm ran */
 
 static void init_llvm(void)
 {
@@ -35,13 +36,19 @@ static void init_llvm(void)
         args[n++] = llvm_extra;
     }
     LLVMParseCommandLineOptions(n, args, NULL);
+    __atomic_store_n(&llvm_ready, true, __ATOMIC_RELEASE);
 }
 
 void gpu_llvm_init(void) { pthread_once(&once, init_llvm); }
 
+/* The cache key needs it on every compile, cached ones too, which must not
+ * initialize LLVM: before init, the value init would apply. */
 const char *gpu_llvm_extra_arg(void)
 {
-    gpu_llvm_init();
+    if (!__atomic_load_n(&llvm_ready, __ATOMIC_ACQUIRE)) {
+        const char *e = getenv("TRITIUM_LLVM_ARG");
+        return e ? e : "";
+    }
     return llvm_extra;
 }
 
