@@ -200,7 +200,7 @@ class _Row:
 
     def __init__(self, kernel, spec):
         self.kernel, self.spec = kernel, spec
-        self.launches = self.checked = self.agree = self.differ = self.faulted = 0
+        self.launches = self.checked = self.agree = self.differ = self.faulted = self.unchecked = 0
 
 
 _ROWS = {}
@@ -270,7 +270,10 @@ def _check_hook(jitfn, args, kwargs, grid, real):
     if CONFIG.sample and row.checked >= CONFIG.sample:
         return real()
     staging = _launch._Staging(copy_all=True)
-    L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging)
+    try:
+        L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging)
+    except (_launch.UnsupportedLaunch, _launch.CompileError) as e:
+        return _unchecked_launch(row, info, e, real)
     try:
         if CONFIG.against in ("triton", "tritium-gpu"):
             ret = real()
@@ -280,7 +283,10 @@ def _check_hook(jitfn, args, kwargs, grid, real):
         results = {name: after[ptr] for name, ptr in staging.names.items()}
         against = "tritium-gpu" if CONFIG.against == "tritium-gpu" else "results"
         label = "triton" if CONFIG.against == "triton" else CONFIG.against
-        rc, text, data = L.check(results, against=against, label=label)
+        try:
+            rc, text, data = L.check(results, against=against, label=label)
+        except _launch.CompileError as e:          # Triton compiled it, tritium cannot: not checked
+            return _unchecked_launch(row, info, e, lambda: ret)
     finally:
         L.free()
     row.checked += 1
@@ -310,6 +316,15 @@ def _check_hook(jitfn, args, kwargs, grid, real):
     return ret
 
 
+def _unchecked_launch(row, info, err, real):
+    """A launch tritium cannot run (an argument it cannot represent, a kernel
+    it cannot compile): Triton's launch goes on unchecked; said once per kernel."""
+    row.unchecked += 1
+    if row.unchecked == 1:
+        sys.stderr.write("tritium: check: %s is not checked: %s\n" % (info.short, str(err).splitlines()[0]))
+    return real()
+
+
 def _summary():
     if not _ROWS:
         sys.stderr.write("tritium check: no launches\n")
@@ -319,12 +334,12 @@ def _summary():
     lines = ["tritium check against %s: %d launch%s, %d checked, %d disagree or fault" % (
         CONFIG.against, sum(r.launches for r in _ROWS.values()), "" if sum(r.launches for r in _ROWS.values()) == 1
         else "es", sum(r.checked for r in _ROWS.values()), _BAD[0]),
-        "%-*s  %-*s  %8s  %7s  %5s  %6s  %7s" % (w, "kernel", sw, "specialization", "launches", "checked", "agree",
-                                               "differ", "faulted")]
+        "%-*s  %-*s  %8s  %7s  %5s  %6s  %7s  %9s" % (w, "kernel", sw, "specialization", "launches", "checked",
+                                                    "agree", "differ", "faulted", "unchecked")]
     for r in _ROWS.values():
         spec = r.spec if len(r.spec) <= sw else r.spec[:sw - 3] + "..."
-        lines.append("%-*s  %-*s  %8d  %7d  %5d  %6d  %7d" % (w, r.kernel, sw, spec, r.launches, r.checked, r.agree,
-                                                            r.differ, r.faulted))
+        lines.append("%-*s  %-*s  %8d  %7d  %5d  %6d  %7d  %9d" % (w, r.kernel, sw, spec, r.launches, r.checked,
+                                                                 r.agree, r.differ, r.faulted, r.unchecked))
     sys.stderr.write("\n".join(lines) + "\n")
     sys.stderr.flush()
 
