@@ -69,7 +69,7 @@ def pytest_sessionfinish(session, exitstatus):
     """check mode: the table, and a failing status when a launch disagreed."""
     if CONFIG.mode == "check":
         from . import _modes
-        code = _modes.at_exit(int(exitstatus))
+        code = _modes.at_exit(int(exitstatus), repeat_reports=True)
         if code and not exitstatus:
             session.exitstatus = code
 

@@ -205,6 +205,7 @@ class _Row:
 
 _ROWS = {}
 _BAD = [0]
+_FIRST_REPORTS = []          # the first disagreeing launches' reports (pytest captured them)
 
 
 def _check_setup():
@@ -304,6 +305,8 @@ def _check_hook(jitfn, args, kwargs, grid, real):
     _BAD[0] += 1
     msg = "tritium: check: kernel %s, grid %s, launch %d of this specialization: %s\n%s" % (
         info.short, tuple(g), row.launches, "MISMATCH" if chk.get("mismatches") else "FAILED", text)
+    if len(_FIRST_REPORTS) < 3:
+        _FIRST_REPORTS.append(msg)
     if CONFIG.on_error == "raise":
         raise _launch.KernelError(msg.rstrip("\n"), report=text, kernel=info.short, sites=data.get("sites", ()),
                                   grid=tuple(g))
@@ -423,13 +426,16 @@ def _debug_hook(jitfn, args, kwargs, grid, real):
 _DONE = [False]
 
 
-def at_exit(code):
+def at_exit(code, repeat_reports=False):
     """python -m tritium's exit: the check table, and status 1 when a launch
-    disagreed or faulted."""
+    disagreed or faulted. repeat_reports: print the first disagreeing
+    launches' reports again (pytest captured them with the test's output)."""
     if _DONE[0]:
         return code
     _DONE[0] = True
     if CONFIG.mode == "check":
+        if repeat_reports and _FIRST_REPORTS:
+            sys.stderr.write("".join(r if r.endswith("\n") else r + "\n" for r in _FIRST_REPORTS))
         _summary()
         if _BAD[0] and not code:
             return 1

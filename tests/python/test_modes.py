@@ -267,3 +267,22 @@ def test_tritium_mode_through_the_pth_file(tmp_path):
     assert "tritium imported: False" in p.stdout
     # without a GPU driver and without tritium, Triton cannot launch: the mode was really off
     assert p.returncode != 0
+
+
+def test_check_through_the_pytest_plugin(tmp_path):
+    """pytest -p tritium --tritium=check: the test passes (the program goes on
+    with its own launch's results), the session fails, and the report the
+    test's capture hid is printed again at the end with the table."""
+    t = tmp_path / "test_racy.py"
+    body = RACY.split("x = torch.arange")[0]
+    t.write_text(body + "\ndef test_it():\n    o = torch.zeros(4, dtype=torch.int32)\n"
+                 "    f = torch.zeros(1, dtype=torch.int32)\n    last_writer[(4,)](o, f)\n"
+                 "    assert o.tolist() == [0, 2, 4, 6]\n")
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tritium",
+                        "--tritium=check", "--tritium-options=--against reverse", str(t)], cwd=tmp_path, env=_env(),
+                       capture_output=True, text=True, timeout=300)
+    out = p.stdout + p.stderr
+    assert p.returncode == 1 and "1 passed" in out, out
+    assert re.search(r"\[0\]\s+3\s+0\s+3\s+3\s+program \(3, 0, 0\) at \S*test_racy\.py:%d"
+                     % _line_of(body, "PLANTED"), out), out
+    assert "1 checked, 1 disagree or fault" in out
