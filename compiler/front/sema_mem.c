@@ -82,6 +82,50 @@ void sema_builtin_store(sema *S, src_pos p, const bargs *B)
 }
 
 /* tl.atomic_* (semantic.py atomic_*, atom_red_typechecking_impl) */
+/* One tt.atomic_rmw of kind on ptr, val (already of ptr's shape and
+ * pointee type), mask (-1: none). */
+static sval emit_rmw(sema *S, int kind, sval ptr, sval val, ir_value mask, int64_t sem, int64_t scope)
+{
+    ir_value ops[3] = { ptr.v, val.v, mask };
+    sval r = sema_emit(S, IR_ATOMIC_RMW, ir_value_type(S->fn, val.v), mask >= 0 ? 3 : 2, ops, val.dt, 0);
+    ir_op *op = ir_def(S->fn, r.v);
+    ir_attr_set(op, "rmw", kind);
+    ir_attr_set(op, "sem", sem);
+    ir_attr_set(op, "scope", scope);
+    return r;
+}
+
+/* Float atomic_max/min as Triton lowers them (semantic.py atomic_max /
+ * atomic_min): the value's bits as an integer, a signed max (min) where the
+ * value is non-negative, an unsigned min (max) where its sign bit is set. */
+static sval float_minmax(sema *S, src_pos p, bool is_max, sval ptr, sval val, sval mask, int64_t sem, int64_t scope)
+{
+    tt_dtype ft = ptr.pt, it = ft == TT_F32 ? TT_I32 : TT_I64, ut = ft == TT_F32 ? TT_U32 : TT_U64;
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    val = sema_broadcast_to(S, p, sema_cast(S, p, val, ft, 0, false), rank, shape);
+    if (mask.k != V_NONE) {
+        mask = sema_want_tensor(S, p, mask, "mask");
+        if (mask.dt != TT_BOOL) sema_error(S, p, "mask must be a boolean tensor, got %s", sv_describe(S, &mask));
+        mask = sema_broadcast_to(S, p, mask, rank, shape);
+    }
+    sval ival = sema_cast(S, p, val, it, 0, true), uval = sema_cast(S, p, val, ut, 0, true);
+    sval iptr = sema_cast(S, p, ptr, TT_PTR, it, false), uptr = sema_cast(S, p, ptr, TT_PTR, ut, false);
+    sval neg = sema_binop(S, p, "<", ival, sv_int(0));
+    sval pos = sema_unop(S, p, "not", neg);
+    sval mpos = mask.k == V_NONE ? pos : sema_binop(S, p, "&", mask, pos);
+    sval mneg = mask.k == V_NONE ? neg : sema_binop(S, p, "&", mask, neg);
+    sema_setloc(S, p);
+    sval rpos = emit_rmw(S, is_max ? RMW_MAX : RMW_MIN, iptr, ival, mpos.v, sem, scope);
+    sval rneg = emit_rmw(S, is_max ? RMW_UMIN : RMW_UMAX, uptr, uval, mneg.v, sem, scope);
+    rneg = sema_cast(S, p, rneg, it, 0, true);
+    ir_value sel[3] = { pos.v, rpos.v, rneg.v };
+    sval r = sema_emit(S, IR_SELECT, ir_value_type(S->fn, rpos.v), 3, sel, it, 0);
+    return sema_cast(S, p, r, ft, 0, true);
+}
+
 sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
 {
     sval ptr = sema_arg_req(S, p, B, "pointer");
@@ -130,8 +174,10 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
     case B_ATOMIC_XOR: kind = RMW_XOR; break;
     default: kind = RMW_XCHG; break;
     }
-    if (fl && (kind == RMW_MAX || kind == RMW_MIN))
-        sema_error(S, p, "%s on floating-point pointers is not supported yet", sema_builtin_name(id));
+    if (fl && (kind == RMW_MAX || kind == RMW_MIN)) {
+        if (et != TT_F32 && et != TT_F64) sema_error(S, p, "%s not supported for dtype %s", sema_builtin_name(id), tt_dtype_triton_name(et));
+        return float_minmax(S, p, kind == RMW_MAX, ptr, val, sema_arg_has(B, "mask") ? sema_arg(B, "mask") : sv_none(), sem, scope);
+    }
     if (fl && kind != RMW_FADD && kind != RMW_XCHG)
         sema_error(S, p, "%s is not supported on floating-point pointers", sema_builtin_name(id));
     /* only add takes 16-bit floats; everything else needs 32 or 64 bits (semantic.py atom_red_typechecking_impl) */

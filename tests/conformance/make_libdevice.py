@@ -349,8 +349,50 @@ TOL = {
 }
 
 
+def mathops():
+    """References of kernels/mathops.py (numpy; written by hand, not generated)."""
+    r = np.random.default_rng(7)
+    x = r.uniform(-4, 4, N).astype(np.float32)
+    y = r.uniform(0.25, 4, N).astype(np.float32) * np.where(r.random(N) < 0.5, -1, 1).astype(np.float32)
+    np.save(os.path.join(REFS, "mathops_x.npy"), x)
+    np.save(os.path.join(REFS, "mathops_y.npy"), y)
+    f = np.float32
+    with np.errstate(all="ignore"):
+        rows = [x / y, x / f(3), x / y, x / y, np.sqrt(np.abs(x)), np.sqrt(np.abs(y)),
+                [float(M.tanh(M.mpf(float(v)))) for v in x], x.astype(np.float64) ** 3,
+                [float(M.erf(M.mpf(float(v)))) for v in y], np.fmod(x, f(1.5))]
+    np.save(os.path.join(REFS, "mathops_rn.npy"), np.array([np.asarray(v, dtype=np.float64) for v in rows]).astype(np.float32))
+    # NaNs on both sides, never both at once
+    xn, yn = x.copy(), y.copy()
+    xn[::5] = np.nan
+    yn[2::7] = np.nan
+    np.save(os.path.join(REFS, "mathops_xn.npy"), xn)
+    np.save(os.path.join(REFS, "mathops_yn.npy"), yn)
+    with np.errstate(all="ignore"):
+        rows = [np.fmin(xn, yn), np.minimum(xn, yn), np.fmax(xn, yn), np.maximum(xn, yn),
+                np.fmin(np.fmax(xn, f(-0.5)), f(0.5)), np.minimum(np.maximum(xn, yn - f(1)), yn + f(1))]
+    np.save(os.path.join(REFS, "mathops_nan.npy"), np.array(rows, dtype=np.float32))
+    # float atomic_max / atomic_min from 4 programs over initial values
+    g = r.uniform(-8, 8, (4, 32)).astype(np.float32)
+    init = r.uniform(-8, 8, 32).astype(np.float32)
+    np.save(os.path.join(REFS, "atom_x.npy"), g)
+    np.save(os.path.join(REFS, "atom_init.npy"), init)
+    np.save(os.path.join(REFS, "atom_max.npy"), np.maximum(init, g.max(axis=0)))
+    mn = np.minimum(init, g.min(axis=0))
+    mn[-2:] = init[-2:]
+    np.save(os.path.join(REFS, "atom_min.npy"), mn)
+    np.save(os.path.join(REFS, "atom_max1.npy"), np.maximum(init, g[0]))
+    mn1 = np.minimum(init, g[0])
+    mn1[-2:] = init[-2:]
+    np.save(os.path.join(REFS, "atom_min1.npy"), mn1)
+    old = init.copy()
+    old[-2:] = 0
+    np.save(os.path.join(REFS, "atom_old1.npy"), old)
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
+    mathops()
     T = table()
     groups = {}   # (argtypes, restype, tol) -> [(name, inputs, ref)]
     missing = []

@@ -521,6 +521,37 @@ START_TEST(math_dtypes)
 }
 END_TEST
 
+/* math.py div_rn / sqrt_rn (fp32 only), fdiv, propagate_nan, libdevice's
+ * exact-overload rule (core.py extern_elementwise). */
+START_TEST(rounded_and_libdevice)
+{
+    bzok("tl.div_rn(x, y)", F32, "tensor<16xf32>", IR_DIV_RN);
+    bzok("tl.math.div_rn(x, 2)", F32, "tensor<16xf32>", IR_DIV_RN);
+    bzerr("tl.div_rn(x, y)", spec3("f64", "f64", "f32"), "div_rn: expected dtype ['fp32'] but got fp64");
+    bzok("tl.fdiv(x, y)", F32, "tensor<16xf32>", IR_DIVF);
+    bzerr("tl.fdiv(x, y)", spec3("f32", "i32", "f32"), "both operands of fdiv must have floating scalar type");
+    bzok("tl.sqrt_rn(x)", F32, "tensor<16xf32>", IR_SQRT_RN);
+    bzok("x.sqrt_rn()", F32, "tensor<16xf32>", IR_SQRT_RN);
+    bzerr("tl.sqrt_rn(x)", spec3("f16", "f32", "f32"), "sqrt_rn: expected dtype ['fp32'] but got fp16");
+    bzok("tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)", F32, "tensor<16xf32>", IR_MAXIMUMF);
+    bzok("tl.minimum(x, y, tl.PropagateNan.NONE)", F32, "tensor<16xf32>", IR_MINNUMF);
+    bzok("tl.clamp(x, y, y + 1, propagate_nan=tl.PropagateNan.ALL)", F32, "tensor<16xf32>", IR_MINIMUMF);
+    bzerr("tl.maximum(x, y, propagate_nan=3)", F32, "propagate_nan must be tl.PropagateNan.NONE or tl.PropagateNan.ALL");
+    bzok("tl.extra.cuda.libdevice.tanh(x)", F32, "tensor<16xf32>", IR_TANH);
+    bzok("tl.extra.cuda.libdevice.pow(x, 2)", F32, "tensor<16xf32>", IR_POWI);
+    bzok("tl.extra.cuda.libdevice.pow(x, 2.0)", F32, "tensor<16xf32>", IR_POW);
+    bzok("tl.extra.cuda.libdevice.isnan(x)", F32, "tensor<16xi1>", IR_ISNAN);
+    bzok("tl.extra.cuda.libdevice.mulhi(x.to(tl.uint32, bitcast=True), y.to(tl.uint32, bitcast=True))", F32,
+         "tensor<16xi32>", IR_UMULHI);
+    bzok("tl.extra.cuda.libdevice.float2int_rd(x)", F32, "tensor<16xi32>", IR_FLOAT2INT_RD);
+    bzok("tl.extra.cuda.libdevice.norm4d(x, y, x, 1.0)", F32, "tensor<16xf32>", IR_NORM4D);
+    bzerr("tl.extra.cuda.libdevice.tanh(x)", spec3("f16", "f32", "f32"), "libdevice.tanh has no overload for (fp16): it takes (fp32) or (fp64)");
+    bzerr("tl.extra.cuda.libdevice.add_rd(x, y)", spec3("f32", "f64", "f32"), "no overload for (fp32, fp64)");
+    bzerr("tl.extra.cuda.libdevice.fmod(x)", F32, "missing argument 'arg1'");
+    bzerr("tl.extra.cuda.libdevice.fmod(x, y, x)", F32, "libdevice.fmod takes 2 arguments, got 3");
+}
+END_TEST
+
 START_TEST(program_ids)
 {
     ir_func *f = bz("tl.program_id(axis=1)", F32, "i32", IR_GET_PID);
@@ -734,6 +765,7 @@ TCase *tc_builtins(void)
 {
     TCase *tc = tcase_create("builtins");
     tcase_add_test(tc, arange_rules);
+    tcase_add_test(tc, rounded_and_libdevice);
     tcase_add_test(tc, zeros_and_full);
     tcase_add_test(tc, where_promotion);
     tcase_add_test(tc, minimum_maximum);
