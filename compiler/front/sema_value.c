@@ -415,6 +415,16 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
         bool neg = !strcmp(op, "!=") || !strcmp(op, "is not");
         return sv_bool(eq != neg);
     }
+    /* constexpr tuples (shapes): Python's element-wise == and != */
+    if (a.k == V_TUPLE && b.k == V_TUPLE && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+        bool eq = a.n == b.n;
+        for (int i = 0; eq && i < a.n; i++) {
+            sval e = sema_binop(S, p, "==", a.items[i], b.items[i]);
+            if (e.k == V_TENSOR) sema_error(S, p, "comparing tuples that hold tensors is not supported");
+            eq = sv_truthy(S, p, &e);
+        }
+        return sv_bool(eq == !strcmp(op, "=="));
+    }
     if (!strcmp(op, "is") || !strcmp(op, "is not")) sema_error(S, p, "'%s' is only supported on constexprs and None", op);
     if (a.k == V_STR && b.k == V_STR && !strcmp(op, "+")) {
         char *s = arena_alloc(S->a, strlen(a.s) + strlen(b.s) + 1);

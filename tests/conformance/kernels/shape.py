@@ -57,8 +57,10 @@ def join_split(A, B, J, S0, S1, I, M: tl.constexpr, N: tl.constexpr):
 @triton.jit
 def join_scalars(X, Y, Z):
     j = tl.join(X, Y)                                   # two scalars: a [2] tensor
+    tl.static_assert(j.shape == [2] and j.shape != (4,))
     tl.store(Z + tl.arange(0, 2), j)
     p, q = tl.split(j * 10)                             # a [2] tensor: two scalars
+    tl.static_assert(p.shape == [] and q.shape == ())
     tl.store(Z + 2, q)
     tl.store(Z + 3, p)
 
