@@ -14,10 +14,10 @@ def sort_rows(X, Y, M: tl.constexpr, N: tl.constexpr, DESC: tl.constexpr):
 
 
 @triton.jit
-def sort_method(X, Y, N: tl.constexpr):
+def sort_1d(X, Y, N: tl.constexpr):
     offs = tl.arange(0, N)
     x = tl.load(X + offs)
-    tl.store(Y + offs, x.sort(dim=0, descending=True))
+    tl.store(Y + offs, tl.sort(x, dim=0, descending=True))   # x.sort(): tritium only (3.6 does not bind it)
 
 
 @triton.jit
@@ -109,7 +109,7 @@ def bcast_map(A, B, Y, Z, M: tl.constexpr, N: tl.constexpr):
     ab, bb = tl.broadcast(a, b)
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     tl.store(Y + offs, ab - bb)
-    tl.store(Z + offs, tl.map_elementwise(_affine, a, b, 0.5))
+    tl.store(Z + offs, tl.map_elementwise(_affine, a, b, a * 0 + 0.5))
 
 
 @triton.jit
