@@ -135,6 +135,10 @@ static sval as_carried(sema *S, src_pos p, const char *name, sval v)
 
 /* ---- if ---- */
 
+static int leaf_count(sema *S, src_pos p, const char *name, sval v);
+static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n);
+static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k);
+
 static void exec_if(sema *S, node *s)
 {
     sval c = sema_expr(S, s->a);
@@ -177,16 +181,46 @@ static void exec_if(sema *S, node *s)
     VEC(const char *) rn = {0};
     VEC(ir_value) ythen = {0}, yelse = {0};
     VEC(ir_type) types = {0};
-    VEC(sval) proto = {0};
+    VEC(sval) proto = {0};                   /* per result: its type */
+    VEC(sval) tmpl = {0};                    /* per name: its value's shape (tuples, block pointers) */
+    VEC(int) nleaf = {0};                    /* per name: how many results carry it */
     for (int i = 0; i < assigned.n; i++) {
         const char *name = assigned.v[i];
         sval b0, t, e;
         bool hb = scope_get(&before, name, &b0);
         bool ht = scope_get(&sthen, name, &t), he = scope_get(&selse, name, &e);
         if (!ht || !he) continue;                 /* defined in one branch only: not visible */
-        if (t.k == V_TUPLE || e.k == V_TUPLE || t.k == V_BLOCKPTR || e.k == V_BLOCKPTR)
-            sema_error(S, s->pos, "'%s' (%s) is assigned inside a runtime if; only tensors can be (assign the elements "
-                       "to separate names, or advance a block pointer outside the if)", name, sv_describe(S, &t));
+        if (t.k == V_TUPLE || e.k == V_TUPLE || t.k == V_BLOCKPTR || e.k == V_BLOCKPTR) {
+            /* tuples and block pointers: their leaves become results */
+            bool shape_ok = t.k == e.k && (t.k != V_BLOCKPTR || t.i == e.i) && (t.k != V_TUPLE || t.n == e.n);
+            int nt = leaf_count(S, s->pos, name, t);
+            if (!shape_ok || nt != leaf_count(S, s->pos, name, e))
+                sema_error(S, s->pos, "'%s' is %s in the then-branch but %s in the else-branch of a runtime if", name,
+                           sv_describe(S, &t), sv_describe(S, &e));
+            sval *lt = arena_alloc(S->a, sizeof(sval) * (size_t)nt), *le = arena_alloc(S->a, sizeof(sval) * (size_t)nt);
+            int k = 0;
+            S->b.region = rthen;
+            S->sc = &sthen;
+            leaf_fill(S, s->pos, name, t, lt, &k);
+            k = 0;
+            S->b.region = relse;
+            S->sc = &selse;
+            leaf_fill(S, s->pos, name, e, le, &k);
+            for (int j = 0; j < nt; j++) {
+                if (!same_type(S, lt[j], le[j]))
+                    sema_error(S, s->pos, "'%s' has an element of type %s in the then-branch but %s in the else-branch of "
+                               "a runtime if", name, sv_describe(S, &lt[j]), sv_describe(S, &le[j]));
+                vec_push(&ythen, lt[j].v);
+                vec_push(&yelse, le[j].v);
+                vec_push(&types, ir_value_type(S->fn, lt[j].v));
+                vec_push(&proto, lt[j]);
+            }
+            k = 0;
+            vec_push(&rn, name);
+            vec_push(&tmpl, leaf_rebuild(S, t, lt, &k));
+            vec_push(&nleaf, nt);
+            continue;
+        }
         if (hb && t.k != V_TENSOR && e.k != V_TENSOR && !sv_is_const(&t)) continue; /* unchanged non-tensors */
         S->b.region = rthen;
         S->sc = &sthen;
@@ -205,6 +239,8 @@ static void exec_if(sema *S, node *s)
         vec_push(&yelse, e.v);
         vec_push(&types, ir_value_type(S->fn, t.v));
         vec_push(&proto, t);
+        vec_push(&tmpl, t);
+        vec_push(&nleaf, 1);
     }
     S->b.loc = loc;
     S->b.region = rthen;
@@ -214,16 +250,20 @@ static void exec_if(sema *S, node *s)
     S->b.region = parent;
     S->sc = outer;
     S->runtime_cf--;
-    int op = ir_emit(&S->b, IR_IF, rn.n, types.v, 1, &c.v);
+    int op = ir_emit(&S->b, IR_IF, types.n, types.v, 1, &c.v);
     ir_op_add_region(S->fn, parent, op, rthen);
     ir_op_add_region(S->fn, parent, op, relse);
     ir_value res0 = ir_op_at(S->fn, parent, op)->res;
-    for (int i = 0; i < rn.n; i++) {
-        sval r = sv_tensor(res0 + i, proto.v[i].dt, proto.v[i].pt);
-        ir_value_set_name(S->fn, r.v, rn.v[i]);
+    sval *rv = arena_alloc(S->a, sizeof(sval) * (size_t)(types.n + 1));
+    for (int j = 0; j < types.n; j++) rv[j] = sv_tensor(res0 + j, proto.v[j].dt, proto.v[j].pt);
+    for (int i = 0, j = 0; i < rn.n; j += nleaf.v[i], i++) {
+        int k = j;
+        sval r = leaf_rebuild(S, tmpl.v[i], rv, &k);
+        if (r.k == V_TENSOR) ir_value_set_name(S->fn, r.v, rn.v[i]);
         sema_bind(S, rn.v[i], r);
     }
     vec_free(&rn); vec_free(&ythen); vec_free(&yelse); vec_free(&types); vec_free(&proto);
+    vec_free(&tmpl); vec_free(&nleaf);
 }
 
 /* `a if c else b` with a runtime c: an scf.if whose branches evaluate only

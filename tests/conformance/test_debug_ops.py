@@ -147,6 +147,13 @@ for i in range(3):
 a_ = a_ * 4
 check("tuple_loop_carried", r.returncode == 0 and np.array_equal(np.load(os.path.join(TMP, "tl.npy")), a_ + b_), r.stderr)
 
+xi = np.arange(16, dtype=np.float32)
+np.save(os.path.join(TMP, "xi.npy"), xi)
+for flag, want in (("2", xi[:8] + 1 + xi[8:]), ("0", xi[:8] * 4)):
+    r = run("run", K + ":tuple_if", "--grid", "1", "--arg", "X=" + os.path.join(TMP, "xi.npy"), "--arg", "Y=empty:f32[8]",
+            "--arg", "flag=" + flag, "--const", "N=8", "--save", "Y=" + os.path.join(TMP, "ti.npy"))
+    check("tuple_runtime_if_" + flag, r.returncode == 0 and np.array_equal(np.load(os.path.join(TMP, "ti.npy")), want), r.stderr)
+
 # ---- tuple kernel arguments: --arg T='(SPEC, SPEC, (SPEC, None))' ----
 xs = np.arange(8, dtype=np.float32)
 for last, add in (("None", 0.0), ("7", 1000.0)):

@@ -138,3 +138,17 @@ def tuple_loop(X, Y, N: tl.constexpr):
     while k < 2:
         t, k = (t[0] * 2.0, t[1]), k + 1
     tl.store(Y + offs, t[0] + t[1][0])
+
+
+@triton.jit
+def tuple_if(X, Y, flag, N: tl.constexpr):
+    # a tuple (with a block pointer) assigned in both branches of a runtime if
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    bp = tl.make_block_ptr(X, (2 * N, ), (1, ), (0, ), (N, ), (0, ))
+    t = (x, bp)
+    if flag > 0:
+        t = (x + 1.0, tl.advance(bp, (N, )))
+    else:
+        t = (x * 3.0, t[1])
+    tl.store(Y + offs, t[0] + tl.load(t[1]))
