@@ -23,6 +23,9 @@ struct tritium_module {
 typedef struct api_value {
     char *name;
     bool is_const;
+    bool extra;                    /* tritium_launch_extra: no kernel parameter */
+    int64_t dshape[TT_MAX_RANK], dstrides[TT_MAX_RANK];   /* a descriptor's (arg.desc_rank) */
+    int64_t *ptr_addr;             /* a pointer table's host addresses (arg.ptr_n of them) */
     launch_arg arg;                /* !is_const (arg.name unset) */
     const void *result;            /* tritium_launch_result: the other run's storage, or NULL */
     launch_const c;                /* is_const (c.name unset) */

@@ -36,7 +36,15 @@ tritium_launch *tritium_launch_new(tritium_module *m, const char *kernel)
 static void assembled_free(tritium_launch *L)
 {
     if (!L->assembled) return;
-    free(L->l.args);                         /* names and tensors are the values' */
+    for (int i = 0; i < L->l.nargs + L->l.nextra; i++) {
+        launch_arg *a = &L->l.args[i];
+        if (a->kind == ARG_INT && strchr(a->name, '.')) free(a->name);   /* a descriptor's shape or stride */
+        if (a->ptr_n) {
+            free(a->ptr_to);
+            free(a->ptr_off);
+        }
+    }
+    free(L->l.args);                         /* other names and tensors are the values' */
     free(L->l.consts);
     memset(&L->l, 0, sizeof L->l);
     L->assembled = false;
@@ -51,6 +59,9 @@ void tritium_launch_free(tritium_launch *L)
         api_value *v = &L->vals.v[i];
         if (!v->is_const && v->arg.kind == ARG_TENSOR && !v->arg.shared) tt_tensor_free(v->arg.tensor);
         if (v->is_const) free(v->c.s);
+        free(v->arg.ptr_to);
+        free(v->arg.ptr_off);
+        free(v->ptr_addr);
         free(v->name);
     }
     vec_free(&L->vals);
@@ -68,14 +79,18 @@ static bool of_param(const char *v, const char *p)
 
 /* A new value for parameter `name` (replacing an earlier one), or NULL
  * when the kernel has no such parameter. */
-static api_value *add_value(tritium_launch *L, const char *name, bool is_const)
+static api_value *add_value(tritium_launch *L, const char *name, bool is_const, bool extra)
 {
     api_clear_error();
     if (!L || !name) { api_fail("tritium: no launch or parameter name"); return NULL; }
     int p = -1;
     for (int i = 0; i < L->nparams; i++)
         if (of_param(name, L->params[i].name) && (!strchr(name, '[') || !L->params[i].is_constexpr)) p = i;
-    if (p < 0) {
+    if (extra && p >= 0) {
+        api_fail("tritium: error: extra tensor '%s' has the name of a parameter of '%s'", name, L->kernel);
+        return NULL;
+    }
+    if (p < 0 && !extra) {
         api_fail("tritium: error: kernel '%s' has no parameter '%s'", L->kernel, name);
         return NULL;
     }
@@ -85,21 +100,16 @@ static api_value *add_value(tritium_launch *L, const char *name, bool is_const)
             return NULL;
         }
     assembled_free(L);
-    api_value v = { .name = xstrdup(name), .is_const = is_const };
+    api_value v = { .name = xstrdup(name), .is_const = is_const, .extra = extra };
     vec_push(&L->vals, v);
     return &L->vals.v[L->vals.n - 1];
 }
 
-int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
-                          int rank, const int64_t *shape, const int64_t *strides,
-                          void *storage, int64_t storage_bytes, int uninit)
+/* Check a tensor's data pointer against its storage; the element size. */
+static int check_storage(const char *name, int dtype, void *data, void *storage, int64_t storage_bytes)
 {
     if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F64) {
         api_fail("tritium: error: tensor '%s': unknown dtype code %d", name ? name : "?", dtype);
-        return -1;
-    }
-    if (rank < 0 || rank > TT_MAX_RANK || (rank && (!shape || !strides))) {
-        api_fail("tritium: error: tensor '%s': rank %d (0..%d, with shape and strides)", name ? name : "?", rank, TT_MAX_RANK);
         return -1;
     }
     int esize = tt_dtype_size((tt_dtype)dtype);
@@ -110,34 +120,28 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
                  "(%lld bytes)", name ? name : "?", (long long)storage_bytes);
         return -1;
     }
-    for (int i = 0; i < rank; i++)
-        if (shape[i] < 0) {
-            api_fail("tritium: error: tensor '%s': negative dimension", name ? name : "?");
-            return -1;
-        }
-    api_value *v = add_value(L, name, false);
-    if (!v) return -1;
+    return esize;
+}
+
+/* v->arg becomes a tensor over [storage, storage + storage_bytes): a view
+ * of storage already given (one buffer), or a new borrowed tensor. */
+static void bind_storage(tritium_launch *L, api_value *v, int dtype, void *data, void *storage, int64_t storage_bytes)
+{
+    int esize = tt_dtype_size((tt_dtype)dtype);
     v->arg.kind = ARG_TENSOR;
-    v->arg.offset = (d - st) / esize;
-    v->arg.uninit = uninit != 0;
-    v->arg.view = true;                                 /* its span, for view-bounds warnings */
-    v->arg.view_rank = rank;
-    for (int i = 0; i < rank; i++) {
-        v->arg.view_shape[i] = shape[i];
-        v->arg.view_strides[i] = strides[i];
-    }
-    for (int i = 0; i < L->vals.n - 1; i++) {           /* a view of storage already given */
+    v->arg.offset = ((char *)data - (char *)storage) / esize;
+    for (int i = 0; i < L->vals.n - 1; i++) {
         api_value *o = &L->vals.v[i];
-        if (o->is_const || o->arg.kind != ARG_TENSOR) continue;
+        if (o->is_const || o->arg.kind != ARG_TENSOR || o->arg.shared || o->arg.ptr_n) continue;
         tt_tensor *t = o->arg.tensor;
         if (t->data == storage && t->dtype == (tt_dtype)dtype && (int64_t)t->nbytes == storage_bytes) {
             v->arg.tensor = t;
             v->arg.shared = true;
-            return 0;
+            return;
         }
     }
     tt_tensor *t = xcalloc(1, sizeof *t);
-    t->name = xstrdup(name);
+    t->name = xstrdup(v->name);
     t->dtype = (tt_dtype)dtype;
     t->rank = 1;
     t->shape[0] = storage_bytes / esize;
@@ -146,12 +150,108 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
     t->nbytes = (size_t)(t->shape[0] * esize);
     t->borrowed = true;
     v->arg.tensor = t;
+}
+
+static int add_tensor(tritium_launch *L, const char *name, int dtype, void *data, int rank, const int64_t *shape,
+                      const int64_t *strides, void *storage, int64_t storage_bytes, int uninit, bool extra)
+{
+    if (check_storage(name, dtype, data, storage, storage_bytes) < 0) return -1;
+    if (rank < 0 || rank > TT_MAX_RANK || (rank && (!shape || !strides))) {
+        api_fail("tritium: error: tensor '%s': rank %d (0..%d, with shape and strides)", name ? name : "?", rank, TT_MAX_RANK);
+        return -1;
+    }
+    for (int i = 0; i < rank; i++)
+        if (shape[i] < 0) {
+            api_fail("tritium: error: tensor '%s': negative dimension", name ? name : "?");
+            return -1;
+        }
+    api_value *v = add_value(L, name, false, extra);
+    if (!v) return -1;
+    v->arg.uninit = uninit != 0;
+    v->arg.view = true;                                 /* its span, for view-bounds warnings */
+    v->arg.view_rank = rank;
+    for (int i = 0; i < rank; i++) {
+        v->arg.view_shape[i] = shape[i];
+        v->arg.view_strides[i] = strides[i];
+    }
+    bind_storage(L, v, dtype, data, storage, storage_bytes);
+    return 0;
+}
+
+int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
+                          int rank, const int64_t *shape, const int64_t *strides,
+                          void *storage, int64_t storage_bytes, int uninit)
+{
+    return add_tensor(L, name, dtype, data, rank, shape, strides, storage, storage_bytes, uninit, false);
+}
+
+int tritium_launch_extra(tritium_launch *L, const char *name, int dtype, void *data,
+                         int rank, const int64_t *shape, const int64_t *strides,
+                         void *storage, int64_t storage_bytes)
+{
+    return add_tensor(L, name, dtype, data, rank, shape, strides, storage, storage_bytes, 0, true);
+}
+
+int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *data, void *storage,
+                        int64_t storage_bytes, int rank, const int64_t *shape, const int64_t *strides,
+                        const int64_t *block_shape, int padding_nan)
+{
+    int esize = check_storage(name, dtype, data, storage, storage_bytes);
+    if (esize < 0) return -1;
+    const char *nm = name ? name : "?";
+    if (rank < 1 || rank > TT_MAX_RANK || !shape || !strides || !block_shape) {
+        api_fail("tritium: error: tensor descriptor '%s': rank %d (1..%d, with shape, strides and block shape)", nm,
+                 rank, TT_MAX_RANK);
+        return -1;
+    }
+    for (int d = 0; d < rank; d++) {
+        int64_t b = block_shape[d];
+        if (shape[d] < 1 || shape[d] > INT32_MAX || b < 1 || (b & (b - 1)) || b > 256 ||
+            (d < rank - 1 && (strides[d] < 1 || (strides[d] * esize) % 16)) || (d == rank - 1 && strides[d] != 1)) {
+            api_fail("tritium: error: tensor descriptor '%s': dimension %d (shape %lld, stride %lld, block %lld): "
+                     "shapes must be 1..2^31-1, strides multiples of 16 bytes with the last 1, blocks powers of two "
+                     "up to 256 (Triton's TensorDescriptor)", nm, d, (long long)shape[d], (long long)strides[d],
+                     (long long)b);
+            return -1;
+        }
+    }
+    if (padding_nan && !tt_dtype_is_float((tt_dtype)dtype)) {
+        api_fail("tritium: error: tensor descriptor '%s': padding=\"nan\" needs a floating-point tensor", nm);
+        return -1;
+    }
+    api_value *v = add_value(L, name, false, false);
+    if (!v) return -1;
+    v->arg.desc_rank = rank;
+    v->arg.desc_nan = padding_nan != 0;
+    for (int d = 0; d < rank; d++) {
+        v->arg.desc_block[d] = block_shape[d];
+        v->dshape[d] = shape[d];
+        v->dstrides[d] = strides[d];
+    }
+    bind_storage(L, v, dtype, data, storage, storage_bytes);
+    return 0;
+}
+
+int tritium_launch_ptr_table(tritium_launch *L, const char *name, int n, const int64_t *addrs)
+{
+    if (n < 1 || n > (1 << 24) || !addrs) {
+        api_fail("tritium: error: pointer table '%s': %d entries (1..2^24)", name ? name : "?", n);
+        return -1;
+    }
+    api_value *v = add_value(L, name, false, false);
+    if (!v) return -1;
+    int64_t shape = n;
+    v->arg.kind = ARG_TENSOR;
+    v->arg.tensor = tt_tensor_new(name, TT_I64, 1, &shape);
+    v->arg.ptr_n = n;
+    v->ptr_addr = xmalloc(sizeof(int64_t) * (size_t)n);
+    memcpy(v->ptr_addr, addrs, sizeof(int64_t) * (size_t)n);
     return 0;
 }
 
 static int add_int(tritium_launch *L, const char *name, int64_t v, tt_dtype dt)
 {
-    api_value *a = add_value(L, name, false);
+    api_value *a = add_value(L, name, false, false);
     if (!a) return -1;
     a->arg.kind = ARG_INT;
     a->arg.i = v;
@@ -174,7 +274,7 @@ int tritium_launch_bool(tritium_launch *L, const char *name, int v) { return add
 
 int tritium_launch_float(tritium_launch *L, const char *name, double v)
 {
-    api_value *a = add_value(L, name, false);
+    api_value *a = add_value(L, name, false, false);
     if (!a) return -1;
     a->arg.kind = ARG_FLOAT;
     a->arg.f = v;
@@ -184,7 +284,7 @@ int tritium_launch_float(tritium_launch *L, const char *name, double v)
 
 static launch_const *add_const(tritium_launch *L, const char *name, const_kind k)
 {
-    api_value *a = add_value(L, name, true);
+    api_value *a = add_value(L, name, true, false);
     if (!a) return NULL;
     a->c.kind = k;
     return &a->c;
@@ -275,6 +375,10 @@ static char *spec_key(const tritium_launch *L)
         sb_printf(&b, "|%s:%c%d", a->name, a->kind == ARG_TENSOR ? 't' : a->kind == ARG_INT ? 'i' : 'f',
                   a->kind == ARG_TENSOR ? (int)a->tensor->dtype : (int)a->dtype);
         if (a->kind == ARG_INT && a->i == 1) sb_puts(&b, "=1");   /* the front end may specialize it */
+        if (a->desc_rank) {                                        /* a descriptor's block and padding */
+            sb_printf(&b, "desc%s", a->desc_nan ? "nan" : "");
+            for (int d = 0; d < a->desc_rank; d++) sb_printf(&b, ",%lld", (long long)a->desc_block[d]);
+        }
     }
     for (int i = 0; i < L->l.nconsts; i++) {
         const launch_const *c = &L->l.consts[i];
@@ -289,36 +393,93 @@ static char *spec_key(const tritium_launch *L)
     return sb_take(&b);
 }
 
+static void push_arg(launch *l, api_value *v, int *final, int i)
+{
+    final[i] = l->nargs;
+    l->args[l->nargs] = v->arg;
+    l->args[l->nargs++].name = v->name;
+    int rank = v->arg.desc_rank;
+    for (int d = 0; d < 2 * rank; d++) {       /* a descriptor's shape (i32) and strides (i64) */
+        launch_arg x = { .kind = ARG_INT, .dtype = d < rank ? TT_I32 : TT_I64 };
+        x.name = xasprintf("%s.%s[%d]", v->name, d < rank ? "shape" : "strides", d % rank);
+        x.i = d < rank ? v->dshape[d] : v->dstrides[d - rank];
+        l->args[l->nargs++] = x;
+    }
+}
+
+/* A pointer table's host addresses -> (value, byte offset) of the storage
+ * each lies in; the tensor values' indices become launch argument indices. */
+static int resolve_table(tritium_launch *L, launch_arg *a, const api_value *v, const int *final)
+{
+    free(a->ptr_to);
+    free(a->ptr_off);
+    a->ptr_to = xmalloc(sizeof(int) * (size_t)a->ptr_n);
+    a->ptr_off = xmalloc(sizeof(int64_t) * (size_t)a->ptr_n);
+    for (int k = 0; k < a->ptr_n; k++) {
+        uint64_t p = (uint64_t)v->ptr_addr[k];
+        a->ptr_to[k] = -1;
+        for (int i = 0; i < L->vals.n && a->ptr_to[k] < 0; i++) {
+            const api_value *o = &L->vals.v[i];
+            if (o->is_const || o->arg.kind != ARG_TENSOR || o->arg.shared || o->arg.ptr_n || final[i] < 0) continue;
+            uint64_t lo = (uint64_t)(uintptr_t)o->arg.tensor->data;
+            if (p >= lo && p < lo + o->arg.tensor->nbytes) {
+                a->ptr_to[k] = final[i];
+                a->ptr_off[k] = (int64_t)(p - lo);
+            }
+        }
+        if (a->ptr_to[k] < 0 && p) {
+            api_fail("tritium: error: pointer table '%s': entry %d (0x%llx) lies in no tensor of the launch "
+                     "(pass the tensors it points to as extra tensors)", v->name, k, (unsigned long long)p);
+            return TRITIUM_INPUT_ERROR;
+        }
+        if (!p) a->ptr_off[k] = 0;
+    }
+    return TRITIUM_OK;
+}
+
 static int assemble(tritium_launch *L)
 {
     if (L->assembled) return TRITIUM_OK;
     launch *l = &L->l;
     memset(l, 0, sizeof *l);
-    l->args = xcalloc((size_t)L->vals.n + 1, sizeof *l->args);
+    int cap = 1;
+    for (int i = 0; i < L->vals.n; i++) cap += 1 + 2 * L->vals.v[i].arg.desc_rank;
+    l->args = xcalloc((size_t)cap, sizeof *l->args);
     l->consts = xcalloc((size_t)L->vals.n + 1, sizeof *l->consts);
+    int *final = xcalloc((size_t)L->vals.n + 1, sizeof *final);
+    for (int i = 0; i < L->vals.n; i++) final[i] = -1;
     for (int p = 0; p < L->nparams; p++)
         for (int i = 0; i < L->vals.n; i++) {
             api_value *v = &L->vals.v[i];
-            if (!of_param(v->name, L->params[p].name)) continue;
+            if (v->extra || !of_param(v->name, L->params[p].name)) continue;
             if (v->is_const) {
                 l->consts[l->nconsts] = v->c;
                 l->consts[l->nconsts++].name = v->name;
             } else {
-                l->args[l->nargs] = v->arg;
-                l->args[l->nargs++].name = v->name;
+                push_arg(l, v, final, i);
             }
         }
+    int nk = l->nargs;
+    for (int i = 0; i < L->vals.n; i++)
+        if (L->vals.v[i].extra) push_arg(l, &L->vals.v[i], final, i);
+    l->nextra = l->nargs - nk;
+    l->nargs = nk;
     memcpy(l->grid, L->grid, sizeof l->grid);
     l->num_warps = L->num_warps;
     L->assembled = true;
-    return TRITIUM_OK;
+    int rc = TRITIUM_OK;
+    for (int i = 0; i < L->vals.n && rc == TRITIUM_OK; i++)
+        if (final[i] >= 0 && L->vals.v[i].arg.ptr_n) rc = resolve_table(L, &l->args[final[i]], &L->vals.v[i], final);
+    free(final);
+    if (rc) assembled_free(L);
+    return rc;
 }
 
 int api_prepare(tritium_launch *L)
 {
     api_clear_error();
     if (!L) { api_fail("tritium: no launch"); return TRITIUM_INPUT_ERROR; }
-    assemble(L);
+    if (assemble(L)) return TRITIUM_INPUT_ERROR;
     L->compiled_now = false;
     if (L->fn) return TRITIUM_OK;
     char *key = spec_key(L);

@@ -15,7 +15,7 @@ int dbg_buf_arg(dbg_session *d, const char *name, size_t len)
 {
     const launch *l = d->have_live ? &d->live : &d->pristine;
     if (!d->loaded) return -1;
-    for (int i = 0; i < l->nargs; i++)
+    for (int i = 0; i < l->nargs + l->nextra; i++)
         if (l->args[i].kind == ARG_TENSOR && strlen(l->args[i].name) == len && !strncmp(l->args[i].name, name, len))
             return i;
     return -1;
@@ -74,7 +74,7 @@ static bool host_lookup(void *user, const char *name, hostval *out)
 {
     lookup_ctx *c = user;
     const launch *l = &c->d->pristine;
-    for (int i = 0; i < l->nargs; i++) {
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
         if (strcmp(l->args[i].name, name)) continue;
         if (l->args[i].kind == ARG_INT) { *out = (hostval){ .kind = HV_INT, .i = l->args[i].i }; return true; }
         if (l->args[i].kind == ARG_FLOAT) { *out = (hostval){ .kind = HV_FLOAT, .f = l->args[i].f }; return true; }
@@ -292,10 +292,10 @@ int dbg_cmd_info_buffers(dbg_session *d, const char *args)
     if (!d->loaded) return dbg_error(d, "No kernel loaded.");
     const launch *l = d->have_live ? &d->live : &d->pristine;
     int w = 4;
-    for (int i = 0; i < l->nargs; i++)
+    for (int i = 0; i < l->nargs + l->nextra; i++)
         if (l->args[i].kind == ARG_TENSOR && (int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
     int shown = 0;
-    for (int i = 0; i < l->nargs; i++) {
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
         const launch_arg *a = &l->args[i];
         if (a->kind != ARG_TENSOR) continue;
         if (!shown++) dbg_printf(d, "%-3s %-*s %-6s %-16s %-10s %s\n", "Arg", w, "Name", "Dtype", "Shape", "Elements",

@@ -190,9 +190,10 @@ void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, int
     else dbg_diff_options_default(&o);
     if (!r->kernel) r->kernel = xstrdup(f->name);
     memcpy(r->grid, in->grid, sizeof r->grid);
-    for (int i = 0; i < in->nargs && i < ref->nargs && i < got->nargs; i++) {
+    for (int i = 0; i < in->nargs + in->nextra && i < ref->nargs + ref->nextra && i < got->nargs + got->nextra; i++) {
         const launch_arg *a = &in->args[i];
         if (a->kind != ARG_TENSOR || a->shared || !a->tensor || !ref->args[i].tensor || !got->args[i].tensor) continue;
+        if (a->ptr_n) continue;            /* a pointer table: each executor's own addresses */
         const tt_tensor *t0 = a->tensor, *ct = ref->args[i].tensor, *gt = got->args[i].tensor;
         if (ct->nbytes != t0->nbytes || gt->nbytes != t0->nbytes || ct->dtype != t0->dtype || gt->dtype != t0->dtype)
             continue;

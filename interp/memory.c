@@ -44,13 +44,19 @@ static void shadow_free(void *p, size_t n)
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
 
+static uint64_t buf_base_of(void *user, int j)
+{
+    return interp_buffer_base(user, j);
+}
+
 bool interp_buffers_new(interp_session *s)
 {
-    const launch *l = s->l;
-    s->arg_buf = xmalloc(sizeof *s->arg_buf * (size_t)(l->nargs ? l->nargs : 1));
-    s->bufs = xcalloc((size_t)(l->nargs ? l->nargs : 1), sizeof *s->bufs);
+    launch *l = s->l;
+    int n = l->nargs + l->nextra;
+    s->arg_buf = xmalloc(sizeof *s->arg_buf * (size_t)(n ? n : 1));
+    s->bufs = xcalloc((size_t)(n ? n : 1), sizeof *s->bufs);
     uint64_t next = VA_BASE;
-    for (int i = 0; i < l->nargs; i++) {
+    for (int i = 0; i < n; i++) {
         s->arg_buf[i] = -1;
         const launch_arg *a = &l->args[i];
         if (a->kind != ARG_TENSOR) continue;
@@ -59,11 +65,7 @@ bool interp_buffers_new(interp_session *s)
             fprintf(stderr, "tritium: error: tensor argument '%s' has no tensor\n", a->name ? a->name : "?");
             return false;
         }
-        if (a->shared) {                   /* a view of an earlier argument's storage */
-            for (int j = 0; j < i && s->arg_buf[i] < 0; j++)
-                if (s->arg_buf[j] >= 0 && l->args[j].tensor == t) s->arg_buf[i] = s->arg_buf[j];
-            if (s->arg_buf[i] >= 0) continue;
-        }
+        if (launch_owner(l, i) != i) continue;      /* a view of another argument's storage: below */
         interp_buf *b = &s->bufs[s->nbufs];
         b->arg = i;
         b->t = t;
@@ -85,6 +87,11 @@ bool interp_buffers_new(interp_session *s)
         next = align_up(b->end + (nbytes > VA_GAP_MIN ? nbytes : VA_GAP_MIN), VA_ALIGN);
         s->arg_buf[i] = s->nbufs++;
     }
+    for (int i = 0; i < n; i++) {
+        int o = launch_owner(l, i);
+        if (o >= 0 && o != i) s->arg_buf[i] = s->arg_buf[o];
+    }
+    launch_fill_ptr_tables(l, buf_base_of, s);
     return true;
 }
 
@@ -166,13 +173,13 @@ bool interp_resolve(const interp_session *s, uint64_t addr, int *arg, int64_t *e
 
 uint64_t interp_buffer_base(const interp_session *s, int arg)
 {
-    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return 0;
+    if (arg < 0 || arg >= s->l->nargs + s->l->nextra || s->arg_buf[arg] < 0) return 0;
     return s->bufs[s->arg_buf[arg]].base;
 }
 
 bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t *program, int32_t *loc)
 {
-    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return false;
+    if (arg < 0 || arg >= s->l->nargs + s->l->nextra || s->arg_buf[arg] < 0) return false;
     const interp_buf *b = &s->bufs[s->arg_buf[arg]];
     const uint32_t *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
     if (!w || elem < 0 || elem >= b->numel) return false;
@@ -185,7 +192,7 @@ bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t 
 
 void interp_mark_uninitialized(interp_session *s, int arg)
 {
-    if (arg < 0 || arg >= s->l->nargs || s->arg_buf[arg] < 0) return;
+    if (arg < 0 || arg >= s->l->nargs + s->l->nextra || s->arg_buf[arg] < 0) return;
     interp_buf *b = &s->bufs[s->arg_buf[arg]];
     b->uninit = true;
     if (!b->init) b->init = shadow_calloc((size_t)(b->numel ? b->numel : 1));

@@ -217,7 +217,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
         interp_session_free(s);
         return NULL;
     }
-    for (int i = 0; i < l->nargs; i++)
+    for (int i = 0; i < l->nargs + l->nextra; i++)
         if (l->args[i].kind == ARG_TENSOR && l->args[i].uninit) interp_mark_uninitialized(s, i);
     interp_prog_init(s, &s->main);
     return s;

@@ -70,7 +70,7 @@ void interp_views_plan(interp_session *s)
         interp_buf *b = &s->bufs[bi];
         int nv = 0;
         bool covered = false;
-        for (int a = 0; a < l->nargs; a++) {
+        for (int a = 0; a < l->nargs + l->nextra; a++) {
             const launch_arg *la = &l->args[a];
             if (la->kind != ARG_TENSOR || s->arg_buf[a] != bi) continue;
             if (!la->view) { covered = true; continue; }          /* the whole storage */
@@ -116,7 +116,7 @@ void interp_view_check(interp_prog *p, const ir_op *op)
         const interp_buf *b = &s->bufs[bi];
         int64_t e = (int64_t)((a - b->base) >> b->eshift);
         bool ok = false;
-        for (int k = 0; k < s->l->nargs && !ok; k++)
+        for (int k = 0; k < s->l->nargs + s->l->nextra && !ok; k++)
             if (s->arg_buf[k] == bi && s->l->args[k].view) ok = in_view(&s->l->args[k], e);
         if (ok) continue;
         if (!count++) {
@@ -142,7 +142,7 @@ void interp_view_check(interp_prog *p, const ir_op *op)
         fprintf(out, "  %s %s element %" PRId64 " of the storage of %s (%" PRId64 " elements), which is in no view "
                 "the launch passes for it:", lb, op->opc == IR_LOAD ? "reads" : "writes", felem, b->name, b->numel);
         const char *sep = " ";
-        for (int k = 0; k < s->l->nargs; k++) {
+        for (int k = 0; k < s->l->nargs + s->l->nextra; k++) {
             if (s->arg_buf[k] != fbuf || !s->l->args[k].view) continue;
             describe_view(&s->l->args[k], vb, sizeof vb);
             fprintf(out, "%s%s", sep, vb);

@@ -37,18 +37,16 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
     cuda_module *mod = NULL;
     cuda_kernel k;
     cuda_devptr flush = 0;
-    cuda_devptr *dev = xcalloc((size_t)n + 1, sizeof *dev);
+    cuda_devptr *dev = xcalloc((size_t)(n + l->nextra) + 1, sizeof *dev);
+    uint64_t *addr = xcalloc((size_t)(n + l->nextra) + 1, sizeof *addr);
     uint64_t *slots = xcalloc((size_t)n + 1, sizeof *slots);
     void **params = xcalloc((size_t)n + 1, sizeof *params);
     double *ms = xcalloc((size_t)iters, sizeof *ms);
     cuda_timer tm = { 0 };
     if (cuda_module_load_ptx(gk.ptx, &mod) || cuda_kernel_get(mod, gk.name, gk.smem_bytes, &k)) goto cuerr;
+    if (gpu_upload_buffers(l, dev, addr, err, errlen)) goto out;
     for (int i = 0; i < n; i++) {
-        const launch_arg *a = &l->args[i];
-        if (a->kind == ARG_TENSOR && a->tensor &&
-            (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)))
-            goto cuerr;
-        if (gpu_pack_param(f, i, a, dev[i], &slots[i], err, errlen)) goto out;
+        if (gpu_pack_param(f, i, &l->args[i], addr[i], &slots[i], err, errlen)) goto out;
         params[i] = &slots[i];
     }
     if (cuda_malloc(&flush, FLUSH_BYTES) || cuda_timer_create(&tm)) goto cuerr;
@@ -83,10 +81,10 @@ cuerr:
 out:
     if (tm.start) cuda_timer_destroy(&tm);
     if (flush) cuda_free(flush);
-    for (int i = 0; i < n; i++)
-        if (dev[i]) cuda_free(dev[i]);
+    gpu_free_buffers(l, dev);
     if (mod) cuda_module_unload(mod);
     free(dev);
+    free(addr);
     free(slots);
     free(params);
     free(ms);

@@ -32,13 +32,15 @@ enum { REPL_EXIT_OK = 0, REPL_EXIT_KERNEL = 1, REPL_EXIT_INPUT = 2, REPL_EXIT_IN
 
 /* ---- step 1: parsing ----------------------------------------------------- */
 
-typedef enum { VAL_EXPR, VAL_GEN, VAL_NPY } repl_val_kind;
+typedef enum { VAL_EXPR, VAL_GEN, VAL_NPY, VAL_DESC, VAL_PTRS } repl_val_kind;
 
-/* One `--arg NAME=SPEC` or `--const NAME=VALUE`. */
+/* One `--arg NAME=SPEC`, `--const NAME=VALUE` or `--tensor NAME=SPEC`. */
 typedef struct repl_value {
     char *name;
     char *text;                    /* SPEC as written */
     bool is_const;                 /* given with --const */
+    bool extra;                    /* given with --tensor: a tensor that is no kernel
+                                    * parameter, reached through desc() or ptrs() */
     bool from_comment;             /* from the file's "# tritium:" line */
     repl_val_kind kind;
     /* VAL_GEN: KIND:DTYPE[D0, D1, ...] */
@@ -50,6 +52,14 @@ typedef struct repl_value {
     /* VAL_NPY: path (joined to the kernel file's directory for comment
      * entries with relative paths) */
     char *path;
+    /* VAL_DESC: desc(X, block=[B0, ...][, shape=[...]][, strides=[...]]
+     * [, padding="nan"]): items[0] = X, the block in rank/dims (constant
+     * expressions), shape and strides (expressions, nd each; 0: X's shape,
+     * row-major). VAL_PTRS: ptrs(A, B, ...): items = the tensor names. */
+    char **items; int nitems;
+    char *dshape[TT_MAX_RANK], *dstrides[TT_MAX_RANK];
+    int nshape, nstrides;
+    bool pad_nan;
 } repl_value;
 
 /* One `--save NAME=FILE.npy` or `--expect NAME=FILE.npy[,rtol=R][,atol=A]`. */

@@ -17,8 +17,11 @@ typedef enum { ST_TODO, ST_BUSY, ST_DONE, ST_FAILED } rstate;
 
 typedef struct resolver {
     const repl_spec *s;
-    const front_param *params;
-    int np;
+    const front_param *params;     /* the kernel's, then one per --tensor */
+    int np;                        /* all of them */
+    int nkernel;                   /* the kernel's */
+    int64_t (*dshape)[TT_MAX_RANK];   /* per parameter: a descriptor's shape and strides */
+    int64_t (*dstrides)[TT_MAX_RANK];
     const repl_resolve_opts *o;
     const char *kernel;
     const repl_value **given;      /* per parameter: its spec entry or NULL */
@@ -58,7 +61,7 @@ static bool budget(resolver *r, const char *name, int64_t numel, tt_dtype dt)
     return true;
 }
 
-static const char *opt_of(const repl_value *v) { return v->is_const ? "--const" : "--arg"; }
+static const char *opt_of(const repl_value *v) { return v->is_const ? "--const" : v->extra ? "--tensor" : "--arg"; }
 
 static int find_param(const resolver *r, const char *name, size_t n)
 {
@@ -303,10 +306,124 @@ static bool runtime_default(resolver *r, int i)
     return true;
 }
 
+/* The tensor parameter named `name` (for desc() and ptrs()), resolved; -1
+ * after an error. */
+static int tensor_param(resolver *r, const repl_value *v, const char *name)
+{
+    int k = find_param(r, name, strlen(name));
+    if (k < 0) {
+        rerr("%s %s: '%s' names no parameter of kernel '%s' and no --tensor", opt_of(v), v->name, name, r->kernel);
+        return -1;
+    }
+    if (!resolve_param(r, k)) return -1;
+    if (r->params[k].is_constexpr || r->args[k].kind != ARG_TENSOR || r->args[k].desc_rank || r->args[k].ptr_n) {
+        rerr("%s %s: '%s' is not a tensor", opt_of(v), v->name, name);
+        return -1;
+    }
+    return k;
+}
+
+/* desc(X, block=[...], ...): a host TensorDescriptor over tensor X, checked as
+ * Triton 3.6's TensorDescriptor.__post_init__ checks it
+ * (triton/tools/tensor_descriptor.py). */
+static bool resolve_desc(resolver *r, int i, const repl_value *v)
+{
+    const char *o = opt_of(v);
+    int k = tensor_param(r, v, v->items[0]);
+    if (k < 0) return false;
+    const launch_arg *x = &r->args[k];
+    const tt_tensor *t = x->tensor;
+    int rank = v->rank;
+    launch_arg *a = &r->args[i];
+    a->name = xstrdup(r->params[i].name);
+    a->kind = ARG_TENSOR;
+    a->tensor = x->tensor;
+    a->shared = true;
+    a->offset = x->offset;
+    a->desc_rank = rank;
+    a->desc_nan = v->pad_nan;
+    r->hv[i] = (hostval){ .kind = HV_TENSOR, .t = t };
+    if (v->nshape && v->nshape != rank) return rerr("%s %s: shape= has %d dimensions, block= %d", o, v->name, v->nshape, rank);
+    if (v->nstrides && v->nstrides != rank)
+        return rerr("%s %s: strides= has %d dimensions, block= %d", o, v->name, v->nstrides, rank);
+    if (!v->nshape && t->rank != rank)
+        return rerr("%s %s: '%s' has rank %d, the block rank %d (give shape= and strides= to view it otherwise)", o,
+                    v->name, v->items[0], t->rank, rank);
+    int64_t *sh = r->dshape[i], *st = r->dstrides[i];
+    for (int d = 0; d < rank; d++) {
+        char *origin = xasprintf("%s %s (block)", o, v->name);
+        bool ok = eval_int(r, origin, v->dims[d], &a->desc_block[d]);
+        free(origin);
+        if (!ok) return false;
+        int64_t b = a->desc_block[d];
+        if (b <= 0 || (b & (b - 1)) || b > 256)
+            return rerr("%s %s: block dimension %d is %lld; Triton needs powers of two up to 256", o, v->name, d, (long long)b);
+        if (v->nshape) {
+            origin = xasprintf("%s %s (shape)", o, v->name);
+            ok = eval_int(r, origin, v->dshape[d], &sh[d]);
+            free(origin);
+            if (!ok) return false;
+        } else {
+            sh[d] = t->shape[d];
+        }
+    }
+    for (int d = rank - 1; d >= 0; d--) {
+        if (v->nstrides) {
+            char *origin = xasprintf("%s %s (strides)", o, v->name);
+            bool ok = eval_int(r, origin, v->dstrides[d], &st[d]);
+            free(origin);
+            if (!ok) return false;
+        } else {
+            st[d] = d == rank - 1 ? 1 : st[d + 1] * sh[d + 1];
+        }
+    }
+    int esize = tt_dtype_size(t->dtype);
+    for (int d = 0; d < rank; d++) {
+        if (sh[d] <= 0 || sh[d] > INT32_MAX)
+            return rerr("%s %s: shape dimension %d is %lld; it must be from 1 to 2^31-1 (the kernel sees it as an i32)",
+                        o, v->name, d, (long long)sh[d]);
+        if (d < rank - 1 && (st[d] <= 0 || (st[d] * esize) % 16))
+            return rerr("%s %s: stride %d is %lld elements; Triton's TensorDescriptor needs positive strides of "
+                        "a multiple of 16 bytes", o, v->name, d, (long long)st[d]);
+    }
+    if (st[rank - 1] != 1) return rerr("%s %s: the last stride must be 1", o, v->name);
+    if (((x->offset * esize) % 16) != 0)
+        return rerr("%s %s: the base of a TensorDescriptor must be 16-byte aligned", o, v->name);
+    if (v->pad_nan && !tt_dtype_is_float(t->dtype))
+        return rerr("%s %s: padding=\"nan\" needs a floating-point tensor", o, v->name);
+    return true;
+}
+
+/* ptrs(A, B, ...): an i64 tensor of the addresses of tensors A, B, ...
+ * (filled in by each executor). */
+static bool resolve_ptrs(resolver *r, int i, const repl_value *v)
+{
+    launch_arg *a = &r->args[i];
+    a->name = xstrdup(r->params[i].name);
+    a->kind = ARG_TENSOR;
+    a->ptr_n = v->nitems;
+    a->ptr_to = xcalloc((size_t)v->nitems, sizeof *a->ptr_to);
+    a->ptr_off = xcalloc((size_t)v->nitems, sizeof *a->ptr_off);
+    int64_t n = v->nitems;
+    a->tensor = r->o->no_data ? tt_tensor_new_meta(a->name, TT_I64, 1, &n) : tt_tensor_new(a->name, TT_I64, 1, &n);
+    for (int k = 0; k < v->nitems; k++) {
+        int j = tensor_param(r, v, v->items[k]);
+        if (j < 0) return false;
+        a->ptr_to[k] = j;                 /* a resolver index until repl_resolve renumbers it */
+        a->ptr_off[k] = r->args[j].offset * tt_dtype_size(r->args[j].tensor->dtype);
+    }
+    r->hv[i] = (hostval){ .kind = HV_TENSOR, .t = a->tensor };
+    return true;
+}
+
 static bool resolve_runtime(resolver *r, int i, const repl_value *v)
 {
     const front_param *p = &r->params[i];
     launch_arg *a = &r->args[i];
+    if (v->kind == VAL_DESC) return resolve_desc(r, i, v);
+    if (v->kind == VAL_PTRS) return resolve_ptrs(r, i, v);
+    if (v->extra && v->kind != VAL_GEN && v->kind != VAL_NPY)
+        return rerr("--tensor %s: expected a tensor generator or a .npy file, got '%s'", v->name, v->text);
     if (v->kind == VAL_GEN) {
         a->name = xstrdup(p->name);
         a->kind = ARG_TENSOR;
@@ -570,19 +687,27 @@ static bool check_names(resolver *r)
     const repl_spec *s = r->s;
     const char **names = xmalloc((size_t)(r->np + 1) * sizeof *names);
     strbuf list = { 0 };
-    for (int i = 0; i < r->np; i++) {
+    for (int i = 0; i < r->nkernel; i++) {
         names[i] = r->params[i].name;
         sb_printf(&list, "%s%s", i ? ", " : "", r->params[i].name);
     }
     for (int k = 0; k < s->nvals; k++) {
         const repl_value *v = &s->vals[k];
         int i = find_param(r, v->name, strlen(v->name));
+        if (v->extra) {
+            if (i < r->nkernel)
+                ok = rerr("--tensor %s: '%s' is a parameter of kernel '%s'; give it with --arg", v->name, v->name, r->kernel);
+            else
+                r->given[i] = v;
+            continue;
+        }
+        if (i >= r->nkernel) i = -1;
         if (i < 0) {
-            const char *sug = repl_suggest(v->name, names, r->np);
+            const char *sug = repl_suggest(v->name, names, r->nkernel);
             if (sug) rerr("%s %s: kernel '%s' has no parameter '%s' (did you mean '%s'?)", opt_of(v), v->name,
                           r->kernel, v->name, sug);
             else rerr("%s %s: kernel '%s' has no parameter '%s' (its parameters: %s)", opt_of(v), v->name,
-                      r->kernel, v->name, r->np ? list.s : "none");
+                      r->kernel, v->name, r->nkernel ? list.s : "none");
             ok = false;
         } else if (v->is_const && !r->params[i].is_constexpr) {
             ok = rerr("--const %s: '%s' is a runtime parameter of kernel '%s', not a tl.constexpr; use --arg %s=...",
@@ -596,7 +721,7 @@ static bool check_names(resolver *r)
     if (ok) {
         for (int i = 0; i < r->np; i++) {
             const front_param *p = &r->params[i];
-            if (r->given[i] || p->has_default) continue;
+            if (r->given[i] || p->has_default || i >= r->nkernel) continue;
             if (p->is_constexpr) rerr("kernel '%s': no value for constexpr parameter '%s' (add --const %s=VALUE)",
                                       r->kernel, p->name, p->name);
             else rerr("kernel '%s': no value for parameter '%s' (add --arg %s=SPEC)", r->kernel, p->name, p->name);
@@ -648,6 +773,23 @@ static front_param *expand_tuples(const repl_spec *s, const front_param *params,
 static bool resolve_expanded(const repl_spec *s, const front_param *params, int nparams,
                              const repl_resolve_opts *o, launch *out);
 
+/* Append resolver parameter i's argument to out (a descriptor: its base,
+ * then its shape (i32) and strides (i64) as integer arguments). */
+static void push_arg(resolver *r, int i, launch *out)
+{
+    launch_arg *a = &r->args[i];
+    int extra = a->desc_rank ? 2 * a->desc_rank : 0;
+    out->args = xrealloc(out->args, (size_t)(out->nargs + 1 + extra) * sizeof *out->args);
+    out->args[out->nargs++] = *a;
+    for (int d = 0; d < extra; d++) {
+        int rank = a->desc_rank;
+        launch_arg x = { .kind = ARG_INT, .dtype = d < rank ? TT_I32 : TT_I64 };
+        x.name = xasprintf("%s.%s[%d]", a->name, d < rank ? "shape" : "strides", d % rank);
+        x.i = d < rank ? r->dshape[i][d] : r->dstrides[i][d - rank];
+        out->args[out->nargs++] = x;
+    }
+}
+
 bool repl_resolve(const repl_spec *s, const front_param *params, int nparams,
                   const repl_resolve_opts *o, launch *out)
 {
@@ -663,12 +805,20 @@ static bool resolve_expanded(const repl_spec *s, const front_param *params, int 
 {
     memset(out, 0, sizeof *out);
     resolver r = { 0 };
+    /* --tensor values become pseudo-parameters after the kernel's */
+    int nx = 0;
+    for (int k = 0; k < s->nvals; k++) nx += s->vals[k].extra;
+    front_param *all = xcalloc((size_t)(nparams + nx + 1), sizeof *all);
+    if (nparams) memcpy(all, params, sizeof *all * (size_t)nparams);
+    for (int k = 0, j = nparams; k < s->nvals; k++)
+        if (s->vals[k].extra) all[j++] = (front_param){ .name = s->vals[k].name };
     r.s = s;
-    r.params = params;
-    r.np = nparams;
+    r.params = all;
+    r.np = nparams + nx;
+    r.nkernel = nparams;
     r.o = o;
     r.kernel = o->kernel ? o->kernel : "?";
-    size_t n = (size_t)(nparams > 0 ? nparams : 1);
+    size_t n = (size_t)(r.np > 0 ? r.np : 1);
     r.given = xcalloc(n, sizeof *r.given);
     r.st = xcalloc(n, sizeof *r.st);
     r.hv = xcalloc(n, sizeof *r.hv);
@@ -676,9 +826,11 @@ static bool resolve_expanded(const repl_spec *s, const front_param *params, int 
     r.consts = xcalloc(n, sizeof *r.consts);
     r.has_const = xcalloc(n, sizeof *r.has_const);
     r.stack = xcalloc(n, sizeof *r.stack);
+    r.dshape = xcalloc(n, sizeof *r.dshape);
+    r.dstrides = xcalloc(n, sizeof *r.dstrides);
 
     bool ok = check_names(&r);
-    for (int i = 0; i < nparams && ok; i++) ok = resolve_param(&r, i);
+    for (int i = 0; i < r.np && ok; i++) ok = resolve_param(&r, i);
     if (ok) ok = resolve_grid(&r, out);
     /* checked after the values so that a bad value is reported first */
     for (int k = 0; k < s->nsaves + s->nexpects && ok; k++) {
@@ -688,21 +840,38 @@ static bool resolve_expanded(const repl_spec *s, const front_param *params, int 
             ok = rerr("%s %s: '%s' is a scalar, not a tensor", k < s->nsaves ? "--save" : "--expect", c->name, c->name);
     }
 
-    /* move the results into the launch, or free them */
-    for (int i = 0; i < nparams; i++) {
-        if (ok && !params[i].is_constexpr && !r.has_const[i]) {
-            out->args = xrealloc(out->args, (size_t)(out->nargs + 1) * sizeof *out->args);
-            out->args[out->nargs++] = r.args[i];
-        } else if (ok && r.has_const[i]) {
+    /* move the results into the launch (kernel arguments, then the extra
+     * tensors), or free them */
+    int *final = xcalloc(n, sizeof *final);
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (int i = pass ? nparams : 0; i < (pass ? r.np : nparams); i++) {
+            final[i] = -1;
+            if (i >= nparams || !params[i].is_constexpr) {
+                if (r.has_const[i]) continue;
+                final[i] = out->nargs;
+                push_arg(&r, i, out);
+                if (pass) out->nextra++;
+            }
+        }
+    for (int i = 0; i < r.np; i++) {
+        if (ok && r.has_const[i]) {
             out->consts = xrealloc(out->consts, (size_t)(out->nconsts + 1) * sizeof *out->consts);
             out->consts[out->nconsts++] = r.consts[i];
-        } else {
+        } else if (!ok) {
             free(r.args[i].name);
-            if (r.args[i].tensor) tt_tensor_free(r.args[i].tensor);
+            if (r.args[i].tensor && !r.args[i].shared) tt_tensor_free(r.args[i].tensor);
+            free(r.args[i].ptr_to);
+            free(r.args[i].ptr_off);
             free(r.consts[i].name);
             free(r.consts[i].s);
         }
     }
+    if (ok) {
+        out->nargs -= out->nextra;
+        for (int i = 0; i < out->nargs + out->nextra; i++)
+            for (int k = 0; k < out->args[i].ptr_n; k++) out->args[i].ptr_to[k] = final[out->args[i].ptr_to[k]];
+    }
+    free(final);
     out->num_warps = s->num_warps ? s->num_warps : 4;
     out->seed = s->has_seed ? s->seed : 0;
     free(r.given);
@@ -712,6 +881,9 @@ static bool resolve_expanded(const repl_spec *s, const front_param *params, int 
     free(r.consts);
     free(r.has_const);
     free(r.stack);
+    free(r.dshape);
+    free(r.dstrides);
+    free(all);
     if (!ok) {
         launch_free(out);
         memset(out, 0, sizeof *out);

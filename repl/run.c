@@ -119,10 +119,10 @@ static void print_text(const repl_target *t, const run_result *rr)
                (long long)rr->st.programs, (long long)(l->grid[0] * l->grid[1] * l->grid[2]));
     printf("time     %.3f ms\n", rr->seconds * 1e3);
     int w = 4;
-    for (int i = 0; i < l->nargs; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
+    for (int i = 0; i < l->nargs + l->nextra; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
     for (int i = 0; i < l->nconsts; i++) if ((int)strlen(l->consts[i].name) > w) w = (int)strlen(l->consts[i].name);
     printf("arguments\n");
-    for (int i = 0; i < l->nargs; i++) {
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
         const launch_arg *a = &l->args[i];
         if (a->kind == ARG_TENSOR) {
             double mn, mx, mean;
@@ -184,7 +184,7 @@ static void print_json(const repl_target *t, const run_result *rr)
     if (rr->gpu) json_object_set_new(o, "gpu", repl_gpu_json(rr->gpu));
 #endif
     json_t *args = json_array();
-    for (int i = 0; i < l->nargs; i++) {
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
         const launch_arg *a = &l->args[i];
         json_t *j = json_object();
         json_object_set_new(j, "name", json_string(a->name));
@@ -248,7 +248,7 @@ static void print_json(const repl_target *t, const run_result *rr)
 
 static const launch_arg *find_arg(const launch *l, const char *name)
 {
-    for (int i = 0; i < l->nargs; i++)
+    for (int i = 0; i < l->nargs + l->nextra; i++)
         if (!strcmp(l->args[i].name, name)) return &l->args[i];
     return NULL;
 }

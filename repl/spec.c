@@ -10,7 +10,7 @@
 
 enum opt_id {
     O_GRID, O_ARG, O_CONST, O_NUM_WARPS, O_SEED, O_SAVE, O_EXPECT, O_KERNEL,
-    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS, O_PATH,
+    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS, O_PATH, O_TENSOR,
 };
 
 /* The launch-spec options: the one table that `run`, `debug`, `diff`, `ir`,
@@ -19,6 +19,7 @@ static const repl_option opts[] = {
     { "--grid", O_GRID, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
     { "--arg", O_ARG, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
     { "--const", O_CONST, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
+    { "--tensor", O_TENSOR, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
     { "--num-warps", O_NUM_WARPS, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
     { "--seed", O_SEED, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
     { "--save", O_SAVE, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION_PARAM },
@@ -85,8 +86,13 @@ static void value_free(repl_value *v)
     free(v->text);
     free(v->gen);
     free(v->fill);
-    for (int i = 0; i < TT_MAX_RANK; i++) free(v->dims[i]);
+    for (int i = 0; i < TT_MAX_RANK; i++) {
+        free(v->dims[i]);
+        free(v->dshape[i]);
+        free(v->dstrides[i]);
+    }
     free(v->path);
+    repl_free_parts(v->nitems, v->items);
     memset(v, 0, sizeof *v);
 }
 
@@ -244,7 +250,86 @@ static bool parse_generator(const pstate *ps, const char *opt, repl_value *v, co
     return ok;
 }
 
-/* value := '@' PATH | PATH ending in '.npy' | generator | expression */
+/* '[' e (',' e)* ']' -> up to TT_MAX_RANK malloc'd expression texts */
+static bool parse_list(const pstate *ps, const char *opt, const repl_value *v, const char *key, const char *text,
+                       char **out, int *n)
+{
+    size_t len = strlen(text);
+    if (len < 2 || (text[0] != '[' && text[0] != '(') || (text[len - 1] != ']' && text[len - 1] != ')'))
+        return perr(ps, "%s %s: %s= takes a list such as [64, 64], got '%s'", opt, v->name, key, text);
+    char *inner = xstrndup(text + 1, len - 2);
+    char **parts;
+    int np = repl_split_commas(inner, &parts);
+    free(inner);
+    bool ok = np >= 1 && np <= TT_MAX_RANK && parts[0][0];
+    for (int i = 0; ok && i < np; i++) ok = parts[i][0] != 0;
+    if (!ok) {
+        repl_free_parts(np, parts);
+        return perr(ps, "%s %s: %s= needs 1 to %d non-empty dimensions, got '%s'", opt, v->name, key, TT_MAX_RANK, text);
+    }
+    for (int i = 0; i < np; i++) { out[i] = parts[i]; parts[i] = NULL; }
+    *n = np;
+    repl_free_parts(np, parts);
+    return true;
+}
+
+/* desc := 'desc(' NAME ',' 'block=' LIST [',' 'shape=' LIST] [',' 'strides=' LIST]
+ *         [',' 'padding=' ("zero"|"nan")] ')'
+ * ptrs := 'ptrs(' NAME (',' NAME)* ')'        (p points at the '(') */
+static bool parse_desc_ptrs(const pstate *ps, const char *opt, repl_value *v, const char *t, const char *p)
+{
+    bool is_desc = t[0] == 'd';
+    size_t len = strlen(p);
+    if (p[len - 1] != ')') return perr(ps, "%s %s: missing ')' at the end of '%s'", opt, v->name, t);
+    char *inner = xstrndup(p + 1, len - 2);
+    char **parts;
+    int np = repl_split_commas(inner, &parts);
+    free(inner);
+    bool ok = true;
+    v->kind = is_desc ? VAL_DESC : VAL_PTRS;
+    if (np < 1 || !parts[0][0]) ok = perr(ps, "%s %s: %s() needs a tensor name", opt, v->name, is_desc ? "desc" : "ptrs");
+    int nb = 0;
+    for (int i = 0; ok && i < np; i++) {
+        char *eq = strchr(parts[i], '=');
+        if (!is_desc || i == 0) {
+            if (eq || !is_ident(parts[i], strlen(parts[i])))
+                ok = perr(ps, "%s %s: '%s' is not a tensor name (as in %s)", opt, v->name, parts[i],
+                          is_desc ? "desc(q, block=[64, 64])" : "ptrs(a0, a1, a2)");
+            else {
+                v->items = xrealloc(v->items, sizeof *v->items * (size_t)(v->nitems + 1));
+                v->items[v->nitems++] = xstrdup(parts[i]);
+            }
+            continue;
+        }
+        if (!eq) { ok = perr(ps, "%s %s: expected KEY=VALUE, got '%s'", opt, v->name, parts[i]); break; }
+        *eq = 0;
+        char *key = parts[i], *val = eq + 1;
+        size_t kl = strlen(key);
+        while (kl && isspace((unsigned char)key[kl - 1])) key[--kl] = 0;
+        while (isspace((unsigned char)*val)) val++;
+        if (!strcmp(key, "block") || !strcmp(key, "block_shape")) {
+            ok = parse_list(ps, opt, v, "block", val, v->dims, &nb);
+        } else if (!strcmp(key, "shape")) {
+            ok = parse_list(ps, opt, v, key, val, v->dshape, &v->nshape);
+        } else if (!strcmp(key, "strides")) {
+            ok = parse_list(ps, opt, v, key, val, v->dstrides, &v->nstrides);
+        } else if (!strcmp(key, "padding")) {
+            size_t vl = strlen(val);
+            if (vl >= 2 && (val[0] == '"' || val[0] == '\'') && val[vl - 1] == val[0]) { val[vl - 1] = 0; val++; }
+            if (!strcmp(val, "nan")) v->pad_nan = true;
+            else if (strcmp(val, "zero")) ok = perr(ps, "%s %s: padding must be \"zero\" or \"nan\", got '%s'", opt, v->name, val);
+        } else {
+            ok = perr(ps, "%s %s: desc() has no setting '%s' (expected block=, shape=, strides=, padding=)", opt, v->name, key);
+        }
+    }
+    if (ok && is_desc && !nb) ok = perr(ps, "%s %s: desc() needs a block shape, as in desc(%s, block=[64, 64])", opt, v->name,
+                                        v->nitems ? v->items[0] : "x");
+    v->rank = nb;
+    repl_free_parts(np, parts);
+    return ok;
+}
+
+/* value := '@' PATH | PATH ending in '.npy' | generator | desc(...) | ptrs(...) | expression */
 static bool classify(const pstate *ps, const char *opt, repl_value *v)
 {
     const char *t = v->text;
@@ -270,6 +355,12 @@ static bool classify(const pstate *ps, const char *opt, repl_value *v)
         v->kind = VAL_NPY;
         v->path = join_path(ps, path);
         return true;
+    }
+    size_t head = (size_t)(p - t);
+    if (*p == '(' && ((head == 4 && !strncmp(t, "desc", 4)) || (head == 4 && !strncmp(t, "ptrs", 4)))) {
+        if (v->is_const) return perr(ps, "%s %s: a constexpr value cannot be a tensor", opt, v->name);
+        if (v->extra) return perr(ps, "%s %s: %.4s() makes a kernel argument; give it with --arg", opt, v->name, t);
+        return parse_desc_ptrs(ps, opt, v, t, p);
     }
     if (gen_like) {
         if (v->is_const) return perr(ps, "%s %s: a constexpr value cannot be a tensor", opt, v->name);
@@ -370,14 +461,14 @@ static bool parse_tuple(const pstate *ps, const char *opt, const char *name, int
     return true;
 }
 
-static bool parse_value(const pstate *ps, const char *opt, const char *w, bool is_const)
+static bool parse_value(const pstate *ps, const char *opt, const char *w, bool is_const, bool extra)
 {
     repl_spec *s = ps->s;
     char *name;
     const char *rest;
     if (!split_name(ps, opt, w, is_const ? "VALUE" : "SPEC", &name, &rest)) return false;
     char **tparts;
-    int ntp = is_const ? -1 : tuple_parts(rest, &tparts);
+    int ntp = is_const || extra ? -1 : tuple_parts(rest, &tparts);
     if (ntp >= 0) {
         /* drop the other source's value of the parameter first, so that a
          * tuple given on the command line replaces the comment's wholly */
@@ -403,6 +494,7 @@ static bool parse_value(const pstate *ps, const char *opt, const char *w, bool i
     repl_value v = { 0 };
     v.name = name;
     v.is_const = is_const;
+    v.extra = extra;
     v.from_comment = ps->from_comment;
     v.text = xstrdup(rest);
     size_t tl = strlen(v.text);
@@ -513,8 +605,9 @@ static bool apply(pstate *ps, const repl_option *o, const char *val)
         s->grid = xstrdup(val);
         s->grid_from_comment = ps->from_comment;
         return true;
-    case O_ARG: return parse_value(ps, "--arg", val, false);
-    case O_CONST: return parse_value(ps, "--const", val, true);
+    case O_ARG: return parse_value(ps, "--arg", val, false, false);
+    case O_CONST: return parse_value(ps, "--const", val, true, false);
+    case O_TENSOR: return parse_value(ps, "--tensor", val, false, true);
     case O_SAVE: return parse_check(ps, val, false);
     case O_EXPECT: return parse_check(ps, val, true);
     case O_KERNEL:

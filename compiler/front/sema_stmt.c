@@ -4,6 +4,7 @@
  * return from helpers; and front_compile, which specializes a kernel. */
 #include "front_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -916,6 +917,45 @@ static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launc
     return true;
 }
 
+/* A host TensorDescriptor parameter: launch argument k (its base) and the
+ * 2 * rank integers after it become kernel arguments NAME, NAME.shape[d]
+ * (i32) and NAME.strides[d] (i64), as Triton 3.6 expands them
+ * (core.py tensor_descriptor_type._unflatten_ir: handle, shape, strides);
+ * the kernel sees the descriptor tl.make_tensor_descriptor would make from
+ * them. The last stride is the constant 1 (TensorDescriptor.__post_init__
+ * asserts it). */
+static sval host_desc(sema *S, const param *pa, const launch *l, int k)
+{
+    const launch_arg *a = &l->args[k];
+    int rank = a->desc_rank;
+    if (rank > IR_MAX_RANK) sema_error(S, pa->pos, "tensor descriptor '%s': rank %d, at most %d is supported", pa->name, rank, IR_MAX_RANK);
+    if (k + 2 * rank >= l->nargs) die("launch: descriptor '%s' lacks its shape and strides", pa->name);
+    tt_dtype et = a->tensor->dtype;
+    sval base = sv_tensor(ir_add_arg(S->fn, pa->name, ir_ptr(ir_scalar(et)), et, true), TT_PTR, et);
+    sval tup[3];
+    for (int t = 0; t < 3; t++) {
+        tup[t] = (sval){ .k = V_TUPLE, .n = rank, .v = -1 };
+        tup[t].items = arena_alloc(S->a, sizeof(sval) * (size_t)(rank + 1));
+    }
+    for (int d = 0; d < 2 * rank; d++) {
+        const launch_arg *x = &l->args[k + 1 + d];
+        if (x->kind != ARG_INT) die("launch: descriptor '%s': argument %d is not an integer", pa->name, k + 1 + d);
+        tt_dtype dt = d < rank ? TT_I32 : TT_I64;
+        char nm[256];
+        snprintf(nm, sizeof nm, "%s.%s[%d]", pa->name, d < rank ? "shape" : "strides", d % rank);
+        sval v = sv_tensor(ir_add_arg(S->fn, nm, ir_scalar(dt), dt, false), dt, 0);
+        tup[d < rank ? 0 : 1].items[d % rank] = d == 2 * rank - 1 ? sv_int(1) : v;
+    }
+    for (int d = 0; d < rank; d++) tup[2].items[d] = sv_int(a->desc_block[d]);
+    sval pad = { .k = V_STR, .s = a->desc_nan ? "nan" : "zero", .v = -1 };
+    src_pos p = pa->pos;
+    for (int d = 0; d < rank; d++)
+        if (a->desc_block[d] <= 0 || (a->desc_block[d] & (a->desc_block[d] - 1)))
+            sema_error(S, p, "tensor descriptor '%s': block_shape[%d] = %lld is not a power of two", pa->name, d,
+                       (long long)a->desc_block[d]);
+    return sema_make_tensor_desc(S, p, base, tup[0], tup[1], tup[2], pad);
+}
+
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
 {
     int fi = front_find_function(m, kernel, true);
@@ -984,7 +1024,8 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             if (c) sema_error(&S, pa->pos, "'%s' is a runtime parameter; pass it with --arg %s=..., not --const", pa->name, pa->name);
             sema_error(&S, pa->pos, "runtime parameter '%s' has no value; pass --arg %s=...", pa->name, pa->name);
         }
-        v = runtime_arg(&S, fp, a, pa->name);
+        if (a->kind == ARG_TENSOR && a->desc_rank > 0) v = host_desc(&S, pa, l, (int)(a - l->args));
+        else v = runtime_arg(&S, fp, a, pa->name);
         sema_bind(&S, pa->name, v);
     }
     sema_block(&S, &fd->body);

@@ -11,7 +11,8 @@ gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l)
     gpu_spec s = { 0 };
     for (int k = 0; k < l->nargs && k < f->nargs && k < 64; k++) {
         const launch_arg *a = &l->args[k];
-        if (a->kind == ARG_TENSOR) s.div16 |= 1ULL << k;          /* cuMemAlloc: 256-byte aligned */
+        if (a->kind == ARG_TENSOR && a->tensor && (a->offset * tt_dtype_size(a->tensor->dtype)) % 16 == 0)
+            s.div16 |= 1ULL << k;                                  /* cuMemAlloc: 256-byte aligned */
         else if (a->kind == ARG_INT && a->i % 16 == 0) s.div16 |= 1ULL << k;
         else if (a->kind == ARG_INT && a->i == 1) s.eq1 |= 1ULL << k;
     }
@@ -70,14 +71,62 @@ static int load_kernel(const gpu_kernel *gk, const gpu_options *o, const cuda_de
     return 0;
 }
 
-/* The earlier argument whose storage argument i views (launch_arg.shared:
- * one device buffer for both), or -1. */
-static int view_owner(const launch *l, int i)
+int gpu_upload_buffers(const launch *l, uint64_t *dev, uint64_t *addr, char *err, size_t errlen)
 {
-    if (l->args[i].kind != ARG_TENSOR || !l->args[i].shared) return -1;
-    for (int j = 0; j < i; j++)
-        if (l->args[j].kind == ARG_TENSOR && l->args[j].tensor == l->args[i].tensor && !l->args[j].shared) return j;
-    return -1;
+    int n = l->nargs + l->nextra;
+    for (int i = 0; i < n; i++) {
+        const launch_arg *a = &l->args[i];
+        dev[i] = addr[i] = 0;
+        if (a->kind != ARG_TENSOR || !a->tensor || launch_owner(l, i) != i) continue;
+        if (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)) {
+            snprintf(err, errlen, "%s", cuda_error());
+            return -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int o = launch_owner(l, i);
+        if (o >= 0) addr[i] = launch_arg_addr(l, i, dev[o]);
+    }
+    for (int i = 0; i < n; i++) {          /* pointer tables hold device addresses */
+        const launch_arg *a = &l->args[i];
+        if (a->kind != ARG_TENSOR || !a->ptr_n || !addr[i]) continue;
+        int64_t *cells = xcalloc((size_t)a->ptr_n, sizeof *cells);
+        for (int k = 0; k < a->ptr_n; k++) {
+            int o = launch_owner(l, a->ptr_to[k]);
+            cells[k] = o >= 0 ? (int64_t)(dev[o] + (uint64_t)a->ptr_off[k]) : 0;
+        }
+        size_t nb = (size_t)a->ptr_n * 8;
+        if (nb > a->tensor->nbytes) nb = a->tensor->nbytes;
+        int rc = cuda_memcpy_htod(addr[i], cells, nb);
+        free(cells);
+        if (rc) {
+            snprintf(err, errlen, "%s", cuda_error());
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int gpu_download_buffers(launch *l, const uint64_t *dev, char *err, size_t errlen)
+{
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
+        launch_arg *a = &l->args[i];
+        if (!dev[i] || a->ptr_n) continue;
+        if (cuda_memcpy_dtoh(a->tensor->data, dev[i], a->tensor->nbytes)) {
+            snprintf(err, errlen, "%s", cuda_error());
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void gpu_free_buffers(const launch *l, uint64_t *dev)
+{
+    for (int i = 0; i < l->nargs + l->nextra; i++)
+        if (dev[i]) {
+            cuda_free(dev[i]);
+            dev[i] = 0;
+        }
 }
 
 int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen)
@@ -158,24 +207,16 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     st->num_regs = k.num_regs;
     st->spill_bytes = k.local_bytes;
     int rc = 2;
-    int n = l->nargs;
-    cuda_devptr *dev = xcalloc((size_t)n + 1, sizeof *dev);
+    int n = l->nargs, nall = l->nargs + l->nextra;
+    cuda_devptr *dev = xcalloc((size_t)nall + 1, sizeof *dev);
+    uint64_t *addr = xcalloc((size_t)nall + 1, sizeof *addr);
     uint64_t *slots = xcalloc((size_t)n + 1, sizeof *slots);
     void **params = xcalloc((size_t)n + 1, sizeof *params);
     cuda_timer tm = { 0 };
     double t0 = now_seconds();
+    if (gpu_upload_buffers(l, dev, addr, err, errlen)) goto out;
     for (int i = 0; i < n; i++) {
-        launch_arg *a = &l->args[i];
-        int owner = view_owner(l, i);
-        if (a->kind == ARG_TENSOR && a->tensor && owner < 0) {
-            if (cuda_malloc(&dev[i], a->tensor->nbytes) || cuda_memcpy_htod(dev[i], a->tensor->data, a->tensor->nbytes)) {
-                snprintf(err, errlen, "%s", cuda_error());
-                goto out;
-            }
-        }
-        uint64_t addr = owner >= 0 ? dev[owner] : dev[i];
-        if (a->kind == ARG_TENSOR && a->tensor) addr += (uint64_t)a->offset * (uint64_t)tt_dtype_size(a->tensor->dtype);
-        if (gpu_pack_param(f, i, a, addr, &slots[i], err, errlen)) goto out;
+        if (gpu_pack_param(f, i, &l->args[i], addr[i], &slots[i], err, errlen)) goto out;
         params[i] = &slots[i];
     }
     st->h2d_ms = (now_seconds() - t0) * 1e3;
@@ -190,13 +231,9 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     }
     st->kernel_ms = ms;
     t0 = now_seconds();
-    for (int i = 0; i < n; i++) {
-        launch_arg *a = &l->args[i];
-        if (a->kind == ARG_TENSOR && a->tensor && dev[i] && cuda_memcpy_dtoh(a->tensor->data, dev[i], a->tensor->nbytes)) {
-            snprintf(err, errlen, "%s", cuda_error());
-            rc = 1;
-            goto out;
-        }
+    if (gpu_download_buffers(l, dev, err, errlen)) {
+        rc = 1;
+        goto out;
     }
     st->d2h_ms = (now_seconds() - t0) * 1e3;
     if (o.bench_iters > 0) {
@@ -213,9 +250,9 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     rc = 0;
 out:
     if (tm.start) cuda_timer_destroy(&tm);
-    for (int i = 0; i < n; i++)
-        if (dev[i]) cuda_free(dev[i]);
+    gpu_free_buffers(l, dev);
     free(dev);
+    free(addr);
     free(slots);
     free(params);
     gpu_kernel_free(&gk);

@@ -59,7 +59,8 @@ typedef struct gpu_spec {
 } gpu_spec;
 
 /* The specialization of a launch's arguments as gpu_launch uses it (device
- * pointers are always 16-byte aligned). */
+ * allocations are 256-byte aligned; a view is 16-byte aligned when its
+ * offset into its storage is). */
 gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l);
 
 typedef struct gpu_kernel {
@@ -108,6 +109,19 @@ typedef struct gpu_stats {
  * address, ...: the message names the kernel and the launch). The message
  * goes to err. */
 int gpu_launch(const ir_func *f, launch *l, const gpu_options *o, gpu_stats *st, char *err, size_t errlen);
+
+/* Device storage for every tensor of l, kernel arguments and extra tensors
+ * (launch.nextra) alike: each storage owner (launch_owner) gets an
+ * allocation holding its host contents, views their owner's, and pointer
+ * tables (launch_arg.ptr_n) the device addresses of their targets. dev and
+ * addr have l->nargs + l->nextra entries: dev[i] the allocation to free with
+ * gpu_free_buffers (0 for views and scalars), addr[i] argument i's device
+ * address (its first element). Returns 0, or -1 with the CUDA error in err
+ * (what was allocated is in dev). */
+int gpu_upload_buffers(const launch *l, uint64_t *dev, uint64_t *addr, char *err, size_t errlen);
+/* Copy every owned storage but pointer tables back into l's host tensors. */
+int gpu_download_buffers(launch *l, const uint64_t *dev, char *err, size_t errlen);
+void gpu_free_buffers(const launch *l, uint64_t *dev);
 
 /* The 8-byte kernel parameter slot of runtime argument k of f: the device
  * address `dev` for a pointer parameter, else the scalar converted to the

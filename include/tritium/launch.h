@@ -44,6 +44,26 @@ typedef struct launch_arg {
                                     * specializes (specialize.cc); ARG_FLOAT: TT_F32 */
     int64_t i;
     double f;
+    /* ARG_TENSOR, desc_rank > 0: the base of a host TensorDescriptor
+     * parameter (Triton 3.6 triton/tools/tensor_descriptor.py). The next
+     * desc_rank ARG_INT arguments are its shape (i32), the desc_rank after
+     * them its strides (i64, elements; the last is 1); the kernel sees one
+     * tensor descriptor whose block shape and padding ("nan" when desc_nan,
+     * else "zero") are specialized. Triton 3.6 expands a host descriptor into
+     * base, shape and strides the same way (make_tensordesc_arg,
+     * third_party/nvidia/backend/driver.py). */
+    int desc_rank;
+    int64_t desc_block[TT_MAX_RANK];
+    bool desc_nan;
+    /* ARG_TENSOR, ptr_n > 0: a pointer table (Triton's tutorial 08): an i64
+     * tensor of ptr_n elements whose element k each executor sets, before it
+     * runs, to the address of byte ptr_off[k] of tensor ptr_to[k] (an index
+     * into launch.args, kernel arguments and extra tensors alike) in its own
+     * address space (the interpreter's checked one, or the device's).
+     * ptr_to and ptr_off are owned by the launch. */
+    int ptr_n;
+    int *ptr_to;
+    int64_t *ptr_off;
 } launch_arg;
 
 /* A constexpr parameter's value. */
@@ -58,6 +78,9 @@ typedef struct launch_const {
 
 typedef struct launch {
     launch_arg *args; int nargs;   /* runtime parameters, in kernel order */
+    int nextra;                    /* then args[nargs .. nargs+nextra): tensors that are
+                                    * no kernel parameter, reached only through a
+                                    * descriptor or a pointer table (ARG_TENSOR) */
     launch_const *consts; int nconsts;
     int64_t grid[3];               /* missing dims are 1 */
     int num_warps;                 /* default 4 */
@@ -65,7 +88,17 @@ typedef struct launch {
 } launch;
 
 void launch_free(launch *l);       /* frees contents, not l itself */
-/* Deep copy (tensors cloned). */
+/* Deep copy (tensors cloned; arguments viewing one storage keep sharing it). */
 void launch_copy(launch *dst, const launch *src);
+/* The argument (kernel argument or extra tensor) that owns the storage
+ * argument i views: i itself unless it is `shared`; -1 when none does. */
+int launch_owner(const launch *l, int i);
+/* The address of argument i's first element given its owner's storage
+ * address `base` (base + offset * element size). */
+uint64_t launch_arg_addr(const launch *l, int i, uint64_t base);
+/* Fill every pointer table of l (launch_arg.ptr_n) with addresses: the
+ * address of argument j's storage is base_of(user, j) (0: none; the table
+ * entry is then 0, and a load through it faults). */
+void launch_fill_ptr_tables(launch *l, uint64_t (*base_of)(void *user, int j), void *user);
 
 #endif

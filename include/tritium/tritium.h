@@ -88,6 +88,28 @@ void tritium_launch_free(tritium_launch *L);
 int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *data,
                           int rank, const int64_t *shape, const int64_t *strides,
                           void *storage, int64_t storage_bytes, int uninit);
+/* A host TensorDescriptor argument (Triton 3.6,
+ * triton/tools/tensor_descriptor.py): its base tensor as for
+ * tritium_launch_tensor (data, storage), rank 1..4, shape and strides in
+ * elements (strides but the last a multiple of 16 bytes, the last 1),
+ * block_shape powers of two, padding_nan for padding="nan". The kernel sees
+ * a tensor descriptor whose block shape and padding are specialized; loads
+ * through it are bounds-checked against the storage like any other. */
+int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *data, void *storage,
+                        int64_t storage_bytes, int rank, const int64_t *shape, const int64_t *strides,
+                        const int64_t *block_shape, int padding_nan);
+/* A tensor that is no kernel parameter, reached only through a pointer
+ * table (its name appears in reports). Arguments as tritium_launch_tensor. */
+int tritium_launch_extra(tritium_launch *L, const char *name, int dtype, void *data,
+                         int rank, const int64_t *shape, const int64_t *strides,
+                         void *storage, int64_t storage_bytes);
+/* A pointer table argument (Triton's tutorial 08): an i64 tensor of n host
+ * addresses, each inside the storage of a tensor given to this launch
+ * before it runs (argument, descriptor base or extra tensor). The kernel
+ * reads the address of the same byte in the executor's address space, so
+ * loads through it are checked against that tensor. The table is copied:
+ * the kernel's writes to it are not seen by the caller. */
+int tritium_launch_ptr_table(tritium_launch *L, const char *name, int n, const int64_t *addrs);
 /* Runtime scalars. Integers are typed as Triton's specialize does (i32 when
  * the value fits, else i64; tritium_launch_uint for values above INT64_MAX
  * as u64); floats are f32; bools i1. */
