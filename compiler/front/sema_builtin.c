@@ -92,6 +92,28 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
     return false;
 }
 
+/* A tensor descriptor's attributes (core.py tensor_descriptor): shape (i32
+ * scalars), strides (i64), block_shape (constexprs) and dtype. */
+static bool desc_attr(sema *S, src_pos p, sval d, const char *name, sval *out)
+{
+    int rank = (int)d.i;
+    int which = !strcmp(name, "shape") ? 0 : !strcmp(name, "strides") ? 1 : !strcmp(name, "block_shape") ? 2 : -1;
+    if (!strcmp(name, "dtype")) {
+        *out = sv_dtype(d.items[0].pt, 0);
+        return true;
+    }
+    if (which < 0) return false;
+    sval tup = { .k = V_TUPLE, .n = rank, .v = -1 };
+    tup.items = arena_alloc(S->a, sizeof(sval) * (size_t)(rank + 1));
+    for (int k = 0; k < rank; k++) {
+        if (which == 2) tup.items[k] = d.items[1 + 3 * rank + k];
+        else if (which == 1) tup.items[k] = d.items[1 + rank + k];
+        else tup.items[k] = sema_cast(S, p, d.items[1 + k], TT_I32, 0, false);
+    }
+    *out = tup;
+    return true;
+}
+
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out)
 {
     if (self.k == V_DTYPE) return sema_dtype_attr(S, self, name, out);
@@ -101,6 +123,7 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
         *out->self = self;
         return true;
     }
+    if (self.k == V_TDESC) return desc_attr(S, p, self, name, out);
     if (self.k != V_TENSOR) return false;
     if (!strcmp(name, "dtype") || !strcmp(name, "type")) {
         *out = sv_dtype(self.dt, self.pt);
@@ -163,6 +186,32 @@ static sval unary_math(sema *S, src_pos p, int opc, sval x, const char *fn)
     sema_check_fp(S, p, x, fn);
     sema_setloc(S, p);
     return sema_emit(S, opc, ir_value_type(S->fn, x.v), 1, &x.v, x.dt, 0);
+}
+
+/* isinstance(obj, cls) on the classes kernels test (Triton 3.6 evaluates it
+ * at compile time on the frontend's value classes, core.py): tl.tensor,
+ * tl.tensor_descriptor, tl.constexpr, int, float, bool, or a tuple of
+ * them. */
+static bool is_instance(sema *S, src_pos p, sval obj, sval cls)
+{
+    if (cls.k == V_TUPLE) {
+        for (int i = 0; i < cls.n; i++)
+            if (is_instance(S, p, obj, cls.items[i])) return true;
+        return false;
+    }
+    if (cls.k == V_BUILTIN) {
+        switch (cls.i) {
+        case B_TDESC_TYPE: return obj.k == V_TDESC;
+        case B_TENSOR_TYPE: return obj.k == V_TENSOR;
+        case B_CONSTEXPR: return sv_is_const(&obj) || obj.k == V_NONE || obj.k == V_STR || obj.k == V_DTYPE;
+        case B_PY_INT: return obj.k == V_INT || obj.k == V_BOOL;
+        case B_PY_FLOAT: return obj.k == V_FLOAT;
+        case B_PY_BOOL: return obj.k == V_BOOL;
+        default: break;
+        }
+    }
+    sema_error(S, p, "isinstance(): tritium supports the classes tl.tensor, tl.tensor_descriptor, tl.constexpr, int, "
+               "float and bool, got %s", sv_describe(S, &cls));
 }
 
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
@@ -584,7 +633,9 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         return sv_bool(sv_truthy(S, p, &x));
     }
     case B_PY_ISINSTANCE:
-        sema_error(S, p, "isinstance() is not supported yet");
+        return sv_bool(is_instance(S, p, sema_arg_req(S, p, &B, "obj"), sema_arg_req(S, p, &B, "cls")));
+    case B_TDESC_TYPE: case B_TENSOR_TYPE:
+        sema_error(S, p, "tl.%s is a class; tritium supports it only in isinstance()", btab[id].name);
     }
     int mop = math_op(id);
     if (mop >= 0) return unary_math(S, p, mop, sema_arg_req(S, p, &B, "x"), btab[id].name);

@@ -103,6 +103,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(BROADCAST, "broadcast", "input,other", IN_TL) \
     X(MAP_ELEMENTWISE, "map_elementwise", "scalar_fn,*args,pack", IN_TL) \
     X(LOG2_CONST, "__tl_log2", "i", IN_TL)   /* standard.py _log2, for prelude.c */ \
+    X(TDESC_TYPE, "tensor_descriptor", "", IN_TL)        /* classes, for isinstance() */ \
+    X(TENSOR_TYPE, "tensor", "", IN_TL) \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \

@@ -240,8 +240,10 @@ class _Staging:
 _DUMMY = ctypes.create_string_buffer(64)
 
 
-def _add_tensor(L, name, v, staging):
-    lib = _lib.lib()
+def _storage_of(name, v, staging):
+    """(dtype code, data pointer, storage pointer, storage bytes, the torch
+    tensor) of a tensor argument, its storage staged on the host when it
+    lives on a device."""
     base, tl_dtype = v, None
     if type(v).__name__ == "TensorWrapper":          # triton.reinterpret(x, tl.dtype)
         base, tl_dtype = v.base, v.dtype
@@ -275,15 +277,150 @@ def _add_tensor(L, name, v, staging):
                                           4 if code in (_lib.I32, _lib.U32, _lib.F32) else 8):
         raise UnsupportedLaunch("tritium: argument '%s': reinterpreting %s as %s changes the element size"
                                 % (name, base.dtype, tl_dtype))
+    return code, data, sptr, nbytes, base
+
+
+def _view_of(base):
     rank = base.dim()
     if rank > 4:                                     # the view's shape is informative only
-        shape, strides, rank = [base.numel()], [1], 1
-    else:
-        shape, strides = list(base.shape), list(base.stride())
+        return [base.numel()], [1], 1
+    return list(base.shape), list(base.stride()), rank
+
+
+def _add_tensor(L, name, v, staging, extra=False):
+    lib = _lib.lib()
+    code, data, sptr, nbytes, base = _storage_of(name, v, staging)
+    shape, strides, rank = _view_of(base)
     A = ctypes.c_int64 * max(rank, 1)
-    rc = lib.tritium_launch_tensor(L, name.encode(), code, data, rank, A(*shape), A(*strides), sptr, nbytes, 0)
+    if extra:
+        rc = lib.tritium_launch_extra(L, name.encode(), code, data, rank, A(*shape), A(*strides), sptr, nbytes)
+    else:
+        rc = lib.tritium_launch_tensor(L, name.encode(), code, data, rank, A(*shape), A(*strides), sptr, nbytes, 0)
     if rc:
         raise UnsupportedLaunch(_lib.last_error())
+
+
+def _add_desc(L, name, d, staging):
+    """A host TensorDescriptor (triton/tools/tensor_descriptor.py): base,
+    shape, strides, block_shape, padding, as Triton 3.6 passes it."""
+    lib = _lib.lib()
+    code, data, sptr, nbytes, _ = _storage_of(name, d.base, staging)
+    rank = len(d.shape)
+    A = ctypes.c_int64 * max(rank, 1)
+    try:
+        shape, strides, block = ([int(_unwrap(x)) for x in seq] for seq in (d.shape, d.strides, d.block_shape))
+    except (TypeError, ValueError) as e:
+        raise UnsupportedLaunch("tritium: argument '%s': a TensorDescriptor with non-integer shape, strides or "
+                                "block_shape: %s" % (name, e)) from e
+    if len(strides) != rank or len(block) != rank:
+        raise UnsupportedLaunch("tritium: argument '%s': TensorDescriptor rank mismatch" % name)
+    rc = lib.tritium_launch_desc(L, name.encode(), code, data, sptr, nbytes, rank, A(*shape), A(*strides),
+                                 A(*block), int(d.padding == "nan"))
+    if rc:
+        raise UnsupportedLaunch(_lib.last_error())
+
+
+# ---- pointer tables (Triton's tutorial 08: an int64 tensor of data_ptr()s) --
+
+_PTR_TABLE_MAX = 4096
+
+
+def _pointer_table(v):
+    """The values of an int64 tensor argument that may hold tensor
+    addresses (small, every nonzero value >= 64 KiB), else None."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    if not isinstance(v, torch.Tensor) or v.dtype not in (torch.int64, getattr(torch, "uint64", torch.int64)):
+        return None
+    if v.numel() == 0 or v.numel() > _PTR_TABLE_MAX:
+        return None
+    vals = [int(x) & (2**64 - 1) for x in v.detach().flatten().cpu().tolist()]
+    if not any(vals) or any(0 < x < 65536 for x in vals):
+        return None
+    return vals
+
+
+def _live_tensors(skip):
+    """Every live torch tensor (the garbage collector tracks them), for
+    resolving pointer-table entries to the tensors they point into."""
+    import gc
+    import torch
+    out = []
+    for o in gc.get_objects():
+        if issubclass(type(o), torch.Tensor) and id(o) not in skip:
+            out.append(o)
+    return out
+
+
+def _resolve_table(vals, candidates):
+    """Map each nonzero address to a candidate tensor whose storage holds
+    it: {storage pointer: tensor}, or None when some entry lies in none."""
+    spans = []
+    for t in candidates:
+        try:
+            st = t.untyped_storage()
+        except (RuntimeError, NotImplementedError):
+            continue
+        if st.nbytes():
+            spans.append((st.data_ptr(), st.data_ptr() + st.nbytes(), t))
+    hit = {}
+    for x in vals:
+        if not x:
+            continue
+        t = next((s for s in spans if s[0] <= x < s[1]), None)
+        if t is None:
+            return None
+        hit.setdefault(t[0], t[2])
+    return hit
+
+
+def _add_tables(L, bound, params, staging):
+    """Pass each int64 argument whose entries are addresses of live tensors as
+    a pointer table, with the tensors it points into as extra tensors (the
+    kernel then reads addresses in tritium's checked address space)."""
+    tables = {}
+    for name, is_constexpr in params:
+        if not is_constexpr:
+            vals = _pointer_table(_unwrap(bound[name]))
+            if vals is not None:
+                tables[name] = vals
+    if not tables:
+        return set()
+    args = [_unwrap(bound[n]) for n, c in params if not c and _is_tensor(_unwrap(bound[n]))]
+    found, live = {}, None
+    for name, vals in tables.items():
+        hit = _resolve_table(vals, args)
+        if hit is None:
+            if live is None:
+                live = _live_tensors({id(a) for a in args})
+            hit = _resolve_table(vals, args + live)
+        if hit is None:
+            del tables[name]
+            continue
+        found.update(hit)
+    lib = _lib.lib()
+    arg_ptrs = {a.untyped_storage().data_ptr() for a in args}
+    host = {}                                        # storage pointer -> its host copy's pointer
+    for k, (sp, t) in enumerate(sorted(found.items())):
+        code, data, sptr, nbytes, _ = _storage_of("*", t, staging)
+        host[sp] = sptr
+        if sp in arg_ptrs:
+            continue                                 # given as an argument already
+        rc = lib.tritium_launch_extra(L, ("__table_target_%d" % k).encode(), code, sptr, 1,
+                                      (ctypes.c_int64 * 1)(nbytes // t.element_size()), (ctypes.c_int64 * 1)(1),
+                                      sptr, nbytes)
+        if rc:
+            raise UnsupportedLaunch(_lib.last_error())
+    for name, vals in tables.items():
+        cells = []
+        for x in vals:
+            sp = next((p for p in host if p <= x < p + found[p].untyped_storage().nbytes()), None)
+            cells.append(0 if not x or sp is None else host[sp] + (x - sp))
+        if lib.tritium_launch_ptr_table(L, name.encode(), len(cells), (ctypes.c_int64 * len(cells))(*cells)):
+            raise UnsupportedLaunch(_lib.last_error())
+    return set(tables)
 
 
 def _add_const(L, name, v):
@@ -345,9 +482,8 @@ def _add_runtime(L, name, v, staging):
         return _add_runtime(L, name, v.item(), staging)
     if type(v).__name__ in ("dtype", "str") or isinstance(v, str):
         return _add_const(L, name, v)                 # Triton specializes these as constexprs
-    if type(v).__name__ == "TensorDescriptor":
-        raise UnsupportedLaunch("tritium: argument '%s': host TensorDescriptor arguments are not supported "
-                                "yet (use tl.make_tensor_descriptor in the kernel)" % name)
+    if type(v).__name__ == "TensorDescriptor" and hasattr(v, "block_shape"):
+        return _add_desc(L, name, v, staging)
     raise UnsupportedLaunch("tritium: argument '%s': a %s value cannot be passed to a kernel"
                             % (name, type(v).__name__))
 
@@ -367,7 +503,10 @@ class Launch:
         self.grid = grid
         self.sites = []
         try:
+            tables = _add_tables(self.L, bound, self.info.params, self.staging)
             for name, is_constexpr in self.info.params:
+                if name in tables:
+                    continue
                 v = bound[name]
                 rc = _add_const(self.L, name, _unwrap(v)) if is_constexpr else _add_runtime(self.L, name, v, self.staging)
                 if rc:

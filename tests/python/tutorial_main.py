@@ -7,7 +7,9 @@ CUDA. And torch's generator is seeded (0): the tutorials draw fresh random
 inputs each run, and tutorial 05's float16 partial sums then land within one
 float16 ulp of the float32 reference, which exceeds its atol=1e-2 whenever a
 sum passes 16 (one ulp is then 0.0156; it happened in about one run of five here).
-Usage: python -m tritium tutorial_main.py TUTORIAL.py
+With --as-hopper first, the process looks like an H100 to the tutorial's
+host code (as_hopper.py: tutorial 06 then passes host TensorDescriptors).
+Usage: python -m tritium tutorial_main.py [--as-hopper] TUTORIAL.py
 """
 import runpy
 import sys
@@ -27,6 +29,9 @@ def layer_norm_f32(x, shape, weight=None, bias=None, eps=1e-5):
 
 F.layer_norm = layer_norm_f32
 torch.manual_seed(0)
+if sys.argv[1] == "--as-hopper":
+    import as_hopper  # noqa: F401  (next to this file)
+    del sys.argv[1]
 path = sys.argv[1]
 sys.argv = sys.argv[1:]
 runpy.run_path(path, run_name="__main__")

@@ -1,0 +1,193 @@
+"""Host TensorDescriptors and pointer tables (issue 8, launch-spec
+additions): through `tritium run` launch specs (desc(X, block=[...]),
+ptrs(A, B, ...), --tensor) and through the Python entry point (Triton 3.6's
+triton.tools.tensor_descriptor.TensorDescriptor, int64 tensors of
+data_ptr()s), each checked against numpy or torch, plus the bounds checks
+that must still name the right buffer."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+import tritium  # noqa: E402
+
+tritium.enable("interp")
+
+HERE = os.path.abspath(__file__)
+
+
+@triton.jit
+def desc_copy2d(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = in_desc.load([pm * BM, pn * BN])
+    out_desc.store([pm * BM, pn * BN], x * 2)
+
+
+@triton.jit
+def desc_pad_dump(in_desc, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    # the block at (pm*BM, pn*BN), padding included, dumped densely
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = in_desc.load([pm * BM, pn * BN])
+    r = tl.arange(0, BM)[:, None]
+    c = tl.arange(0, BN)[None, :]
+    base = (pm * tl.num_programs(1) + pn) * BM * BN
+    tl.store(out_ptr + base + r * BN + c, x)
+
+
+@triton.jit
+def desc_meta(in_desc, out_ptr):
+    # the descriptor's shape and strides as the kernel sees them
+    tl.store(out_ptr + 0, in_desc.shape[0])
+    tl.store(out_ptr + 1, in_desc.shape[1])
+    tl.store(out_ptr + 2, in_desc.strides[0])
+    tl.store(out_ptr + 3, in_desc.strides[1])
+
+
+@triton.jit
+def ptr_gather(tab, out, N: tl.constexpr):
+    g = tl.program_id(0)
+    p = tl.load(tab + g).to(tl.pointer_type(tl.float32))
+    offs = tl.arange(0, N)
+    tl.store(out + g * N + offs, tl.load(p + offs))
+
+
+def cli(*args):
+    p = subprocess.run([sys.executable, "-m", "tritium", "run", *args], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+# ---- launch specs ------------------------------------------------------------
+
+def test_spec_desc_partial_blocks(tmp_path):
+    rc, out = cli(HERE + ":desc_copy2d", "--grid", "3,2", "--tensor", "X=randn:f32[40,48]",
+                  "--tensor", "Y=full(7):f32[40,48]", "--arg", "in_desc=desc(X, block=[16,32])",
+                  "--arg", "out_desc=desc(Y, block=[16, 32])", "--const", "BM=16", "--const", "BN=32",
+                  "--save", "X=%s/x.npy" % tmp_path, "--save", "Y=%s/y.npy" % tmp_path)
+    assert rc == 0, out
+    x, y = np.load(tmp_path / "x.npy"), np.load(tmp_path / "y.npy")
+    assert np.array_equal(y, 2 * x)          # rows 40..47 of the last block row are masked off
+
+
+@pytest.mark.parametrize("pad", ["zero", "nan"])
+def test_spec_desc_padding_and_view(tmp_path, pad):
+    # a [6, 20] view (shape=, strides=) of a [6, 24] storage: blocks of 4x16 pad
+    # past row 6 and column 20 with `pad`
+    rc, out = cli(HERE + ":desc_pad_dump", "--grid", "2,2", "--tensor", "X=randn:f32[6,24]",
+                  "--arg", 'in_desc=desc(X, block=[4,16], shape=[6,20], strides=[24,1], padding="%s")' % pad,
+                  "--arg", "out_ptr=zeros:f32[256]", "--const", "BM=4", "--const", "BN=16",
+                  "--save", "X=%s/x.npy" % tmp_path, "--save", "out_ptr=%s/o.npy" % tmp_path)
+    assert rc == 0, out
+    x, o = np.load(tmp_path / "x.npy"), np.load(tmp_path / "o.npy").reshape(2, 2, 4, 16)
+    fill = np.nan if pad == "nan" else 0.0
+    ref = np.full((8, 32), fill, dtype=np.float32)
+    ref[:6, :20] = x[:, :20]
+    for pm in range(2):
+        for pn in range(2):
+            np.testing.assert_array_equal(o[pm, pn], ref[pm * 4:pm * 4 + 4, pn * 16:pn * 16 + 16])
+
+
+def test_spec_desc_out_of_bounds_names_the_tensor():
+    # a descriptor claiming more rows than X has: the loads past X fault, naming X
+    rc, out = cli(HERE + ":desc_copy2d", "--grid", "3,2", "--tensor", "X=randn:f32[40,48]",
+                  "--tensor", "Y=zeros:f32[48,48]", "--arg", "in_desc=desc(X, block=[16,32], shape=[48,48])",
+                  "--arg", "out_desc=desc(Y, block=[16,32])", "--const", "BM=16", "--const", "BN=32")
+    assert rc == 1, out
+    assert "reads X[40, 0], but X has 1920 elements" in out
+
+
+@pytest.mark.parametrize("spec,msg", [
+    ("desc(X, block=[16,24])", "powers of two"),
+    ("desc(X, block=[16,32], shape=[40,48], strides=[47,1])", "multiple of 16 bytes"),
+    ("desc(X, block=[16,32], shape=[40,48], strides=[48,2])", "last stride must be 1"),
+    ("desc(X)", "needs a block shape"),
+    ("desc(Z, block=[16,32])", "'Z' names no parameter"),
+    ("desc(X, block=[16,32], pad=1)", "no setting 'pad'"),
+])
+def test_spec_desc_errors(spec, msg):
+    rc, out = cli(HERE + ":desc_copy2d", "--grid", "1", "--tensor", "X=randn:f32[40,48]",
+                  "--arg", "in_desc=" + spec, "--arg", "out_desc=desc(X, block=[16,32])",
+                  "--const", "BM=16", "--const", "BN=32")
+    assert rc == 2 and msg in out, out
+
+
+def test_spec_ptrs(tmp_path):
+    rc, out = cli(HERE + ":ptr_gather", "--grid", "3", "--tensor", "A=randn:f32[16]", "--tensor", "B=randn:f32[16]",
+                  "--arg", "out=zeros:f32[48]", "--tensor", "C=randn:f32[20]", "--arg", "tab=ptrs(B, C, A)",
+                  "--const", "N=16", "--save", "A=%s/a.npy" % tmp_path, "--save", "B=%s/b.npy" % tmp_path,
+                  "--save", "C=%s/c.npy" % tmp_path, "--save", "out=%s/o.npy" % tmp_path)
+    assert rc == 0, out
+    a, b, c, o = (np.load(tmp_path / (n + ".npy")) for n in "abco")
+    np.testing.assert_array_equal(o, np.concatenate([b, c[:16], a]))
+
+
+def test_spec_ptrs_fault_names_the_target():
+    rc, out = cli(HERE + ":ptr_gather", "--grid", "3", "--tensor", "A=randn:f32[16]", "--tensor", "S=randn:f32[8]",
+                  "--arg", "tab=ptrs(A, S, A)", "--arg", "out=zeros:f32[48]", "--const", "N=16")
+    assert rc == 1, out
+    assert "program (1, 0, 0)" in out and "reads S[8], but S has 8 elements" in out and "8 lanes" in out
+
+
+# ---- the Python entry point --------------------------------------------------
+
+def test_python_host_descriptor():
+    x = torch.randn(40, 48)
+    y = torch.full((40, 48), 7.0)
+    dx = TensorDescriptor.from_tensor(x, [16, 32])
+    dy = TensorDescriptor(y, shape=[40, 48], strides=[48, 1], block_shape=[16, 32])
+    desc_copy2d[(3, 2)](dx, dy, BM=16, BN=32)
+    assert torch.equal(y, 2 * x)
+    m = torch.zeros(4, dtype=torch.int64)
+    desc_meta[(1,)](TensorDescriptor(x, shape=[33, 40], strides=[48, 1], block_shape=[16, 32]), m)
+    assert m.tolist() == [33, 40, 48, 1]
+
+
+def test_python_host_descriptor_view_and_nan():
+    s = torch.randn(6, 24)
+    out = torch.zeros(256)
+    d = TensorDescriptor(s, shape=[6, 20], strides=[24, 1], block_shape=[4, 16], padding="nan")
+    desc_pad_dump[(2, 2)](d, out, BM=4, BN=16)
+    ref = torch.full((8, 32), float("nan"))
+    ref[:6, :20] = s[:, :20]
+    o = out.view(2, 2, 4, 16)
+    for pm in range(2):
+        for pn in range(2):
+            torch.testing.assert_close(o[pm, pn], ref[pm * 4:pm * 4 + 4, pn * 16:pn * 16 + 16], equal_nan=True,
+                                       rtol=0, atol=0)
+
+
+def test_python_host_descriptor_fault():
+    x = torch.randn(40, 48)
+    y = torch.zeros(48, 48)
+    bad = TensorDescriptor(x, shape=[48, 48], strides=[48, 1], block_shape=[16, 32])
+    with pytest.raises(tritium.KernelError) as e:
+        desc_copy2d[(3, 2)](bad, TensorDescriptor.from_tensor(y, [16, 32]), BM=16, BN=32)
+    assert "but in_desc has 1920 elements" in str(e.value)
+
+
+def test_python_pointer_table():
+    # tutorial 08's pattern: an int64 tensor of data_ptr()s of tensors that are
+    # not kernel arguments
+    group = [torch.randn(16), torch.randn(32), torch.randn(16)]
+    tab = torch.tensor([t.data_ptr() for t in group])
+    out = torch.zeros(48)
+    ptr_gather[(3,)](tab, out, N=16)
+    assert torch.equal(out, torch.cat([group[0], group[1][:16], group[2]]))
+    assert tab.tolist() == [t.data_ptr() for t in group]          # the caller's table is untouched
+
+
+def test_python_pointer_table_fault():
+    short = torch.randn(8)
+    group = [torch.randn(16), short, torch.randn(16)]
+    tab = torch.tensor([t.data_ptr() for t in group])
+    with pytest.raises(tritium.KernelError) as e:
+        ptr_gather[(3,)](tab, torch.zeros(48), N=16)
+    assert "program (1, 0, 0)" in str(e.value) and "has 8 elements" in str(e.value)
