@@ -63,6 +63,8 @@ run)
         "$T" diff examples/$e --trials 20 >/tmp/trials.log 2>&1 || fail=$((fail + 1))
         tail -n 1 /tmp/trials.log
     done
+    echo "== 4b. host descriptors and pointer tables: diff of tutorial 06 _attn_fwd and 08 (tests/gpu/desc_gpu.sh)"
+    sh tests/gpu/desc_gpu.sh diff "$T" || fail=$((fail + 1))
     echo "== 5. GPU benchmark (tritium vs Triton 3.6)"
     python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
     echo "== 6. interpreter benchmark (tritium vs plain C, --schedule parallel, TRITON_INTERPRET=1)"

@@ -2,7 +2,10 @@
 """bench/gpu.py — tritium's GPU path against Triton 3.6 on the example kernels.
 
 For each case (vector add 2^26 f32; softmax 16384x1024 f32; layer norm
-8192x4096 f32; matmul 4096^3 f16 with 128x128x32 tiles) this runs
+8192x4096 f32; matmul 4096^3 f16 with 128x128x32 tiles; Triton's tutorial 06
+attention forward `_attn_fwd`, fp16, Z=4 H=32 N_CTX=4096, head dim 64 and
+128, causal and not, with host TensorDescriptors: tritium's desc(), Triton's
+TensorDescriptor) this runs
 
   * tritium:  tritium run examples/X.py <sizes> --device gpu --numerics fast
                   --bench N --json --save NAME=... (every tensor)
@@ -20,7 +23,9 @@ For each case (vector add 2^26 f32; softmax 16384x1024 f32; layer norm
               overhead = the mean host time of kernel[grid](...) over
               back-to-back calls;
 
-and checks that both produced the same output (max |tritium - triton|, both
+(attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
+num_stages=3, calling the JITFunction under the tutorial's autotuner) and
+checks that both produced the same output (max |tritium - triton|, both
 in Triton's fast numerics). A last row launches a one-program 1024-element
 add kernel on both sides: the host launch overhead of a tiny kernel. Achieved
 bandwidth counts the bytes a kernel must move at least (inputs read once,
@@ -44,6 +49,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EX = os.path.join(ROOT, "examples")
+TUT06 = os.path.join(ROOT, "tests", "python", "tutorials", "06-fused-attention.py")
 
 N_VA = 1 << 26
 SM_M, SM_N = 16384, 1024
@@ -77,6 +83,31 @@ CASES = [
          tensors={"a_ptr": False, "b_ptr": False, "c_ptr": True},
          bytes=3 * MM * MM * 2, flops=2 * MM ** 3, num_warps=4),
 ]
+AT_Z, AT_H, AT_N = 4, 32, 4096        # tutorial 06's benchmark shapes (BATCH, N_HEADS, one N_CTX)
+AT_BM, AT_BN, AT_WARPS, AT_STAGES = 128, 64, 8, 3
+
+
+def attention_case(d, causal):
+    """Tutorial 06's forward through host descriptors over [Z*H*N_CTX, d] views."""
+    y = AT_Z * AT_H * AT_N
+    spec = ["--grid", f"cdiv({AT_N}, {AT_BM}), {AT_Z * AT_H}", "--arg", "sm_scale=0.5",
+            "--arg", f"M=empty:f32[{y}]", "--arg", f"Z={AT_Z}", "--arg", f"H={AT_H}", "--arg", f"N_CTX={AT_N}"]
+    for t in "QKV":
+        spec += ["--tensor", f"{t}=randn:f16[{y},{d}]"]
+    spec += ["--tensor", f"O=empty:f16[{y},{d}]"]
+    for name, t, bm in (("desc_q", "Q", AT_BM), ("desc_k", "K", AT_BN), ("desc_v", "V", AT_BN), ("desc_o", "O", AT_BM)):
+        spec += ["--arg", f"{name}=desc({t}, block=[{bm}, {d}])"]
+    for k, v in dict(HEAD_DIM=d, BLOCK_M=AT_BM, BLOCK_N=AT_BN, FP8_OUTPUT=False, STAGE=3 if causal else 1,
+                     warp_specialize=False, IS_HOPPER=True).items():
+        spec += ["--const", f"{k}={v}"]
+    flops = 4.0 * AT_Z * AT_H * AT_N * AT_N * d * (0.5 if causal else 1.0)
+    return dict(name=f"attention d{d}{' causal' if causal else ''}", path=TUT06, kernel="_attn_fwd",
+                size=f"{AT_Z}x{AT_H}x{AT_N}x{d} f16", spec=spec,
+                tensors={"Q": False, "K": False, "V": False, "O": True, "M": True},
+                bytes=(4 * y * d * 2 + y * 4), flops=flops, num_warps=AT_WARPS, causal=causal, d=d)
+
+
+CASES += [attention_case(d, causal) for d in (64, 128) for causal in (False, True)]
 TINY_N = 1024
 
 
@@ -98,7 +129,8 @@ def log(*a):
 def run_tritium(exe, case, tmp, iters):
     """One cold `tritium run --device gpu --bench`; returns a dict or raises."""
     cache = tempfile.mkdtemp(prefix="tcache-", dir=tmp)
-    cmd = [exe, "run", os.path.join(EX, case["file"]), *case["spec"], "--num-warps", str(case["num_warps"]),
+    path = case.get("path") or os.path.join(EX, case["file"])
+    cmd = [exe, "run", path, "--kernel", case["kernel"], *case["spec"], "--num-warps", str(case["num_warps"]),
            "--device", "gpu", "--numerics", "fast", "--bench", str(iters), "--json"]
     for t in case["tensors"]:
         cmd += ["--save", f"{t}={tmp}/{case['name']}-{t}.npy"]
@@ -148,7 +180,9 @@ class TritonSide:
 
     def module(self, file):
         import importlib.util
-        spec = importlib.util.spec_from_file_location("bench_" + file[:-3], os.path.join(EX, file))
+        path = file if os.path.isabs(file) else os.path.join(EX, file)
+        name = "bench_" + os.path.basename(path)[:-3].replace("-", "_")
+        spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         return mod
@@ -159,7 +193,7 @@ class TritonSide:
     def launcher(self, case, tmp):
         """(call, outputs) for a case, on tritium's inputs."""
         torch, triton = self.torch, self.triton
-        mod = self.module(case["file"])
+        mod = self.module(case.get("path") or case["file"])
         k = getattr(mod, case["kernel"])
         nw = case["num_warps"]
         t = {n: (torch.empty_like(self.load(tmp, case, n)) if out else self.load(tmp, case, n))
@@ -177,6 +211,20 @@ class TritonSide:
             def call():
                 k[(X.shape[0],)](X, t["Y"], t["W"], t["B"], t["Mean"], t["Rstd"], X.stride(0), X.shape[1], 1e-5,
                                  BLOCK_SIZE=1024, num_warps=nw)
+        elif case["name"].startswith("attention"):
+            from triton.tools.tensor_descriptor import TensorDescriptor
+            d = case["d"]
+            q, kk, v, o, M = t["Q"], t["K"], t["V"], t["O"], t["M"]
+            y = q.shape[0]
+            desc = [TensorDescriptor(x, shape=[y, d], strides=[d, 1], block_shape=[bm, d])
+                    for x, bm in ((q, AT_BM), (kk, AT_BN), (v, AT_BN), (o, AT_BM))]
+            triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+            fn = k.fn                                   # the JITFunction under the tutorial's autotuner
+            def call():
+                fn[(triton.cdiv(AT_N, AT_BM), AT_Z * AT_H, 1)](
+                    0.5, M, AT_Z, AT_H, *desc, AT_N, HEAD_DIM=d, BLOCK_M=AT_BM, BLOCK_N=AT_BN, FP8_OUTPUT=False,
+                    STAGE=3 if case["causal"] else 1, warp_specialize=False, IS_HOPPER=True,
+                    num_warps=AT_WARPS, num_stages=AT_STAGES)
         else:
             a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
             M, K = a.shape

@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/gpu/desc_gpu.sh ptx|diff TRITIUM — host TensorDescriptors and pointer
+# tables on the GPU path: Triton's tutorial 06 forward (_attn_fwd, fp16, head
+# dim 64 and 128, causal and not, desc() arguments) and tutorial 08's grouped
+# GEMM (ptrs() tables), at small sizes.
+#   ptx:  `tritium ptx` of every launch (and ptxas -arch=sm_90 when ptxas is
+#         on PATH or in /usr/local/cuda/bin): runs without a GPU (meson suite gpu).
+#   diff: `tritium diff` of every launch, interpreter vs GPU (bench/device.sh run).
+# A launch whose kernel needs what tritium does not have yet ("tritium does not
+# support X yet") is reported as skipped, not failed. Exit 0 when none failed.
+set -u
+mode=${1:?usage: desc_gpu.sh ptx|diff TRITIUM}
+T=${2:?usage: desc_gpu.sh ptx|diff TRITIUM}
+cd "$(dirname "$0")/../.." || exit 2
+TUT=tests/python/tutorials
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tritium-desc-gpu.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+PTXAS=$(command -v ptxas || { [ -x /usr/local/cuda/bin/ptxas ] && echo /usr/local/cuda/bin/ptxas; })
+fail=0
+
+# one launch: NAME then the tritium words after the sub-command
+launch() {
+    name=$1
+    shift
+    if [ "$mode" = ptx ]; then
+        "$T" ptx "$@" >"$tmp/k.ptx" 2>"$tmp/err"
+    else
+        "$T" diff "$@" >"$tmp/err" 2>&1
+    fi
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q "tritium does not support .* yet" "$tmp/err"; then
+        echo "skip $name: $(grep -o 'tritium does not support [^ ]* yet' "$tmp/err" | head -n 1)"
+        return
+    fi
+    if [ $rc -eq 0 ] && [ "$mode" = ptx ] && [ -n "$PTXAS" ]; then
+        "$PTXAS" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" >>"$tmp/err" 2>&1 || rc=$?
+    fi
+    if [ $rc -eq 0 ]; then
+        echo "ok   $name"
+    else
+        echo "FAIL $name (exit $rc)"
+        tail -n 20 "$tmp/err"
+        fail=$((fail + 1))
+    fi
+}
+
+# tutorial 06: Z=1 H=2 N_CTX=256, views [Z*H*N_CTX, D] of Q, K, V, O
+for d in 64 128; do
+    for stage in 1 3; do
+        y=512
+        launch "06 _attn_fwd d$d stage $stage" "$TUT/06-fused-attention.py" --kernel _attn_fwd \
+            --grid "cdiv(N_CTX, 128), Z * H" --arg sm_scale=0.5 --arg "M=empty:f32[$y]" --arg Z=1 --arg H=2 \
+            --arg N_CTX=256 --tensor "Q=randn:f16[$y,$d]" --tensor "K=randn:f16[$y,$d]" \
+            --tensor "V=randn:f16[$y,$d]" --tensor "O=empty:f16[$y,$d]" \
+            --arg "desc_q=desc(Q, block=[128, $d])" --arg "desc_k=desc(K, block=[64, $d])" \
+            --arg "desc_v=desc(V, block=[64, $d])" --arg "desc_o=desc(O, block=[128, $d])" \
+            --const HEAD_DIM=$d --const BLOCK_M=128 --const BLOCK_N=64 --const FP8_OUTPUT=False \
+            --const STAGE=$stage --const warp_specialize=False --const IS_HOPPER=True --num-warps 8
+    done
+done
+
+# tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables
+python3 -c "
+import numpy as np
+np.save('$tmp/sizes.npy', np.array([128, 128, 64, 64, 64, 64], dtype=np.int32))
+np.save('$tmp/lds.npy', np.array([64, 128, 128, 64, 64, 64], dtype=np.int32))" || fail=$((fail + 1))
+launch "08 grouped_matmul_kernel" "$TUT/08-grouped-gemm.py" --kernel grouped_matmul_kernel --grid 4 \
+    --tensor A0=rand:f16[128,64] --tensor B0=rand:f16[64,128] --tensor C0=zeros:f16[128,128] \
+    --tensor A1=rand:f16[64,64] --tensor B1=rand:f16[64,64] --tensor C1=zeros:f16[64,64] \
+    --arg "group_a_ptrs=ptrs(A0, A1)" --arg "group_b_ptrs=ptrs(B0, B1)" --arg "group_c_ptrs=ptrs(C0, C1)" \
+    --arg "group_gemm_sizes=$tmp/sizes.npy" --arg "g_lds=$tmp/lds.npy" --arg group_size=2 \
+    --const NUM_SM=4 --const BLOCK_SIZE_M=64 --const BLOCK_SIZE_N=64 --const BLOCK_SIZE_K=32
+
+echo "desc_gpu ($mode): $fail failed"
+[ $fail -eq 0 ]
