@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert((int)TRITIUM_F64 == (int)TT_F64 && (int)TRITIUM_F8E5B16 == (int)TT_F8E5B16,
+               "tritium.h's dtype codes are dtype.h's");
+
 tritium_launch *tritium_launch_new(tritium_module *m, const char *kernel)
 {
     api_clear_error();
@@ -108,7 +111,7 @@ static api_value *add_value(tritium_launch *L, const char *name, bool is_const, 
 /* Check a tensor's data pointer against its storage; the element size. */
 static int check_storage(const char *name, int dtype, void *data, void *storage, int64_t storage_bytes)
 {
-    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F64) {
+    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F8E5B16) {
         api_fail("tritium: error: tensor '%s': unknown dtype code %d", name ? name : "?", dtype);
         return -1;
     }
@@ -326,7 +329,7 @@ int tritium_launch_const_none(tritium_launch *L, const char *name) { return add_
 
 int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype)
 {
-    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F64) {
+    if (dtype < TRITIUM_BOOL || dtype > TRITIUM_F8E5B16) {
         api_fail("tritium: error: constexpr '%s': unknown dtype code %d", name ? name : "?", dtype);
         return -1;
     }

@@ -60,12 +60,14 @@ void dbg_diff_options_default(dbg_diff_options *o);
  *   f16, bf16             rtol 1e-2, atol 1e-2 (both modes)
  *   f32                   ieee: rtol 1e-5, atol 1e-6;  fast: rtol 1e-4, atol 1e-5
  *   f64                   ieee: rtol 1e-12, atol 1e-14; fast: rtol 1e-10, atol 1e-12
+ *   f8e4nv, e4b15, e4b8   rtol 0.125, atol 1e-2 (one fp8 step)
+ *   f8e5, f8e5b16         rtol 0.25, atol 1e-2
  * Why not exact in ieee mode: transcendental functions (libdevice vs the C
  * library) and the order of float reductions and dot products differ. */
 void dbg_diff_default_tol(tt_dtype d, tt_numerics n, double *rtol, double *atol);
 
 /* Distance in units in the last place between two values of float dtype d
- * given as raw bits (f16/bf16: low 16 bits, f32: low 32); 0 for equal
+ * given as raw bits (f16/bf16: low 16 bits, f32: low 32, fp8: low 8); 0 for equal
  * values (+0/-0, NaN/NaN), UINT64_MAX when exactly one is NaN. For integer
  * dtypes: |a - b| of the values. */
 uint64_t dbg_diff_ulp(tt_dtype d, uint64_t a_bits, uint64_t b_bits);

@@ -35,6 +35,8 @@ static double round_to(double y, tt_dtype dt)
     case TT_F32: return (double)(float)y;
     case TT_F16: return tt_f16_to_f32(tt_f32_to_f16((float)y));
     case TT_BF16: return tt_bf16_to_f32(tt_f32_to_bf16((float)y));
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
+        return tt_fp8_decode(dt, tt_fp8_encode_f64(dt, y), false);
     default: return y;
     }
 }

@@ -6,6 +6,10 @@
  *   fptosi / fptoui          truncate toward zero, saturate at the target's
  *                            range, NaN -> 0 (PTX cvt.rzi; dtype.h's rule)
  *   extf / truncf            round to nearest even, one rounding
+ *   tt.fp_to_fp              to and from fp8, and rtz downcasts: the rules
+ *                            of dtype.h (tt_fp8_encode / tt_fp8_decode,
+ *                            tt_f32_to_f16_rz); sources are fp16, bf16 or
+ *                            fp32 and every value of those is an f32
  *
  * Casts go through an int64 or double temporary tile (exact for every
  * source), then one tight loop per destination type. */
@@ -36,7 +40,32 @@ double interp_get_f64(const void *data, tt_dtype dt, int64_t e, bool uns)
     case TT_BF16: return interp_bf2f(((const uint16_t *)data)[e]);
     case TT_F32: return ((const float *)data)[e];
     case TT_F64: return ((const double *)data)[e];
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
+        return tt_fp8_decode(dt, ((const uint8_t *)data)[e], false);
     default: return (double)((const uint64_t *)data)[e];
+    }
+}
+
+/* tt.fp_to_fp: every source value is exact in f32 (fp16, bf16, fp32, fp8) */
+static void fp_to_fp(tt_dtype from, tt_dtype to, bool rtz, void *o, const void *a, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        float x;
+        if (tt_dtype_is_fp8(from))
+            /* fp8e5 -> bf16 shifts the bits and multiplies by 2^112, so
+             * inf and NaN come out finite (Fp8E5M2_to_Bf16) */
+            x = tt_fp8_decode(from, ((const uint8_t *)a)[i], from == TT_F8E5 && to == TT_BF16);
+        else
+            x = (float)interp_get_f64(a, from, i, false);
+        switch (to) {
+        case TT_F16: ((uint16_t *)o)[i] = rtz ? tt_f32_to_f16_rz(x) : interp_f2h(x); break;
+        case TT_BF16: ((uint16_t *)o)[i] = rtz ? tt_f32_to_bf16_rz(x) : interp_f2bf(x); break;
+        case TT_F32: ((float *)o)[i] = x; break;
+        default:
+            if (!tt_dtype_is_fp8(to)) die("tt.fp_to_fp to %s", tt_dtype_name(to));
+            ((uint8_t *)o)[i] = tt_fp8_encode(to, x, rtz);
+            break;
+        }
     }
 }
 
@@ -242,6 +271,9 @@ void interp_eval_cast(interp_prog *p, const ir_op *op)
         } else {
             f64_to_flts(vr->dt, o, flts_to_f64(p, va->dt, a, n), n);
         }
+        break;
+    case IR_FP_TO_FP:
+        fp_to_fp(va->dt, vr->dt, op->attr[0] == ROUND_RTZ, o, a, n);
         break;
     default:
         die("interp_eval_cast: %s", ir_ops[op->opc].name);

@@ -46,6 +46,9 @@ void interp_const_fill(const ival_info *vi, const ir_op *op, void *out)
     case TT_BF16: v.h = interp_d2bf(op->fval); break;
     case TT_F32: v.f = (float)op->fval; break;
     case TT_F64: v.d = op->fval; break;
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
+        v.b[0] = tt_fp8_encode_f64(vi->dt, op->fval);
+        break;
     default: v.q = (uint64_t)op->ival; break;        /* ints and pointers: low bytes */
     }
     interp_splat(out, &v, vi->esize, vi->numel);

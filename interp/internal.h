@@ -25,7 +25,7 @@
 /* ---- static per-value information ----------------------------------- */
 
 typedef struct ival_info {
-    tt_dtype dt;                   /* TT_BOOL, TT_I8..TT_I64, TT_F16..TT_F64, TT_PTR */
+    tt_dtype dt;                   /* TT_BOOL, TT_I8..TT_I64, TT_F16..TT_F64, an fp8, TT_PTR */
     tt_dtype pdt;                  /* TT_PTR: the pointee's element type */
     uint8_t esize;                 /* bytes per element in a tile (i1: 1) */
     uint8_t psize;                 /* TT_PTR: bytes per pointee element */

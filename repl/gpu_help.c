@@ -36,6 +36,7 @@ static const char diff_usage[] =
     "  bool, integers  exact            f16, bf16  rtol 1e-2, atol 1e-2\n"
     "  f32  ieee: rtol 1e-5, atol 1e-6;   fast: rtol 1e-4, atol 1e-5\n"
     "  f64  ieee: rtol 1e-12, atol 1e-14; fast: rtol 1e-10, atol 1e-12\n"
+    "  fp8  e4 formats: rtol 0.125, atol 1e-2; e5 formats: rtol 0.25, atol 1e-2\n"
     "\n"
     "options:\n"
     "  --rtol R, --atol A     tolerances for every written tensor (integers too)\n"

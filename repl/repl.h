@@ -50,7 +50,8 @@ typedef struct repl_value {
     int rank;                      /* 0..TT_MAX_RANK */
     char *dims[TT_MAX_RANK];       /* each an integer expression */
     /* VAL_NPY: path (joined to the kernel file's directory for comment
-     * entries with relative paths) */
+     * entries with relative paths); dtype is FILE.npy:DTYPE's DTYPE or
+     * TT_DTYPE_COUNT */
     char *path;
     /* VAL_DESC: desc(X, block=[B0, ...][, shape=[...]][, strides=[...]]
      * [, padding="nan"]): items[0] = X, the block in rank/dims (constant

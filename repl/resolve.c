@@ -434,8 +434,16 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
         a->kind = ARG_TENSOR;
         if (r->o->no_files) return rerr("--arg %s: .npy files cannot be used here", p->name);
         char err[256] = "";
-        a->tensor = npy_read(v->path, err, sizeof err);
+        a->tensor = npy_read_as(v->path, v->dtype, err, sizeof err);
         if (!a->tensor) return rerr("--arg %s: cannot read '%s': %s", p->name, v->path, err);
+        if (v->dtype != TT_DTYPE_COUNT && a->tensor->dtype != v->dtype) {
+            char b[160];
+            rerr("--arg %s: '%s' holds %s, not %s", p->name, v->path, tt_tensor_describe(a->tensor, b, sizeof b),
+                 tt_dtype_name(v->dtype));
+            tt_tensor_free(a->tensor);
+            a->tensor = NULL;
+            return false;
+        }
         set_tensor_name(a->tensor, p->name);
         if (!budget(r, p->name, tt_tensor_numel(a->tensor), a->tensor->dtype)) return false;
     } else {

@@ -43,7 +43,7 @@ const repl_option *repl_spec_option(const char *word)
 
 static const char *const gen_kinds[] = { "randn", "rand", "zeros", "ones", "empty", "arange", "full" };
 
-#define DTYPE_LIST "f16, bf16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool"
+#define DTYPE_LIST "f16, bf16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool, f8e4nv, f8e5, f8e4b15, f8e4b8, f8e5b16"
 
 /* Parse state for one repl_spec_parse call. */
 typedef struct pstate {
@@ -329,7 +329,18 @@ static bool parse_desc_ptrs(const pstate *ps, const char *opt, repl_value *v, co
     return ok;
 }
 
-/* value := '@' PATH | PATH ending in '.npy' | generator | desc(...) | ptrs(...) | expression */
+/* FILE.npy:DTYPE: the dtype of a file whose descriptor does not name it
+ * (ml_dtypes' float8 types save as '<V1'). Returns the length of the path
+ * part and sets *dt, or 0 when t has no such suffix. */
+static size_t npy_with_dtype(const char *t, tt_dtype *dt)
+{
+    const char *c = strrchr(t, ':');
+    if (!c || c - t <= 4 || strncmp(c - 4, ".npy", 4)) return 0;
+    if (!tt_dtype_parse(c + 1, dt) || *dt == TT_PTR) return 0;
+    return (size_t)(c - t);
+}
+
+/* value := '@' PATH | PATH ending in '.npy' [':' DTYPE] | generator | desc(...) | ptrs(...) | expression */
 static bool classify(const pstate *ps, const char *opt, repl_value *v)
 {
     const char *t = v->text;
@@ -348,12 +359,22 @@ static bool classify(const pstate *ps, const char *opt, repl_value *v)
         }
         gen_like = *q == ')' && q[1] == ':';
     }
-    if (t[0] == '@' || ends_with_npy(t)) {
+    tt_dtype ndt = TT_DTYPE_COUNT;
+    size_t nlen = npy_with_dtype(t, &ndt);
+    if (t[0] == '@' || ends_with_npy(t) || nlen) {
         const char *path = t[0] == '@' ? t + 1 : t;
         if (!*path) return perr(ps, "%s %s: missing file name after '@'", opt, v->name);
         if (v->is_const) return perr(ps, "%s %s: a constexpr value cannot be a tensor", opt, v->name);
         v->kind = VAL_NPY;
-        v->path = join_path(ps, path);
+        v->dtype = TT_DTYPE_COUNT;
+        if (nlen && t[0] != '@') {
+            char *p = xstrndup(path, nlen);
+            v->path = join_path(ps, p);
+            free(p);
+            v->dtype = ndt;
+        } else {
+            v->path = join_path(ps, path);
+        }
         return true;
     }
     size_t head = (size_t)(p - t);

@@ -156,6 +156,9 @@ tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v);
 sval sema_const_as(sema *S, src_pos p, sval v, tt_dtype dt);
 sval sema_to_tensor(sema *S, src_pos p, sval v);  /* Python numbers -> 0-d tensors; tensors unchanged */
 sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast);
+/* sema_cast with fp_downcast_rounding: -1 (not given), ROUND_RTNE or
+ * ROUND_RTZ (semantic.py cast; fp8 rules in sema_value.c). */
+sval sema_cast_rounded(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast, int rounding);
 sval sema_broadcast_to(sema *S, src_pos p, sval v, int rank, const int64_t *shape);
 void sema_broadcast_pair(sema *S, src_pos p, sval *a, sval *b);
 sval sema_expand_dims(sema *S, src_pos p, sval v, int axis);

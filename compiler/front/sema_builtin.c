@@ -35,6 +35,8 @@ static const struct { const char *name; tt_dtype d; } dtypes[] = {
     { "int1", TT_BOOL }, { "int8", TT_I8 }, { "int16", TT_I16 }, { "int32", TT_I32 }, { "int64", TT_I64 },
     { "uint8", TT_U8 }, { "uint16", TT_U16 }, { "uint32", TT_U32 }, { "uint64", TT_U64 },
     { "float", TT_F32 }, { "half", TT_F16 }, { "double", TT_F64 }, { "bool", TT_BOOL },
+    { "float8e4nv", TT_F8E4NV }, { "float8e5", TT_F8E5 }, { "float8e4b15", TT_F8E4B15 },
+    { "float8e4b8", TT_F8E4B8 }, { "float8e5b16", TT_F8E5B16 },
 };
 
 /* tl.rand & co. are the prelude's __tl_ functions (prelude.c) */
@@ -408,7 +410,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         sval a = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "input"), "input");
         sval b = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "other"), "other");
         const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);
-        if (a.dt != b.dt) sema_error(S, p, "dot: both operands must have the same dtype, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
+        bool fp8 = tt_dtype_is_fp8(a.dt) && tt_dtype_is_fp8(b.dt);   /* any two fp8 dtypes (semantic.py dot) */
+        if (a.dt != b.dt && !fp8) sema_error(S, p, "dot: both operands must have the same dtype, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
         if (ta->rank != tb->rank || (ta->rank != 2 && ta->rank != 3))
             sema_error(S, p, "dot: operands must be 2-D (or 3-D batched), got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
         int r = ta->rank;
@@ -419,7 +422,16 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
             sema_error(S, p, "dot: K must be >= %d for %s operands on NVIDIA GPUs (got %lld)",
                        tt_dtype_bits(a.dt) == 8 ? 32 : 16, tt_dtype_triton_name(a.dt), (long long)K);
         tt_dtype out;
-        switch (a.dt) {
+        if (fp8) {
+            /* fp8 values are exact in fp16: tritium multiplies them as fp16
+             * (semantic.py does so for fp8e4b15, and for fp8e4b8/fp8e5b16
+             * where they are not native); the result type is out_dtype */
+            a = sema_cast(S, p, a, TT_F16, 0, false);
+            b = sema_cast(S, p, b, TT_F16, 0, false);
+            out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : TT_F32;
+            if (out == TT_BF16)
+                sema_error(S, p, "dot: out_dtype=bfloat16 is unsupported; use out_dtype=float32/float16 and cast with .to(tl.bfloat16)");
+        } else switch (a.dt) {
         case TT_I8: out = TT_I32; break;
         case TT_U8: out = TT_I32; break;
         case TT_F16: out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : TT_F32; break;
@@ -550,12 +562,14 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         sval x = sema_arg_req(S, p, &B, "input");
         tt_dtype pt;
         tt_dtype dt = sema_want_dtype(S, p, sema_arg_req(S, p, &B, "dtype"), &pt);
-        if (sema_arg_has(&B, "fp_downcast_rounding")) {
-            if (sema_arg(&B, "fp_downcast_rounding").k != V_STR || (strcmp(sema_arg(&B, "fp_downcast_rounding").s, "rtne") && strcmp(sema_arg(&B, "fp_downcast_rounding").s, "rtz")))
+        int rounding = -1;
+        if (sema_arg_has(&B, "fp_downcast_rounding") && sema_arg(&B, "fp_downcast_rounding").k != V_NONE) {
+            sval r = sema_arg(&B, "fp_downcast_rounding");
+            if (r.k != V_STR || (strcmp(r.s, "rtne") && strcmp(r.s, "rtz")))
                 sema_error(S, p, "fp_downcast_rounding must be 'rtne' or 'rtz'");
-            if (!strcmp(sema_arg(&B, "fp_downcast_rounding").s, "rtz")) sema_error(S, p, "fp_downcast_rounding='rtz' is not supported yet");
+            rounding = !strcmp(r.s, "rtz") ? ROUND_RTZ : ROUND_RTNE;
         }
-        return sema_cast(S, p, x, dt, pt, sema_arg_bool(S, p, &B, "bitcast", false));
+        return sema_cast_rounded(S, p, x, dt, pt, sema_arg_bool(S, p, &B, "bitcast", false), rounding);
     }
     case B_CONSTEXPR:
         return sema_arg_req(S, p, &B, "value");

@@ -17,15 +17,14 @@ static bool method_value(const char *name, tt_dtype d, sval *out)
         { "is_int1", TT_BOOL }, { "is_bool", TT_BOOL }, { "is_int8", TT_I8 }, { "is_int16", TT_I16 },
         { "is_int32", TT_I32 }, { "is_int64", TT_I64 }, { "is_uint8", TT_U8 }, { "is_uint16", TT_U16 },
         { "is_uint32", TT_U32 }, { "is_uint64", TT_U64 },
+        { "is_fp8e4nv", TT_F8E4NV }, { "is_fp8e4b8", TT_F8E4B8 }, { "is_fp8e4b15", TT_F8E4B15 },
+        { "is_fp8e5", TT_F8E5 }, { "is_fp8e5b16", TT_F8E5B16 },
     };
     for (size_t i = 0; i < TT_COUNTOF(exact); i++)
         if (!strcmp(name, exact[i].name)) return *out = sv_bool(d == exact[i].d), true;
-    /* tritium has no fp8 dtype yet, so no dtype value is one */
-    static const char *const fp8[] = { "is_fp8", "is_fp8e4nv", "is_fp8e4b8", "is_fp8e4b15", "is_fp8e5", "is_fp8e5b16" };
-    for (size_t i = 0; i < TT_COUNTOF(fp8); i++)
-        if (!strcmp(name, fp8[i])) return *out = sv_bool(false), true;
+    if (!strcmp(name, "is_fp8")) return *out = sv_bool(tt_dtype_is_fp8(d)), true;
     if (!strcmp(name, "is_floating")) return *out = sv_bool(f), true;
-    if (!strcmp(name, "is_standard_floating")) return *out = sv_bool(f), true;   /* fp16, bf16, fp32, fp64 */
+    if (!strcmp(name, "is_standard_floating")) return *out = sv_bool(f && !tt_dtype_is_fp8(d)), true;   /* fp16, bf16, fp32, fp64 */
     if (!strcmp(name, "is_int_signed")) return *out = sv_bool(sint), true;
     if (!strcmp(name, "is_int_unsigned")) return *out = sv_bool(uint), true;
     if (!strcmp(name, "is_int")) return *out = sv_bool(sint || uint), true;
@@ -66,6 +65,7 @@ bool sema_dtype_attr(sema *S, sval self, const char *name, sval *out)
     if (tt_dtype_is_float(d) && (!strcmp(name, "fp_mantissa_width") || !strcmp(name, "exponent_bias"))) {
         static const struct { tt_dtype d; int mant, bias; } fp[] = {
             { TT_F16, 10, 15 }, { TT_BF16, 7, 127 }, { TT_F32, 23, 127 }, { TT_F64, 52, 1023 },
+            { TT_F8E4NV, 3, 7 }, { TT_F8E5, 2, 15 }, { TT_F8E4B15, 3, 15 }, { TT_F8E4B8, 3, 8 }, { TT_F8E5B16, 2, 16 },
         };
         for (size_t i = 0; i < TT_COUNTOF(fp); i++)
             if (fp[i].d == d) return *out = sv_int(name[0] == 'f' ? fp[i].mant : fp[i].bias), true;

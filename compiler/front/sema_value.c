@@ -199,8 +199,44 @@ static int fp_mantissa(tt_dtype d)
     }
 }
 
+static sval fp_to_fp(sema *S, sval v, ir_type dst, tt_dtype to, int rounding)
+{
+    sval r = emit1(S, IR_FP_TO_FP, dst, 1, &v.v, to, 0);
+    ir_attr_set(ir_def(S->fn, r.v), "rounding", rounding);
+    return r;
+}
+
+/* The tt.fp_to_fp conversions Triton 3.6 can compile for an NVIDIA GPU
+ * (FpToFpOpConversion's table, ElementwiseOpToLLVM.cpp; sm_89+ for
+ * fp8e4nv) and, for fp8e4b8/fp8e5b16, for AMD's (the interpreter runs
+ * those; the GPU path refuses them as Triton's CUDA backend does). Returns
+ * NULL or the reason it cannot. */
+static const char *fp_to_fp_refusal(tt_dtype from, tt_dtype to, int rounding)
+{
+    bool std_from = from == TT_F16 || from == TT_BF16 || from == TT_F32;
+    bool std_to = to == TT_F16 || to == TT_BF16 || to == TT_F32;
+    if (tt_dtype_is_fp8(from) && tt_dtype_is_fp8(to))
+        return "Triton 3.6 has no direct fp8 -> fp8 conversion; convert through float16 or float32";
+    if (tt_dtype_is_fp8(from))
+        return std_to ? NULL : "fp8 converts only to float16, bfloat16 and float32 (Triton 3.6 FpToFpOpConversion)";
+    if (tt_dtype_is_fp8(to)) {
+        if (!std_from) return "fp8 is converted to only from float16, bfloat16 and float32 (Triton 3.6 FpToFpOpConversion)";
+        if (rounding == ROUND_RTZ && !(from == TT_F32 && to == TT_F8E5))
+            return "fp_downcast_rounding='rtz' to fp8 exists only for float32 -> float8e5 (Triton 3.6 FpToFpOpConversion)";
+        return NULL;
+    }
+    /* rtz between the standard types */
+    if (from == TT_F32 && (to == TT_F16 || to == TT_BF16)) return NULL;
+    return "fp_downcast_rounding='rtz' exists only for float32 -> float16/bfloat16/float8e5 (Triton 3.6 FpToFpOpConversion)";
+}
+
 /* semantic.py cast(): every rule in §2.7 */
 sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast)
+{
+    return sema_cast_rounded(S, p, v, to, to_pt, bitcast, -1);
+}
+
+sval sema_cast_rounded(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bitcast, int rounding)
 {
     v = sema_to_tensor(S, p, v);
     const ir_type_info *ti = sv_shape(S, &v);
@@ -219,6 +255,40 @@ sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bit
         if (ir_value_type(S->fn, v.v) == dst) return sv_tensor(v.v, to, to_pt);
         return emit1(S, IR_BITCAST, dst, 1, &v.v, to, to_pt);
     }
+    /* fp_downcast_rounding: only for float -> narrower float, rtne by default */
+    bool ff = tt_dtype_is_float(from), tf = tt_dtype_is_float(to);
+    bool downcast = ff && tf && tt_dtype_bits(to) < tt_dtype_bits(from);
+    if (rounding >= 0 && !downcast)
+        sema_error(S, p, "fp_downcast_rounding should be set only for truncating fp conversions; the source is %s and "
+                   "the destination %s", tt_dtype_triton_name(from), tt_dtype_triton_name(to));
+    if (rounding < 0) rounding = ROUND_RTNE;
+    /* fp8e4b15 (nvidia/language/cuda/utils.py convert_custom_float8): from
+     * it, to float16 or float32 only (for any other destination Triton
+     * returns the float16 value, mistyped); to it, only from float16 or
+     * float32 (via float16 rounded toward zero), the rounding mode ignored */
+    if (from == TT_F8E4B15) {
+        if (to != TT_F16 && to != TT_F32)
+            sema_error(S, p, "cannot cast fp8e4b15 to %s: Triton 3.6 converts it only to float16 and float32",
+                       to == TT_PTR ? "a pointer" : tt_dtype_triton_name(to));
+        sval h = fp_to_fp(S, v, sema_type(TT_F16, 0, rank, shape), TT_F16, ROUND_RTNE);
+        return to == TT_F32 ? sema_cast(S, p, h, TT_F32, 0, false) : h;
+    }
+    if (to == TT_F8E4B15) {
+        if (from != TT_F16 && from != TT_F32)
+            sema_error(S, p, "cannot cast %s to fp8e4b15: Triton 3.6 converts to it only from float16 and float32",
+                       tt_dtype_triton_name(from));
+        if (from == TT_F32) v = sema_cast_rounded(S, p, v, TT_F16, 0, false, ROUND_RTZ);
+        return fp_to_fp(S, v, dst, to, ROUND_RTNE);
+    }
+    if (tt_dtype_is_fp8(from) || tt_dtype_is_fp8(to) || (downcast && rounding == ROUND_RTZ)) {
+        if (!ff || !tf)
+            sema_error(S, p, "cannot cast %s to %s (Triton 3.6 casts fp8 only to and from floating-point types)",
+                       from == TT_PTR ? "a pointer" : tt_dtype_triton_name(from), to == TT_PTR ? "a pointer" : tt_dtype_triton_name(to));
+        const char *why = fp_to_fp_refusal(from, to, rounding);
+        if (why) sema_error(S, p, "cannot cast %s to %s%s: %s", tt_dtype_triton_name(from), tt_dtype_triton_name(to),
+                            rounding == ROUND_RTZ ? " with fp_downcast_rounding='rtz'" : "", why);
+        return fp_to_fp(S, v, dst, to, rounding);
+    }
     if (from == TT_PTR && to == TT_PTR) return emit1(S, IR_BITCAST, dst, 1, &v.v, to, to_pt);
     if (from == TT_PTR) {
         if (to == TT_BOOL) {
@@ -232,7 +302,6 @@ sval sema_cast(sema *S, src_pos p, sval v, tt_dtype to, tt_dtype to_pt, bool bit
         if (from != TT_I64 && from != TT_U64) sema_error(S, p, "only int64 values can be cast to pointers");
         return emit1(S, IR_INT_TO_PTR, dst, 1, &v.v, to, to_pt);
     }
-    bool ff = tt_dtype_is_float(from), tf = tt_dtype_is_float(to);
     /* any -> bool is x != 0 */
     if (to == TT_BOOL) {
         sval zero = ff ? sema_const_tensor(S, p, 0, 0, from, rank, shape) : sema_const_tensor(S, p, 0, 0, from, rank, shape);
@@ -343,6 +412,10 @@ static tt_dtype computation_type(sema *S, src_pos p, tt_dtype a, bool a_scalar, 
     if (a == TT_F16 || b == TT_F16) return div_or_mod ? TT_F32 : TT_F16;
     if (a == TT_BF16 && b == TT_BF16) return div_or_mod ? TT_F32 : TT_BF16;
     if (a == TT_BF16 || b == TT_BF16) return TT_F32;
+    /* 5) two fp8 operands: their type if equal, else fp16 */
+    if (tt_dtype_is_fp8(a) && tt_dtype_is_fp8(b)) return a == b ? a : TT_F16;
+    if (!tt_dtype_is_int(a) || !tt_dtype_is_int(b))
+        sema_error(S, p, "unexpected types %s and %s", tt_dtype_triton_name(a), tt_dtype_triton_name(b));
     if (div_or_mod && tt_dtype_is_signed(a) != tt_dtype_is_signed(b))
         sema_error(S, p, "cannot use /, // or %% with %s and %s because they have different signedness; cast one of them first",
                    tt_dtype_triton_name(a), tt_dtype_triton_name(b));
@@ -401,6 +474,17 @@ static int fusable_dot(sema *S, sval d, sval acc)
     ir_op *z = ir_def(f, op->opnd[2]);
     if (!z || z->opc != IR_CONSTANT || z->fval != 0 || z->ival != 0) return -1;
     return vi->index;
+}
+
+/* Triton 3.6 types fp8 arithmetic (computation_type_impl keeps fp8 when
+ * both sides are one fp8 type or the other is a Python scalar), but no GPU
+ * backend lowers arith ops on fp8 (there is no f8 in LLVM): refuse it here
+ * with the way out. */
+static void no_fp8_arith(sema *S, src_pos p, const char *op, tt_dtype ct)
+{
+    if (tt_dtype_is_fp8(ct))
+        sema_error(S, p, "%s on %s values is not supported (Triton 3.6 cannot compile fp8 arithmetic); convert with "
+                   ".to(tl.float32) first", op, tt_dtype_triton_name(ct));
 }
 
 sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
@@ -473,6 +557,7 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
             ((a_sc && cnum(&a) < 0) || (b_sc && cnum(&b) < 0)))
             sema_error(S, p, "cannot perform a binary operation between an unsigned tensor and a negative scalar");
     }
+    no_fp8_arith(S, p, op, ct);
     a = a_sc ? const_as(S, p, &a, ct) : sema_cast(S, p, a, ct, 0, false);
     b = b_sc ? const_as(S, p, &b, ct) : sema_cast(S, p, b, ct, 0, false);
     if (!strcmp(op, "/") && !tt_dtype_is_float(ct)) {
@@ -570,6 +655,7 @@ sval sema_minmax_nan(sema *S, src_pos p, bool is_max, sval a, sval b, bool nan_a
     tt_dtype adt = a_sc ? sema_literal_dtype(S, p, &a) : a.dt;
     tt_dtype bdt = b_sc ? sema_literal_dtype(S, p, &b) : b.dt;
     tt_dtype ct = computation_type(S, p, adt, a_sc, bdt, b_sc, false);
+    no_fp8_arith(S, p, is_max ? "maximum" : "minimum", ct);
     a = a_sc ? const_as(S, p, &a, ct) : sema_cast(S, p, a, ct, 0, false);
     b = b_sc ? const_as(S, p, &b, ct) : sema_cast(S, p, b, ct, 0, false);
     sema_broadcast_pair(S, p, &a, &b);

@@ -178,6 +178,8 @@ LLVMValueRef g_owner(gctx *g, int lay);
 /* lower_elem.c */
 /* One element of an elementwise op (operands already in registers). */
 LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a);
+/* tt.fp_to_fp of one element x (lower_fp8.c); fp8 values are i8 bits. */
+LLVMValueRef g_fp_to_fp(gctx *g, const ir_op *op, LLVMValueRef x);
 LLVMValueRef g_cast_scalar(gctx *g, int opc, LLVMValueRef x, ir_type from, ir_type to);
 /* lower_mem.c */
 void g_lower_load(gctx *g, ir_op *op);

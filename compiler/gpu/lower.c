@@ -14,6 +14,8 @@ static int nregs(gctx *g, int lay) { return 1 << gl_get(g, lay)->nreg; }
 static LLVMValueRef const_of(gctx *g, const ir_op *op, ir_type t)
 {
     LLVMTypeRef lt = g_type(g, t);
+    tt_dtype e = ir_type_get(ir_type_elem(t))->elem;
+    if (tt_dtype_is_fp8(e)) return LLVMConstInt(lt, tt_fp8_encode_f64(e, op->fval), 0);
     if (ir_type_is_float(t)) return LLVMConstReal(lt, op->fval);
     if (ir_type_is_ptr(t)) return LLVMConstIntToPtr(LLVMConstInt(g->t_i64, (unsigned long long)op->ival, 0), lt);
     return LLVMConstInt(lt, (unsigned long long)op->ival, 1);

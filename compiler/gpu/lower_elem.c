@@ -156,6 +156,7 @@ LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a)
         }
         return g_intrinsic(g, op->opc == IR_FPTOSI ? "llvm.fptosi.sat" : "llvm.fptoui.sat", ov, 2, &x, 1);
     }
+    case IR_FP_TO_FP: return g_fp_to_fp(g, op, a[0]);
     case IR_EXTF: return LLVMBuildFPExt(B, a[0], lt, "");
     case IR_TRUNCF: return LLVMBuildFPTrunc(B, a[0], lt, "");
     case IR_BITCAST:

@@ -40,6 +40,7 @@ LLVMTypeRef g_type(gctx *g, ir_type t)
     case TT_BF16: return g->t_bf16;
     case TT_F32: return g->t_f32;
     case TT_F64: return g->t_f64;
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16: return g->t_i8;   /* bits; lower_fp8.c */
     case TT_PTR: return g->t_gptr;
     default: die("g_type: bad dtype %d", ti->elem);
     }

@@ -93,12 +93,14 @@ static const char *const rmw_names[] = { "add", "fadd", "max", "umax", "min", "u
 static const char *const sem_names[] = { "acq_rel", "acquire", "release", "relaxed", NULL };
 static const char *const scope_names[] = { "gpu", "cta", "sys", NULL };
 static const char *const prec_names[] = { "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6", NULL };
+static const char *const round_names[] = { "rtne", "rtz", NULL };
 
 const char *const *ir_enum_names(const char *kind, size_t len)
 {
     static const struct { const char *kind; const char *const *names; } tab[] = {
         { "cmpi", cmpi_names }, { "cmpf", cmpf_names }, { "red", red_names }, { "rmw", rmw_names },
         { "sem", sem_names }, { "scope", scope_names }, { "prec", prec_names },
+        { "round", round_names },
     };
     for (size_t i = 0; i < TT_COUNTOF(tab); i++)
         if (strlen(tab[i].kind) == len && !memcmp(tab[i].kind, kind, len)) return tab[i].names;

@@ -127,6 +127,12 @@ static const char *scalar_name(tt_dtype d)
     case TT_BF16: return "bf16";
     case TT_F32:  return "f32";
     case TT_F64:  return "f64";
+    /* MLIR's names; Triton types fp8e4b15 as i8, tritium keeps the dtype */
+    case TT_F8E4NV:  return "f8E4M3FN";
+    case TT_F8E5:    return "f8E5M2";
+    case TT_F8E4B15: return "f8E4M3B15";
+    case TT_F8E4B8:  return "f8E4M3FNUZ";
+    case TT_F8E5B16: return "f8E5M2FNUZ";
     default:      return "?";
     }
 }

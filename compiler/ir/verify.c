@@ -68,7 +68,9 @@ static const ir_type_info *ti(ir_type t) { return ir_type_get(t); }
 static bool is_scalar(ir_type t) { return ti(t)->rank == 0; }
 static bool is_ptr(ir_type t) { return ir_type_is_ptr(t); }
 static bool is_int(ir_type t) { return ir_type_is_int(t); }
-static bool is_float(ir_type t) { return ir_type_is_float(t); }
+/* floats with arithmetic: fp8 values are only converted (tt.fp_to_fp),
+ * loaded, stored, selected, made constant and multiplied by tt.dot */
+static bool is_float(ir_type t) { return ir_type_is_float(t) && !tt_dtype_is_fp8(ti(t)->elem); }
 static bool elem_is(ir_type t, tt_dtype d) { return ti(t)->elem == d; }
 
 static bool same_shape(ir_type a, ir_type b)
@@ -381,7 +383,7 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
     /* S_CUSTOM: the op's own rule */
     switch (opc) {
     case IR_CONSTANT:
-        if (!need(V, op, is_int(Rt) || is_float(Rt), "result must be an integer or float, got %s", ts(Rt))) return false;
+        if (!need(V, op, is_int(Rt) || ir_type_is_float(Rt), "result must be an integer or float, got %s", ts(Rt))) return false;
         if (is_int(Rt)) {
             int bits = ir_type_bits(Rt);
             if (bits < 64) {
@@ -521,6 +523,11 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
     case IR_PTR_TO_INT:
         return need(V, op, is_ptr(T[0]), "operand must be a pointer, got %s", ts(T[0])) &&
                need(V, op, elem_is(Rt, TT_I64), "result must be i64, got %s", ts(Rt));
+    case IR_FP_TO_FP:
+        return need(V, op, ir_type_is_float(T[0]) && ir_type_is_float(Rt) && ti(T[0])->elem != ti(Rt)->elem,
+                    "must convert between two float types, got %s -> %s", ts(T[0]), ts(Rt)) &&
+               need(V, op, op->attr[0] == ROUND_RTNE || op->attr[0] == ROUND_RTZ, "bad rounding %lld",
+                    (long long)op->attr[0]);
     case IR_BITCAST:
         return need(V, op, is_ptr(T[0]) == is_ptr(Rt), "cannot bitcast between pointer and non-pointer (%s to %s)",
                     ts(T[0]), ts(Rt)) &&

@@ -6,33 +6,41 @@
 #include <string.h>
 
 static const struct {
-    const char *name, *triton, *npy;
+    const char *name, *triton, *npy, *ml;
     int size, bits;
 } info[TT_DTYPE_COUNT] = {
-    [TT_BOOL] = { "bool", "int1",   "|b1", 1, 1 },
-    [TT_I8]   = { "i8",   "int8",   "|i1", 1, 8 },
-    [TT_I16]  = { "i16",  "int16",  "<i2", 2, 16 },
-    [TT_I32]  = { "i32",  "int32",  "<i4", 4, 32 },
-    [TT_I64]  = { "i64",  "int64",  "<i8", 8, 64 },
-    [TT_U8]   = { "u8",   "uint8",  "|u1", 1, 8 },
-    [TT_U16]  = { "u16",  "uint16", "<u2", 2, 16 },
-    [TT_U32]  = { "u32",  "uint32", "<u4", 4, 32 },
-    [TT_U64]  = { "u64",  "uint64", "<u8", 8, 64 },
-    [TT_F16]  = { "f16",  "fp16",   "<f2", 2, 16 },
-    [TT_BF16] = { "bf16", "bf16",   "<V2", 2, 16 },  /* as ml_dtypes.bfloat16 saves: load with .view(ml_dtypes.bfloat16) */
-    [TT_F32]  = { "f32",  "fp32",   "<f4", 4, 32 },
-    [TT_F64]  = { "f64",  "fp64",   "<f8", 8, 64 },
-    [TT_PTR]  = { "ptr",  "pointer","<u8", 8, 64 },
+    [TT_BOOL] = { "bool", "int1",   "|b1", NULL, 1, 1 },
+    [TT_I8]   = { "i8",   "int8",   "|i1", NULL, 1, 8 },
+    [TT_I16]  = { "i16",  "int16",  "<i2", NULL, 2, 16 },
+    [TT_I32]  = { "i32",  "int32",  "<i4", NULL, 4, 32 },
+    [TT_I64]  = { "i64",  "int64",  "<i8", NULL, 8, 64 },
+    [TT_U8]   = { "u8",   "uint8",  "|u1", NULL, 1, 8 },
+    [TT_U16]  = { "u16",  "uint16", "<u2", NULL, 2, 16 },
+    [TT_U32]  = { "u32",  "uint32", "<u4", NULL, 4, 32 },
+    [TT_U64]  = { "u64",  "uint64", "<u8", NULL, 8, 64 },
+    [TT_F16]  = { "f16",  "fp16",   "<f2", NULL, 2, 16 },
+    [TT_BF16] = { "bf16", "bf16",   "<V2", "bfloat16", 2, 16 },  /* as ml_dtypes.bfloat16 saves: load with .view(ml_dtypes.bfloat16) */
+    [TT_F32]  = { "f32",  "fp32",   "<f4", NULL, 4, 32 },
+    [TT_F64]  = { "f64",  "fp64",   "<f8", NULL, 8, 64 },
+    /* ml_dtypes' float8 types save as 1-byte voids too (dtype_to_descr); ml_dtypes has no fp8e4b15 */
+    [TT_F8E4NV]  = { "f8e4nv",  "fp8e4nv",  "<V1", "float8_e4m3fn",   1, 8 },
+    [TT_F8E5]    = { "f8e5",    "fp8e5",    "<V1", "float8_e5m2",     1, 8 },
+    [TT_F8E4B15] = { "f8e4b15", "fp8e4b15", "|u1", NULL,              1, 8 },
+    [TT_F8E4B8]  = { "f8e4b8",  "fp8e4b8",  "<V1", "float8_e4m3fnuz", 1, 8 },
+    [TT_F8E5B16] = { "f8e5b16", "fp8e5b16", "<V1", "float8_e5m2fnuz", 1, 8 },
+    [TT_PTR]  = { "ptr",  "pointer","<u8", NULL, 8, 64 },
 };
 
 int tt_dtype_size(tt_dtype d) { return info[d].size; }
 int tt_dtype_bits(tt_dtype d) { return info[d].bits; }
-bool tt_dtype_is_float(tt_dtype d) { return d >= TT_F16 && d <= TT_F64; }
+bool tt_dtype_is_float(tt_dtype d) { return d >= TT_F16 && d <= TT_F8E5B16; }
+bool tt_dtype_is_fp8(tt_dtype d) { return d >= TT_F8E4NV && d <= TT_F8E5B16; }
 bool tt_dtype_is_int(tt_dtype d) { return d <= TT_U64; }
 bool tt_dtype_is_signed(tt_dtype d) { return (d >= TT_I8 && d <= TT_I64) || tt_dtype_is_float(d); }
 const char *tt_dtype_name(tt_dtype d) { return info[d].name; }
 const char *tt_dtype_triton_name(tt_dtype d) { return info[d].triton; }
 const char *tt_dtype_npy_descr(tt_dtype d) { return info[d].npy; }
+const char *tt_dtype_ml_name(tt_dtype d) { return info[d].ml; }
 
 bool tt_dtype_parse(const char *s, tt_dtype *out)
 {
@@ -40,6 +48,10 @@ bool tt_dtype_parse(const char *s, tt_dtype *out)
         { "float16", TT_F16 }, { "half", TT_F16 }, { "bfloat16", TT_BF16 },
         { "float32", TT_F32 }, { "float", TT_F32 }, { "float64", TT_F64 },
         { "double", TT_F64 }, { "int1", TT_BOOL }, { "i1", TT_BOOL },
+        { "float8e4nv", TT_F8E4NV }, { "float8e5", TT_F8E5 }, { "float8e4b15", TT_F8E4B15 },
+        { "float8e4b8", TT_F8E4B8 }, { "float8e5b16", TT_F8E5B16 },
+        { "float8_e4m3fn", TT_F8E4NV }, { "float8_e5m2", TT_F8E5 },
+        { "float8_e4m3fnuz", TT_F8E4B8 }, { "float8_e5m2fnuz", TT_F8E5B16 },
     };
     for (int d = 0; d < TT_PTR; d++) {
         if (!strcmp(s, info[d].name) || !strcmp(s, info[d].triton)) {
@@ -95,6 +107,8 @@ double tt_load_f64(const void *base, tt_dtype d, int64_t i)
     case TT_BF16: return tt_bf16_to_f32(((const uint16_t *)base)[i]);
     case TT_F32:  return ((const float *)base)[i];
     case TT_F64:  return ((const double *)base)[i];
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
+        return tt_fp8_decode(d, ((const uint8_t *)base)[i], false);
     case TT_U64:
     case TT_PTR:  return (double)((const uint64_t *)base)[i];
     default:      return (double)tt_load_i64(base, d, i);
@@ -174,6 +188,9 @@ void tt_store_f64(void *base, tt_dtype d, int64_t i, double v)
     case TT_BF16: ((uint16_t *)base)[i] = tt_f32_to_bf16(f64_to_f32_odd(v)); break;
     case TT_F32:  ((float *)base)[i] = (float)v; break;
     case TT_F64:  ((double *)base)[i] = v; break;
+    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
+        ((uint8_t *)base)[i] = tt_fp8_encode_f64(d, v);
+        break;
     default: break;
     }
 }

@@ -187,14 +187,20 @@ static bool parse_dict(hdr *h, npy_header *out)
 }
 
 /* descr: byte order ('<', '=', '|'; '>' and '!' only for 1-byte types),
- * kind ('b', 'i', 'u', 'f') and size in bytes. */
-static bool parse_descr(const char *s, tt_dtype *out, char *err, size_t errlen)
+ * kind ('b', 'i', 'u', 'f', 'V') and size in bytes. ml_dtypes' types save as
+ * voids ('<V2' bfloat16, '<V1' every float8 but one) and float8_e5m2 as
+ * '<f1' (np.lib.format.dtype_to_descr); a '<V1' file does not say which
+ * float8 it holds, so `hint` (an fp8 dtype, or TT_DTYPE_COUNT for none)
+ * names it; a hint also reads '|u1'/'|i1' bytes (fp8e4b15, which ml_dtypes
+ * lacks, is saved as '|u1'). Other descriptors ignore the hint. */
+static bool parse_descr(const char *s, tt_dtype hint, tt_dtype *out, char *err, size_t errlen)
 {
     static const struct { const char *code; tt_dtype d; } tab[] = {
         { "b1", TT_BOOL }, { "i1", TT_I8 }, { "i2", TT_I16 }, { "i4", TT_I32 }, { "i8", TT_I64 },
         { "u1", TT_U8 }, { "u2", TT_U16 }, { "u4", TT_U32 }, { "u8", TT_U64 },
         { "f2", TT_F16 }, { "f4", TT_F32 }, { "f8", TT_F64 },
         { "V2", TT_BF16 },   /* ml_dtypes.bfloat16 saves as a 2-byte void (np.lib.format.dtype_to_descr) */
+        { "f1", TT_F8E5 },   /* ml_dtypes.float8_e5m2 */
     };
     char order = s[0];
     if (!strchr("<>=|!", order) || !order) {
@@ -205,6 +211,16 @@ static bool parse_descr(const char *s, tt_dtype *out, char *err, size_t errlen)
     if (code[0] == 'O') {
         fail(err, errlen, "object arrays ('%s') are not supported", s);
         return false;
+    }
+    bool fp8_hint = hint != TT_DTYPE_COUNT && tt_dtype_is_fp8(hint);
+    if (!strcmp(code, "V1") || (fp8_hint && (!strcmp(code, "u1") || !strcmp(code, "i1")))) {
+        if (!fp8_hint) {
+            fail(err, errlen, "dtype '%s' is a 1-byte ml_dtypes type (float8_e4m3fn, float8_e4m3fnuz, float8_e5m2fnuz, ...) "
+                 "whose name the file does not record; say which: FILE.npy:f8e4nv (f8e4nv f8e5 f8e4b15 f8e4b8 f8e5b16)", s);
+            return false;
+        }
+        *out = hint;
+        return true;
     }
     for (size_t i = 0; i < TT_COUNTOF(tab); i++) {
         if (strcmp(code, tab[i].code)) continue;
@@ -220,19 +236,15 @@ static bool parse_descr(const char *s, tt_dtype *out, char *err, size_t errlen)
         *out = tab[i].d;
         return true;
     }
-    if (!strcmp(code, "V1") || !strcmp(code, "f1")) {
-        fail(err, errlen, "dtype '%s' is an ml_dtypes float8 type; tritium does not support fp8 tensors yet", s);
-        return false;
-    }
-    fail(err, errlen, "unsupported dtype '%s' (expected bool, int8..64, uint8..64, float16/32/64, bfloat16 as "
-         "ml_dtypes saves it: '<V2')", s);
+    fail(err, errlen, "unsupported dtype '%s' (expected bool, int8..64, uint8..64, float16/32/64, or an ml_dtypes "
+         "type as np.save writes it: bfloat16 '<V2', float8_e5m2 '<f1', other float8 '<V1')", s);
     return false;
 }
 
 static uint32_t rd16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t rd32(const unsigned char *p) { return rd16(p) | rd16(p + 2) << 16; }
 
-tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
+tt_tensor *npy_parse_as(const void *bytes, size_t len, tt_dtype hint, char *err, size_t errlen)
 {
     const unsigned char *b = bytes;
     if (!b || len < MAGIC_LEN + 2 || memcmp(b, MAGIC, MAGIC_LEN)) {
@@ -274,7 +286,7 @@ tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
         return NULL;
     }
     tt_dtype d;
-    if (!parse_descr(nh.descr, &d, err, errlen)) return NULL;
+    if (!parse_descr(nh.descr, hint, &d, err, errlen)) return NULL;
     /* size checks before allocating: a short file must not make us
      * allocate what its header claims */
     uint64_t need = (uint64_t)tt_dtype_size(d);
@@ -306,7 +318,17 @@ tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
     return t;
 }
 
+tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen)
+{
+    return npy_parse_as(bytes, len, TT_DTYPE_COUNT, err, errlen);
+}
+
 tt_tensor *npy_read(const char *path, char *err, size_t errlen)
+{
+    return npy_read_as(path, TT_DTYPE_COUNT, err, errlen);
+}
+
+tt_tensor *npy_read_as(const char *path, tt_dtype hint, char *err, size_t errlen)
 {
     /* the magic first: /dev/zero or a text file fails at once, not after
      * reading up to the limit */
@@ -327,7 +349,7 @@ tt_tensor *npy_read(const char *path, char *err, size_t errlen)
         return NULL;
     }
     char why[256];
-    tt_tensor *t = npy_parse(buf, len, why, sizeof why);
+    tt_tensor *t = npy_parse_as(buf, len, hint, why, sizeof why);
     free(buf);
     if (!t) fail(err, errlen, "%s: %s", path, why);
     return t;

@@ -171,6 +171,8 @@ static int uniform_bits(tt_dtype d)
     case TT_F16:  return 11;
     case TT_BF16: return 8;
     case TT_F32:  return 24;
+    case TT_F8E4NV: case TT_F8E4B15: case TT_F8E4B8: return 4;
+    case TT_F8E5: case TT_F8E5B16: return 3;
     default:      return 53;
     }
 }

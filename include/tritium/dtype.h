@@ -16,6 +16,12 @@ typedef enum tt_dtype {
     TT_I8, TT_I16, TT_I32, TT_I64,
     TT_U8, TT_U16, TT_U32, TT_U64,
     TT_F16, TT_BF16, TT_F32, TT_F64,
+    /* Triton's fp8 dtypes (core.py dtype.FP_TYPES), one byte each:
+     * fp8e4nv (e4m3fn: bias 7, no inf, 0x7f NaN), fp8e5 (e5m2: IEEE-like),
+     * fp8e4b15 (bias 15, no inf, no NaN), fp8e4b8 (e4m3fnuz: bias 8) and
+     * fp8e5b16 (e5m2fnuz: bias 16); the fnuz ones have 0x80 as their only
+     * NaN and no -0. */
+    TT_F8E4NV, TT_F8E5, TT_F8E4B15, TT_F8E4B8, TT_F8E5B16,
     TT_PTR,                        /* a pointer; the pointee is kept beside it */
     TT_DTYPE_COUNT
 } tt_dtype;
@@ -24,7 +30,8 @@ typedef enum tt_dtype {
 int tt_dtype_size(tt_dtype d);
 /* Bit width as Triton sees it (bool: 1, pointers: 64). */
 int tt_dtype_bits(tt_dtype d);
-bool tt_dtype_is_float(tt_dtype d);
+bool tt_dtype_is_float(tt_dtype d);    /* fp16 .. fp64 and the fp8 dtypes */
+bool tt_dtype_is_fp8(tt_dtype d);
 bool tt_dtype_is_int(tt_dtype d);      /* bool and all integer types */
 bool tt_dtype_is_signed(tt_dtype d);   /* i8..i64 and floats */
 /* Short name as used on the command line: "f32", "bf16", "u8", "bool". */
@@ -32,7 +39,10 @@ const char *tt_dtype_name(tt_dtype d);
 /* Triton's name: "fp32", "bf16", "uint8", "int1". */
 const char *tt_dtype_triton_name(tt_dtype d);
 /* Parse "f32", "float32", "fp32", "i32", "int32", "u8", "uint8", "bool",
- * "int1", "f16", "float16", "bf16", "bfloat16", "f64", "float64".
+ * "int1", "f16", "float16", "bf16", "bfloat16", "f64", "float64", the fp8
+ * names "f8e4nv", "fp8e4nv", "float8e4nv" (likewise e5, e4b15, e4b8,
+ * e5b16) and ml_dtypes'/torch's "float8_e4m3fn", "float8_e5m2",
+ * "float8_e4m3fnuz", "float8_e5m2fnuz".
  * Returns false when the name is unknown. */
 bool tt_dtype_parse(const char *s, tt_dtype *out);
 /* numpy's dtype.str for this dtype ("<f4", "|b1", ...). bf16 has no numpy
@@ -40,12 +50,44 @@ bool tt_dtype_parse(const char *s, tt_dtype *out);
  * with (np.lib.format.dtype_to_descr), so np.load(f).view(ml_dtypes.bfloat16)
  * reads it back and .npy files written by ml_dtypes load as bf16. */
 const char *tt_dtype_npy_descr(tt_dtype d);
+/* The numpy dtype name ml_dtypes registers for a dtype that numpy lacks
+ * ("bfloat16", "float8_e4m3fn", ...; ml_dtypes has no fp8e4b15 and NULL is
+ * returned), NULL for numpy's own dtypes. */
+const char *tt_dtype_ml_name(tt_dtype d);
 
 /* IEEE half and bfloat16 conversions, round-to-nearest-even. */
 float tt_f16_to_f32(uint16_t h);
 uint16_t tt_f32_to_f16(float f);
 float tt_bf16_to_f32(uint16_t h);
 uint16_t tt_f32_to_bf16(float f);
+/* f32 -> f16 / bf16 rounding toward zero, as PTX cvt.rz.f16.f32 and
+ * cvt.rz.bf16.f32 (Triton 3.6 fp_downcast_rounding="rtz"): finite values
+ * never overflow to inf (f16: to +-65504), inf stays inf, NaN gives the
+ * canonical NaN 0x7fff. */
+uint16_t tt_f32_to_f16_rz(float f);
+uint16_t tt_f32_to_bf16_rz(float f);
+
+/* fp8 conversions of Triton 3.6 on the GPU that supports the dtype
+ * (fp8.c; rules from third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/
+ * ElementwiseOpToLLVM.cpp FpToFpOpConversion, nvidia/language/cuda/utils.py
+ * convert_custom_float8 and, for the fnuz dtypes, the AMD backend's
+ * downcastToFp8_RTNE_oneValue):
+ *   fp8e4nv, fp8e5  round to nearest even with PTX .satfinite: overflow and
+ *                   +-inf give +-max finite (448, 57344), NaN stays NaN
+ *   fp8e5 rtz       f32 -> f16 toward zero, then the high byte: overflow
+ *                   gives +-57344, inf stays inf
+ *   fp8e4b8/e5b16   round to nearest even, overflow to +-max finite (240,
+ *                   57344), inf and NaN to NaN (0x80), -0 to +0
+ *   fp8e4b15        |x| clamped to 1.75 (NaN too), round half away from 0
+ * tt_fp8_decode is exact (every fp8 value is an f32); `raw` decodes fp8e5's
+ * inf/NaN codes as the finite numbers 2^16 * 1.mm, as Triton's
+ * fp8e5 -> bf16 conversion (a shift and a multiply by 2^112) does. */
+float tt_fp8_decode(tt_dtype d, uint8_t b, bool raw);
+uint8_t tt_fp8_encode(tt_dtype d, float x, bool rtz);
+/* One rounding from f64 (rounds to odd in f32 first, then as above). */
+uint8_t tt_fp8_encode_f64(tt_dtype d, double x);
+/* Largest finite value of an fp8 dtype (448 for fp8e4nv). */
+double tt_fp8_max(tt_dtype d);
 
 /* Read element i of a typed array as double / int64 (bool 0/1, floats
  * converted). Pointers read as raw u64. */

@@ -42,7 +42,7 @@ ir_type ir_type_elem(ir_type t);            /* element type (itself for scalars)
 ir_type ir_type_with_elem(ir_type shape_of, ir_type elem); /* same shape, new element */
 int ir_type_rank(ir_type t);
 int64_t ir_type_numel(ir_type t);           /* 1 for scalars */
-bool ir_type_is_float(ir_type t);           /* element is f16/bf16/f32/f64 */
+bool ir_type_is_float(ir_type t);           /* element is f16/bf16/f32/f64 or an fp8 */
 bool ir_type_is_int(ir_type t);             /* element is i1..i64 */
 bool ir_type_is_ptr(ir_type t);             /* element is a pointer */
 /* Bit width of the element (pointer: 64). */
@@ -155,6 +155,8 @@ enum { RMW_ADD, RMW_FADD, RMW_MAX, RMW_UMAX, RMW_MIN, RMW_UMIN, RMW_AND,
 enum { SEM_ACQ_REL, SEM_ACQUIRE, SEM_RELEASE, SEM_RELAXED };
 enum { SCOPE_GPU, SCOPE_CTA, SCOPE_SYS };
 enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
+/* tt.fp_to_fp rounding (TTIR RoundingMode; an upcast carries rtne, unused) */
+enum { ROUND_RTNE, ROUND_RTZ };
 
 /* Integer-array attributes (kind 'a', e.g. tt.trans's order) are packed into
  * one int64 slot of ir_op.attr: the count (0..IR_ATTR_ARRAY_MAX) in bits 0-3,

@@ -54,11 +54,17 @@ bool tt_tensor_generate(tt_tensor *t, const char *kind, double value,
                         uint64_t seed, uint64_t stream, char *err, size_t errlen);
 
 /* .npy I/O (format versions 1.0, 2.0, 3.0; little-endian; C order; the
- * dtypes of dtype.h). numpy has no bfloat16, so bf16 is written as float32,
- * which is exact. On failure returns NULL/false with a one-line reason in
- * err; never crashes on a truncated or malformed file. */
+ * dtypes of dtype.h). Types numpy lacks use the descriptors np.save writes
+ * for ml_dtypes' arrays (tt_dtype_npy_descr): bf16 '<V2', fp8 '<V1'
+ * (float8_e5m2 '<f1' is read too), fp8e4b15 '|u1'. '<V1' does not name its
+ * float8 type, so the _as forms take the dtype the caller expects (`hint`,
+ * TT_DTYPE_COUNT for none; an fp8 hint also reads '|u1' bytes; other
+ * descriptors ignore it). On failure returns NULL/false with a
+ * one-line reason in err; never crashes on a truncated or malformed file. */
 tt_tensor *npy_read(const char *path, char *err, size_t errlen);
+tt_tensor *npy_read_as(const char *path, tt_dtype hint, char *err, size_t errlen);
 tt_tensor *npy_parse(const void *bytes, size_t len, char *err, size_t errlen);
+tt_tensor *npy_parse_as(const void *bytes, size_t len, tt_dtype hint, char *err, size_t errlen);
 bool npy_write(const char *path, const tt_tensor *t, char *err, size_t errlen);
 
 /* Min, max and mean of all elements as doubles (NaNs skipped in min/max). */

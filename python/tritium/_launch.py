@@ -27,7 +27,9 @@ OPTION_KEYS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "debug", "enabl
 
 _TL_DTYPES = {"int1": _lib.BOOL, "int8": _lib.I8, "int16": _lib.I16, "int32": _lib.I32, "int64": _lib.I64,
               "uint8": _lib.U8, "uint16": _lib.U16, "uint32": _lib.U32, "uint64": _lib.U64,
-              "fp16": _lib.F16, "bf16": _lib.BF16, "fp32": _lib.F32, "fp64": _lib.F64}
+              "fp16": _lib.F16, "bf16": _lib.BF16, "fp32": _lib.F32, "fp64": _lib.F64,
+              "fp8e4nv": _lib.F8E4NV, "fp8e5": _lib.F8E5, "fp8e4b15": _lib.F8E4B15, "fp8e4b8": _lib.F8E4B8,
+              "fp8e5b16": _lib.F8E5B16}
 _TORCH_DTYPES = None
 
 
@@ -38,7 +40,9 @@ def _torch_dtypes():
         _TORCH_DTYPES = {torch.bool: _lib.BOOL, torch.int8: _lib.I8, torch.int16: _lib.I16, torch.int32: _lib.I32,
                          torch.int64: _lib.I64, torch.uint8: _lib.U8, torch.float16: _lib.F16,
                          torch.bfloat16: _lib.BF16, torch.float32: _lib.F32, torch.float64: _lib.F64}
-        for n, c in (("uint16", _lib.U16), ("uint32", _lib.U32), ("uint64", _lib.U64)):
+        for n, c in (("uint16", _lib.U16), ("uint32", _lib.U32), ("uint64", _lib.U64),
+                     ("float8_e4m3fn", _lib.F8E4NV), ("float8_e5m2", _lib.F8E5),
+                     ("float8_e4m3fnuz", _lib.F8E4B8), ("float8_e5m2fnuz", _lib.F8E5B16)):
             if hasattr(torch, n):
                 _TORCH_DTYPES[getattr(torch, n)] = c
     return _TORCH_DTYPES
@@ -272,7 +276,7 @@ def _storage_of(name, v, staging):
     if nbytes == 0 or sptr == 0:
         sptr = data = ctypes.addressof(_DUMMY)
         nbytes = 0
-    if tl_dtype is not None and esize != (1 if code in (_lib.BOOL, _lib.I8, _lib.U8) else
+    if tl_dtype is not None and esize != (1 if code in (_lib.BOOL, _lib.I8, _lib.U8) or code >= _lib.F8E4NV else
                                           2 if code in (_lib.I16, _lib.U16, _lib.F16, _lib.BF16) else
                                           4 if code in (_lib.I32, _lib.U32, _lib.F32) else 8):
         raise UnsupportedLaunch("tritium: argument '%s': reinterpreting %s as %s changes the element size"

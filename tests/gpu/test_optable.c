@@ -381,6 +381,38 @@ START_TEST(inline_asm_op)
 }
 END_TEST
 
+/* tt.fp_to_fp: fp8 round trips and an rtz downcast; every value of x (in
+ * [-1, 1)) survives f32 -> fp8e4nv -> f32 within one fp8 step. */
+static const char fp8_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def fp8_ops(x_ptr, out_ptr, BLOCK: tl.constexpr):\n"
+    "    offs = tl.arange(0, BLOCK)\n"
+    "    x = tl.load(x_ptr + offs)\n"
+    "    a = x.to(tl.float8e4nv).to(tl.float32)\n"
+    "    b = x.to(tl.float8e5, fp_downcast_rounding='rtz').to(tl.float32)\n"
+    "    c = x.to(tl.float16, fp_downcast_rounding='rtz').to(tl.float8e4b15).to(tl.float32)\n"
+    "    tl.store(out_ptr + offs, a + (b - b) + (c - c))\n";
+
+START_TEST(fp8_ops)
+{
+    launch l;
+    lb_init(&l, 1, 1, 1);
+    lb_tensor1(&l, "x_ptr", TT_F32, N);
+    lb_tensor1(&l, "out_ptr", TT_F32, N);
+    lb_const(&l, "BLOCK", N);
+    ir_func *f = compile_py(fp8_src, "fp8_ops", &l);
+    ck_assert_ptr_nonnull(f);
+    walk(f, &l, "fp8_ops");
+    const float *x = l.args[0].tensor->data, *out = l.args[1].tensor->data;
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(fabsf(out[i] - x[i]) <= fabsf(x[i]) / 16 + 0x1p-10f, "out[%d] = %g, x %g", i, (double)out[i], (double)x[i]);
+    launch_free(&l);
+}
+END_TEST
+
 /* Every op of the table was walked by one of the tests above; runs last. */
 START_TEST(every_op_covered)
 {
@@ -425,6 +457,7 @@ int main(void)
     tcase_add_test(tc, custom_ops);
     tcase_add_test(tc, inline_asm_op);
     tcase_add_test(tc, math_functions);
+    tcase_add_test(tc, fp8_ops);
     tcase_add_test(tc, every_op_covered);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -267,6 +267,7 @@ static ir_func *build_sink(void)
     op1(&b, IR_FPTOUI, tensor1(I8, 64), 1, ld);
     ir_value h = op1(&b, IR_TRUNCF, tensor1(F16, 64), 1, ld);
     op1(&b, IR_EXTF, tensor1(F64, 64), 1, h);
+    op1(&b, IR_FP_TO_FP, tensor1(ir_scalar(TT_F8E4NV), 64), 1, h);   /* rounding = rtne */
     ir_value m = sel;
     for (int opc = IR_EXP; opc <= IR_CEIL; opc++) m = op1(&b, opc, f64t, 1, m);
     /* every variant of every ops_math.def row, on constants of its types */

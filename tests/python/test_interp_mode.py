@@ -159,9 +159,20 @@ def test_unsupported_arguments_name_the_argument():
     out = torch.zeros(4)
     with pytest.raises(tritium.UnsupportedLaunch, match="'y_ptr'"):
         add_kernel[(1,)](out, object(), out, 4, BLOCK=4)
-    if hasattr(torch, "float8_e5m2"):
-        with pytest.raises(tritium.UnsupportedLaunch, match="'x_ptr'.*float8"):
-            add_kernel[(1,)](out.to(torch.float8_e5m2), out, out, 4, BLOCK=4)
+    with pytest.raises(tritium.UnsupportedLaunch, match="'x_ptr'.*complex"):
+        add_kernel[(1,)](out.to(torch.complex64), out, out, 4, BLOCK=4)
+
+
+def test_fp8_tensors():
+    # fp8 + fp32 computes in fp32 (semantic.py computation_type_impl); the
+    # values are torch's own float8 decoding, an independent reference
+    x = torch.tensor([0.5, -1.25, 448.0, 3e-3])
+    y = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        out = torch.zeros(4)
+        x8 = x.to(dt)
+        add_kernel[(1,)](x8, y, out, 4, BLOCK=4)
+        assert torch.equal(out, x8.float() + y)
 
 
 def test_exec_source_compiles_from_jitfunction_src():

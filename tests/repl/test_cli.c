@@ -390,7 +390,7 @@ START_TEST(bad_input)
     r = run("run", k, "--arg", "x=randn:f33[4]", NULL);
     EXPECT_STATUS(r, 2);
     ck_assert_str_eq(r.err, "tritium: error: --arg x: unknown dtype 'f33' (expected one of f16, bf16, f32, f64, i8, "
-                            "i16, i32, i64, u8, u16, u32, u64, bool)\n");
+                            "i16, i32, i64, u8, u16, u32, u64, bool, f8e4nv, f8e5, f8e4b15, f8e4b8, f8e5b16)\n");
     result_free(&r);
     r = run("run", k, "--arg", "y=1", NULL);
     EXPECT_STATUS(r, 2);

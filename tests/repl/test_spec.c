@@ -252,7 +252,7 @@ START_TEST(error_messages)
     static const struct { const char *line; unsigned allowed; bool comment; const char *msg; } cases[] = {
         { "--arg x=randn:f33[4]", ALL, false,
           "tritium: error: --arg x: unknown dtype 'f33' (expected one of f16, bf16, f32, f64, i8, i16, i32, i64, "
-          "u8, u16, u32, u64, bool)\n" },
+          "u8, u16, u32, u64, bool, f8e4nv, f8e5, f8e4b15, f8e4b8, f8e5b16)\n" },
         { "--arg x=randm:f32[4]", ALL, false,
           "tritium: error: --arg x: unknown tensor generator 'randm' (did you mean 'randn'?)\n" },
         { "--arg x=gauss:f32[4]", ALL, false,
@@ -262,7 +262,7 @@ START_TEST(error_messages)
           "tritium: error: --arg x: expected a shape in brackets after the dtype, as in randn:f32[1024]\n" },
         { "--arg x=randn:[4]", ALL, false,
           "tritium: error: --arg x: missing dtype after 'randn:' (expected one of f16, bf16, f32, f64, i8, i16, "
-          "i32, i64, u8, u16, u32, u64, bool)\n" },
+          "i32, i64, u8, u16, u32, u64, bool, f8e4nv, f8e5, f8e4b15, f8e4b8, f8e5b16)\n" },
         { "--arg x=randn:f32[4", ALL, false, "tritium: error: --arg x: missing ']' at the end of the shape\n" },
         { "--arg x=randn:f32[4]x", ALL, false, "tritium: error: --arg x: unexpected text 'x' after the shape\n" },
         { "--arg x=randn:f32[1,2,3,4,5]", ALL, false,
@@ -309,7 +309,7 @@ START_TEST(error_messages)
         { "file.py", ALL, false, "tritium: error: unexpected argument 'file.py'\n" },
         { "--arg x=randn:f33[4]", ALL, true,
           "tritium: error: --arg x: unknown dtype 'f33' (expected one of f16, bf16, f32, f64, i8, i16, i32, i64, "
-          "u8, u16, u32, u64, bool) (in the file's '# tritium:' line)\n" },
+          "u8, u16, u32, u64, bool, f8e4nv, f8e5, f8e4b15, f8e4b8, f8e5b16) (in the file's '# tritium:' line)\n" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *msg = fails(cases[i].line, cases[i].allowed, cases[i].comment);
