@@ -202,6 +202,92 @@ def shape():
     save("map_mod", (mx - q * my).astype(np.int32))
 
 
+def fp8():
+    """fp8 conversions as Triton 3.6 compiles them (PTX cvt .satfinite for
+    fp8e4nv/fp8e5, AMD's saturating RTNE for the fnuz types, the
+    convert_custom_float8 rule for fp8e4b15); values from ml_dtypes'
+    round-to-nearest-even casts with saturation applied here."""
+    import ml_dtypes as md
+    r8 = np.random.default_rng(8)
+    f32 = np.float32
+    types = {"e4nv": md.float8_e4m3fn, "e5": md.float8_e5m2, "e4b8": md.float8_e4m3fnuz, "e5b16": md.float8_e5m2fnuz}
+    maxes = {"e4nv": 448.0, "e5": 57344.0, "e4b8": 240.0, "e5b16": 57344.0}
+    # inputs: specials, every midpoint between neighbouring values of each
+    # format (ties) and its neighbours, random values at several scales
+    sp = [0.0, -0.0, 1.0, -1.0, 0.3, 448.0, 464.0, 479.0, 480.0, 500.0, 1e6, np.inf, -np.inf, np.nan, 57344.0,
+          61439.0, 61440.0, 65504.0, 70000.0, 1e-9, 2.0 ** -9, 2.0 ** -10, 1.5 * 2.0 ** -10, 2.0 ** -16,
+          2.0 ** -17, 2.0 ** -18, 1.75, 1.8, 1.8125, 1.875, 1.9, 240.0, 248.0, 250.0, 3e38, -3e38]
+    vals = [sp]
+    for t in types.values():
+        v = np.arange(256, dtype=np.uint8).view(t).astype(np.float64)
+        v = np.unique(v[np.isfinite(v) & (v >= 0)])
+        mid = ((v[1:] + v[:-1]) / 2).astype(f32)
+        vals += [mid, np.nextafter(mid, f32(0)), np.nextafter(mid, f32(np.inf))]
+    vals += [r8.standard_normal(128) * s for s in (1.0, 100.0, 1e-3, 3e4)]
+    x = np.concatenate([np.asarray(a, dtype=f32) for a in vals])
+    x = np.concatenate([x, -x[: len(x) // 2]])
+    save("fp8_x", x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        save("fp8_x16", x.astype(np.float16))
+        save("fp8_xbf16", x.astype(md.bfloat16))
+        for name, t in types.items():
+            for src, xs in (("", x), ("16", x.astype(np.float16).astype(f32)),
+                            ("bf16", x.astype(md.bfloat16).astype(f32))):
+                y = np.clip(xs, -maxes[name], maxes[name]).astype(t)       # satfinite: inf -> max
+                if name in ("e4b8", "e5b16"):
+                    y[np.isinf(xs)] = np.nan                                # fnuz: inf -> NaN
+                save("fp8_%s_from%s" % (name, src or "32"), y)
+        # fp8e4b15 (no ml_dtypes type): min(|x|, 1.75) (NaN -> 1.75), round half
+        # away from zero to 3 mantissa bits, bias 15, the sign kept; as bytes
+        for src, xs in (("32", x.astype(np.float64)), ("16", x.astype(np.float16).astype(np.float64))):
+            a = np.where(np.isnan(xs), 1.75, np.minimum(np.abs(np.nan_to_num(xs, posinf=2.0, neginf=-2.0)), 1.75))
+            e = np.maximum(np.floor(np.log2(np.where(a > 0, a, 1.0))), -14)
+            q = np.floor(a / 2.0 ** (e - 3) + 0.5)
+            sub = e == -14
+            code = np.where(a == 0, 0, np.where(sub & (q < 8), q, (e + 15) * 8 + q - 8)).astype(np.uint8)
+            # a float32 NaN goes through cvt.rz.f16.f32, whose NaN is positive
+            neg = np.signbit(xs) & ~(np.isnan(xs) & (src == "32"))
+            code |= np.where(neg, 0x80, 0).astype(np.uint8)
+            save("fp8_e4b15_from" + src, code)
+        # rtz: f32 -> f16 / bf16 / fp8e5 toward zero; inf and NaN stay
+        for name, t in (("f16", np.float16), ("bf16", md.bfloat16)):
+            y = x.astype(t)
+            fin = np.isfinite(x)
+            over = fin & (np.abs(y.astype(np.float64)) > np.abs(x.astype(np.float64)))
+            y[over] = np.nextafter(y[over], np.zeros(1, dtype=t))
+            save("fp8_rtz_" + name, y)
+        v = np.arange(256, dtype=np.uint8).view(md.float8_e5m2).astype(np.float64)
+        v = np.unique(v[np.isfinite(v) & (v >= 0)])
+        ax = np.abs(x.astype(np.float64))
+        t = v[np.clip(np.searchsorted(v, np.nan_to_num(ax, posinf=0.0), side="right") - 1, 0, len(v) - 1)]
+        t = np.where(np.isnan(x), np.nan, np.where(np.isinf(x), np.inf, t))
+        save("fp8_rtz_e5", (np.copysign(t, x)).astype(md.float8_e5m2))
+    # every code of every format, and what it decodes to
+    codes = np.arange(256, dtype=np.uint8)
+    for name, t in types.items():
+        save("fp8_codes_" + name, codes.view(t))
+        save("fp8_codes_%s_f32" % name, codes.view(t).astype(f32))
+    save("fp8_codes_e4b15", codes)
+    e, m = (codes >> 3) & 15, codes & 7
+    mag = np.where(e == 0, m * 2.0 ** -17, (8 + m) * 2.0 ** (e.astype(np.float64) - 18))
+    save("fp8_codes_e4b15_f32", np.where(codes & 0x80, -mag, mag).astype(f32))
+    # fp8e5 -> bf16 (Fp8E5M2_to_Bf16: bits shifted, times 2^112): the inf and
+    # NaN codes come out as 2^16 * 1.mm
+    e5 = codes.view(md.float8_e5m2).astype(np.float64)
+    special = ((codes >> 2) & 31) == 31
+    raw = np.where(codes & 0x80, -1.0, 1.0) * 2.0 ** 16 * (1 + (codes & 3) / 4.0)
+    save("fp8_codes_e5_bf16", np.where(special, raw, e5).astype(f32))
+    # tl.dot on fp8: exact products, summed in float64 here
+    a = (r8.standard_normal((16, 32)) * 2).astype(md.float8_e4m3fn)
+    b = (r8.standard_normal((32, 16)) * 2).astype(md.float8_e5m2)
+    b4 = (r8.standard_normal((32, 16)) * 2).astype(md.float8_e4m3fn)
+    save("fp8_dot_a", a)
+    save("fp8_dot_b", b)
+    save("fp8_dot_b4", b4)
+    save("fp8_dot_ab", (a.astype(np.float64) @ b.astype(np.float64)).astype(f32))
+    save("fp8_dot_ab4", (a.astype(np.float64) @ b4.astype(np.float64)).astype(f32))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -212,6 +298,7 @@ def main():
     bf16_io()
     standard()
     shape()
+    fp8()
 
 
 if __name__ == "__main__":

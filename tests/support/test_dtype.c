@@ -4,6 +4,7 @@
 #include <string.h>
 #include "tsupport.h"
 #include "tritium/dtype.h"
+#include "tritium/support.h"
 
 static float f32_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t bits_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -121,6 +122,59 @@ START_TEST(names)
 }
 END_TEST
 
+/* fp8 encodings against values worked out by hand from the formats (OCP
+ * e4m3fn/e5m2, the fnuz variants) and PTX's .satfinite rule; the
+ * conformance suite checks every case against ml_dtypes. */
+START_TEST(fp8_known_values)
+{
+    static const struct { tt_dtype d; float x; bool rtz; uint8_t want; } enc[] = {
+        { TT_F8E4NV, 1.0f, false, 0x38 }, { TT_F8E4NV, -1.0f, false, 0xb8 }, { TT_F8E4NV, 448.0f, false, 0x7e },
+        { TT_F8E4NV, 464.0f, false, 0x7e }, { TT_F8E4NV, 1e6f, false, 0x7e }, { TT_F8E4NV, -INFINITY, false, 0xfe },
+        { TT_F8E4NV, NAN, false, 0x7f }, { TT_F8E4NV, 0x1p-9f, false, 0x01 }, { TT_F8E4NV, 0x1p-10f, false, 0x00 },
+        { TT_F8E4NV, 0x1.8p-10f, false, 0x01 }, { TT_F8E4NV, 0x1.8p-9f, false, 0x02 }, { TT_F8E4NV, 1.0625f, false, 0x38 },
+        { TT_F8E4NV, 1.1875f, false, 0x3a }, { TT_F8E4NV, -0.0f, false, 0x80 },
+        { TT_F8E5, 1.0f, false, 0x3c }, { TT_F8E5, 57344.0f, false, 0x7b }, { TT_F8E5, INFINITY, false, 0x7b },
+        { TT_F8E5, 0x1p-16f, false, 0x01 }, { TT_F8E5, 1.99f, true, 0x3f }, { TT_F8E5, INFINITY, true, 0x7c },
+        { TT_F8E5, 1e9f, true, 0x7b }, { TT_F8E5, -0x1.fp-16f, true, 0x81 },
+        { TT_F8E4B8, 1.0f, false, 0x40 }, { TT_F8E4B8, 240.0f, false, 0x7f }, { TT_F8E4B8, 1e4f, false, 0x7f },
+        { TT_F8E4B8, INFINITY, false, 0x80 }, { TT_F8E4B8, -0.0f, false, 0x00 }, { TT_F8E4B8, -1e-9f, false, 0x00 },
+        { TT_F8E5B16, 1.0f, false, 0x40 }, { TT_F8E5B16, -57344.0f, false, 0xff }, { TT_F8E5B16, NAN, false, 0x80 },
+        { TT_F8E4B15, 1.0f, false, 0x78 }, { TT_F8E4B15, 1.75f, false, 0x7e }, { TT_F8E4B15, 2.0f, false, 0x7e },
+        { TT_F8E4B15, -NAN, false, 0xfe }, { TT_F8E4B15, 1.0625f, false, 0x79 }, { TT_F8E4B15, 0x1p-17f, false, 0x01 },
+    };
+    for (size_t i = 0; i < TT_COUNTOF(enc); i++)
+        ck_assert_msg(tt_fp8_encode(enc[i].d, enc[i].x, enc[i].rtz) == enc[i].want, "%s(%a%s) = 0x%02x, want 0x%02x",
+                      tt_dtype_name(enc[i].d), (double)enc[i].x, enc[i].rtz ? ", rtz" : "",
+                      tt_fp8_encode(enc[i].d, enc[i].x, enc[i].rtz), enc[i].want);
+    ck_assert(tt_fp8_decode(TT_F8E4NV, 0x7e, false) == 448.0f);
+    ck_assert(isnan(tt_fp8_decode(TT_F8E4NV, 0xff, false)));
+    ck_assert(tt_fp8_decode(TT_F8E5, 0x7c, false) == INFINITY);
+    ck_assert(tt_fp8_decode(TT_F8E5, 0x7c, true) == 65536.0f);       /* Triton's fp8e5 -> bf16 */
+    ck_assert(tt_fp8_decode(TT_F8E5, 0xff, true) == -114688.0f);
+    ck_assert(isnan(tt_fp8_decode(TT_F8E4B8, 0x80, false)));
+    ck_assert(tt_fp8_decode(TT_F8E4B15, 0x7f, false) == 1.875f);
+    ck_assert(tt_fp8_decode(TT_F8E4B15, 0x01, false) == 0x1p-17f);
+    ck_assert(tt_fp8_max(TT_F8E5B16) == 57344.0 && tt_fp8_max(TT_F8E4B8) == 240.0);
+    /* f32 -> f16 / bf16 toward zero */
+    ck_assert_uint_eq(tt_f32_to_f16_rz(1.0f + 0x1p-11f + 0x1p-12f), 0x3c00);
+    ck_assert_uint_eq(tt_f32_to_f16_rz(-70000.0f), 0xfbff);
+    ck_assert_uint_eq(tt_f32_to_f16_rz(INFINITY), 0x7c00);
+    ck_assert_uint_eq(tt_f32_to_f16_rz(0x1p-25f), 0x0000);
+    ck_assert_uint_eq(tt_f32_to_bf16_rz(1.0f + 0x1p-8f + 0x1p-9f), 0x3f80);
+    ck_assert_uint_eq(tt_f32_to_bf16_rz(NAN), 0x7fff);
+    /* names: command line, Triton, ml_dtypes */
+    tt_dtype d;
+    ck_assert(tt_dtype_parse("f8e4nv", &d) && d == TT_F8E4NV);
+    ck_assert(tt_dtype_parse("fp8e5b16", &d) && d == TT_F8E5B16);
+    ck_assert(tt_dtype_parse("float8_e4m3fnuz", &d) && d == TT_F8E4B8);
+    ck_assert(tt_dtype_parse("float8e4b15", &d) && d == TT_F8E4B15);
+    ck_assert_str_eq(tt_dtype_ml_name(TT_F8E5), "float8_e5m2");
+    ck_assert_ptr_null(tt_dtype_ml_name(TT_F8E4B15));
+    ck_assert(tt_dtype_is_fp8(TT_F8E4B8) && tt_dtype_is_float(TT_F8E4B8) && !tt_dtype_is_fp8(TT_F16));
+    ck_assert_int_eq(tt_dtype_size(TT_F8E5), 1);
+}
+END_TEST
+
 TCase *dtype_tcase(void)
 {
     TCase *tc = tcase_create("dtype");
@@ -130,5 +184,6 @@ TCase *dtype_tcase(void)
     tcase_add_test(tc, store_f64_single_rounding);
     tcase_add_test(tc, store_int_casts);
     tcase_add_test(tc, names);
+    tcase_add_test(tc, fp8_known_values);
     return tc;
 }

@@ -216,6 +216,57 @@ START_TEST(roundtrip_and_bf16)
 }
 END_TEST
 
+/* fp8 as ml_dtypes' np.save writes it: '<V1' (the float8 type not named:
+ * the caller's hint names it), '<f1' for float8_e5m2; fp8e4b15 as '|u1'. */
+static size_t build(unsigned char *out, int major, const char *header, const void *data, size_t nd);
+
+START_TEST(fp8_descriptors)
+{
+    unsigned char buf[256];
+    char err[256] = "";
+    size_t n = build(buf, 1, "{'descr': '<V1', 'fortran_order': False, 'shape': (4,), }\n", "\x38\xb8\x7e\x7f", 4);
+    ck_assert_ptr_null(npy_parse(buf, n, err, sizeof err));
+    ck_assert_msg(strstr(err, "FILE.npy:f8e4nv"), "%s", err);
+    tt_tensor *t = npy_parse_as(buf, n, TT_F8E4NV, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    check_shape(t, TT_F8E4NV, 1, (int64_t[]){ 4 });
+    ck_assert(tt_load_f64(t->data, t->dtype, 0) == 1.0 && tt_load_f64(t->data, t->dtype, 1) == -1.0);
+    ck_assert(tt_load_f64(t->data, t->dtype, 2) == 448.0 && isnan(tt_load_f64(t->data, t->dtype, 3)));
+    tt_tensor_free(t);
+    n = build(buf, 1, "{'descr': '<f1', 'fortran_order': False, 'shape': (2,), }\n", "\x3c\xfc", 2);
+    t = npy_parse(buf, n, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    check_shape(t, TT_F8E5, 1, (int64_t[]){ 2 });
+    ck_assert(tt_load_f64(t->data, t->dtype, 0) == 1.0 && tt_load_f64(t->data, t->dtype, 1) == -INFINITY);
+    tt_tensor_free(t);
+    n = build(buf, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (1,), }\n", "\x7f", 1);
+    t = npy_parse_as(buf, n, TT_F8E4B15, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ck_assert(t->dtype == TT_F8E4B15 && tt_load_f64(t->data, t->dtype, 0) == 1.875);
+    tt_tensor_free(t);
+    t = npy_parse(buf, n, err, sizeof err);
+    ck_assert(t != NULL && t->dtype == TT_U8);                   /* no hint: plain bytes */
+    tt_tensor_free(t);
+    /* writing: the descriptors above, bits kept, read back with the hint */
+    static const tt_dtype all[] = { TT_F8E4NV, TT_F8E5, TT_F8E4B15, TT_F8E4B8, TT_F8E5B16 };
+    static const char *const descr[] = { "'<V1'", "'<V1'", "'|u1'", "'<V1'", "'<V1'" };
+    for (size_t k = 0; k < TT_COUNTOF(all); k++) {
+        t = tt_tensor_new("x", all[k], 2, (int64_t[]){ 3, 5 });
+        ck_assert(tt_tensor_generate(t, "randn", 0, 7, 0, NULL, 0));
+        size_t len;
+        char *b = write_bytes(t, &len);
+        ck_assert_msg(memmem(b, len, descr[k], strlen(descr[k])) != NULL, "%s", tt_dtype_name(all[k]));
+        tt_tensor *r = npy_parse_as(b, len, all[k], err, sizeof err);
+        ck_assert_msg(r != NULL, "%s", err);
+        check_shape(r, all[k], 2, (int64_t[]){ 3, 5 });
+        ck_assert_mem_eq(r->data, t->data, t->nbytes);
+        free(b);
+        tt_tensor_free(r);
+        tt_tensor_free(t);
+    }
+}
+END_TEST
+
 /* Build a .npy image: magic, version, header length field, header, data. */
 static size_t build(unsigned char *out, int major, const char *header, const void *data, size_t nd)
 {
@@ -383,6 +434,7 @@ TCase *npy_tcase(void)
     tcase_add_test(tc, read_numpy_fixtures);
     tcase_add_test(tc, write_matches_numpy);
     tcase_add_test(tc, roundtrip_and_bf16);
+    tcase_add_test(tc, fp8_descriptors);
     tcase_add_test(tc, hand_made_versions);
     tcase_add_test(tc, malformed_table);
     tcase_add_test(tc, truncations);
