@@ -59,13 +59,13 @@ char *dbg_elem_name(dbg_session *d, int arg, int64_t e)
 
 /* ---- selections ------------------------------------------------------------- */
 
+/* NAME[...] or NAME.flat[...] on a tensor argument: numpy indexing over the
+ * buffer's shape, or over its elements in order (flat). */
 typedef struct bufsel {
     int arg;
-    int rank;                          /* of the result */
-    int64_t shape[TT_MAX_RANK];
-    int64_t start[TT_MAX_RANK];        /* per buffer dimension */
-    int64_t count[TT_MAX_RANK];
-    bool kept[TT_MAX_RANK];
+    int srank;                         /* the indexed shape: the buffer's, or [numel] when flat */
+    int64_t sshape[TT_MAX_RANK];
+    dbg_index ix;
 } bufsel;
 
 typedef struct lookup_ctx { dbg_session *d; } lookup_ctx;
@@ -91,9 +91,12 @@ static bool host_lookup(void *user, const char *name, hostval *out)
     return false;
 }
 
-static bool eval_index(dbg_session *d, const char *text, size_t len, bool *empty, int64_t *v)
+/* An index into a buffer: a number, or a host expression over the launch's
+ * scalar arguments and constexprs (the same in every program). */
+static bool eval_index(dbg_session *d, void *user, const char *s0, const char *e0, bool *empty, int64_t *v)
 {
-    char *t = xstrndup(text, len);
+    (void)user;
+    char *t = xstrndup(s0, (size_t)(e0 - s0));
     const char *s = dbg_skip(t);
     size_t n = strlen(s);
     while (n && isspace((unsigned char)s[n - 1])) n--;
@@ -118,10 +121,13 @@ static bool eval_index(dbg_session *d, const char *text, size_t len, bool *empty
     return true;
 }
 
-/* NAME '[' comp (',' comp)* ']' where comp := EXPR | [EXPR] ':' [EXPR].
- * Returns 1 when text is such a reference to a tensor argument (sel filled),
- * 0 when it is not one, -1 after an error. */
-static int parse_sel(dbg_session *d, const char *text, bufsel *sel, const char **end)
+/* NAME[...] or NAME.flat[...]. mem: for the memory commands (x, watch),
+ * where NAME[i] with one integer on an N-d buffer is the element the
+ * kernel's pointer reaches at NAME + i, as in C. Returns 1 when text is such
+ * a reference to a tensor argument (sel filled; *end after the ']', or the
+ * rest must be blank when end is NULL), 0 when it is not one, -1 after an
+ * error. */
+static int parse_sel(dbg_session *d, const char *text, bufsel *sel, const char **end, bool mem)
 {
     const char *s = dbg_skip(text);
     const char *name = s;
@@ -129,6 +135,11 @@ static int parse_sel(dbg_session *d, const char *text, bufsel *sel, const char *
     size_t nlen = (size_t)(s - name);
     if (!nlen || isdigit((unsigned char)*name)) return 0;
     const char *b = dbg_skip(s);
+    bool flat = false;
+    if (!strncmp(b, ".flat", 5)) {
+        flat = true;
+        b = dbg_skip(b + 5);
+    }
     if (*b != '[') return 0;
     int arg = dbg_buf_arg(d, name, nlen);
     if (arg < 0) return 0;
@@ -145,92 +156,79 @@ static int parse_sel(dbg_session *d, const char *text, bufsel *sel, const char *
     else if (!dbg_blank(q + 1)) return 0;
     memset(sel, 0, sizeof *sel);
     sel->arg = arg;
-    int dim = 0;
-    const char *p = b + 1;
-    while (p < q) {
-        /* one component up to a top-level ',' */
-        const char *c = p;
+    if (mem && !flat && t->rank >= 2) {
+        /* one integer component: the flat element */
+        const char *c = b + 1;
         int dd = 0;
-        while (c < q && !(dd == 0 && *c == ',')) {
+        bool single = true;
+        for (; c < q; c++) {
             if (*c == '(' || *c == '[') dd++;
             else if (*c == ')' || *c == ']') dd--;
-            c++;
+            else if (dd == 0 && (*c == ',' || *c == ':')) single = false;
         }
-        if (dim >= t->rank) {
-            dbg_error(d, "too many indices for %s, which has %d dimension%s", t->name, t->rank, t->rank == 1 ? "" : "s");
-            return -1;
-        }
-        const char *colon = NULL;
-        dd = 0;
-        for (const char *x = p; x < c; x++) {
-            if (*x == '(' || *x == '[') dd++;
-            else if (*x == ')' || *x == ']') dd--;
-            else if (*x == ':' && dd == 0) { colon = x; break; }
-        }
-        int64_t n = t->shape[dim];
-        if (!colon) {
+        char *in = xstrndup(b + 1, (size_t)(q - b - 1));
+        const char *ie;
+        const char *is = in;
+        while (isspace((unsigned char)*is)) is++;
+        ie = is + strlen(is);
+        while (ie > is && isspace((unsigned char)ie[-1])) ie--;
+        if (single && !(ie - is == 4 && !strncmp(is, "None", 4)) && !(ie - is == 3 && !strncmp(is, "...", 3))) {
             bool empty;
             int64_t v;
-            if (!eval_index(d, p, (size_t)(c - p), &empty, &v)) return -1;
-            if (empty) { dbg_error(d, "empty index"); return -1; }
-            if (v < 0) v += n;
-            if (v < 0 || v >= n) {
-                dbg_error(d, "index %" PRId64 " is out of bounds for dimension %d of %s, which has size %" PRId64,
-                          v < 0 ? v - n : v, dim, t->name, n);
+            bool ok = eval_index(d, NULL, is, ie, &empty, &v);
+            free(in);
+            if (!ok) return -1;
+            int64_t n = tt_tensor_numel(t);
+            if (empty || v < 0 || v >= n) {
+                if (empty) dbg_error(d, "invalid syntax: an empty index");
+                else dbg_error(d, "element %" PRId64 " (%s + %" PRId64 ") is out of bounds for %s, which has %" PRId64
+                               " elements", v, t->name, v, t->name, n);
                 return -1;
             }
-            sel->start[dim] = v;
-            sel->count[dim] = 1;
-            sel->kept[dim] = false;
-        } else {
-            bool e1, e2;
-            int64_t a = 0, z = n;
-            if (!eval_index(d, p, (size_t)(colon - p), &e1, &a)) return -1;
-            if (!eval_index(d, colon + 1, (size_t)(c - colon - 1), &e2, &z)) return -1;
-            if (e1) a = 0;
-            if (e2) z = n;
-            if (a < 0) a += n;
-            if (z < 0) z += n;
-            if (a < 0) a = 0;
-            if (z > n) z = n;
-            if (z < a) z = a;
-            sel->start[dim] = a;
-            sel->count[dim] = z - a;
-            sel->kept[dim] = true;
+            sel->srank = 1;
+            sel->sshape[0] = n;
+            sel->ix = (dbg_index){ .srank = 1, .start = { v }, .step = { 1 }, .count = { 1 }, .numel = 1 };
+            return 1;
         }
-        dim++;
-        p = c < q ? c + 1 : c;
+        free(in);
     }
-    for (; dim < t->rank; dim++) {
-        sel->start[dim] = 0;
-        sel->count[dim] = t->shape[dim];
-        sel->kept[dim] = true;
+    if (!mem && !flat && t->rank >= 2) {
+        /* print c_ptr[3705] meant as the kernel's pointer would: say how */
+        const char *p = b + 1;
+        int64_t v;
+        bool num = dbg_parse_int(&p, &v) && p <= q;
+        while (num && p < q && isspace((unsigned char)*p)) p++;
+        if (num && p == q && v >= t->shape[0] && v < tt_tensor_numel(t)) {
+            dbg_error(d, "index %" PRId64 " is out of bounds for axis 0 with size %" PRId64 " (the element at %s + %"
+                      PRId64 " is %s.flat[%" PRId64 "] or *(%s + %" PRId64 "))", v, t->shape[0], t->name, v, t->name,
+                      v, t->name, v);
+            return -1;
+        }
     }
-    sel->rank = 0;
-    for (int k = 0; k < t->rank; k++)
-        if (sel->kept[k]) sel->shape[sel->rank++] = sel->count[k];
-    return 1;
+    if (flat) {
+        sel->srank = 1;
+        sel->sshape[0] = tt_tensor_numel(t);
+    } else {
+        sel->srank = t->rank;
+        memcpy(sel->sshape, t->shape, sizeof(int64_t) * (size_t)t->rank);
+    }
+    return dbg_index_parse(d, b + 1, q, sel->srank, sel->sshape, eval_index, NULL, &sel->ix) ? 1 : -1;
 }
 
-static int64_t sel_numel(const bufsel *sel, int rank)
-{
-    int64_t n = 1;
-    for (int k = 0; k < rank; k++) n *= sel->count[k];
-    return n;
-}
+static int64_t sel_elem(const bufsel *sel, int64_t i) { return dbg_index_elem(&sel->ix, sel->sshape, i); }
 
-/* Flat element index of the i-th selected element. */
-static int64_t sel_elem(const tt_tensor *t, const bufsel *sel, int64_t i)
+/* The selected elements as one run of consecutive elements [*lo, *hi) in
+ * increasing order; false (no message) when they are not. */
+static bool sel_run(const bufsel *sel, int64_t *lo, int64_t *hi)
 {
-    int64_t idx[TT_MAX_RANK];
-    for (int k = t->rank - 1; k >= 0; k--) {
-        int64_t c = sel->count[k] ? sel->count[k] : 1;
-        idx[k] = sel->start[k] + i % c;
-        i /= c;
-    }
-    int64_t e = 0;
-    for (int k = 0; k < t->rank; k++) e = e * t->shape[k] + idx[k];
-    return e;
+    int64_t n = sel->ix.numel;
+    if (n == 0) return false;
+    int64_t a = sel_elem(sel, 0);
+    for (int64_t i = 1; i < n; i++)
+        if (sel_elem(sel, i) != a + i) return false;
+    *lo = a;
+    *hi = a + n;
+    return true;
 }
 
 bool dbg_parse_bufref(dbg_session *d, const char *text, int *arg, int rank_max, int64_t *lo, int64_t *hi,
@@ -238,27 +236,23 @@ bool dbg_parse_bufref(dbg_session *d, const char *text, int *arg, int rank_max, 
 {
     (void)rank_max;
     bufsel sel;
-    int r = parse_sel(d, text, &sel, end);
+    int r = parse_sel(d, text, &sel, end, true);
     if (r == 0) {
-        dbg_error(d, "expected BUFFER[INDEX] or BUFFER[LO:HI] where BUFFER is a tensor argument of the launch");
+        dbg_error(d, "expected BUFFER[INDEX], BUFFER[LO:HI] or *(BUFFER + OFFSET) where BUFFER is a tensor argument "
+                  "of the launch");
         return false;
     }
     if (r < 0) return false;
-    const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
-    int64_t n = sel_numel(&sel, t->rank);
-    if (n == 0) {
+    if (sel.ix.numel == 0) {
         dbg_error(d, "the selection is empty");
         return false;
     }
-    int64_t a = sel_elem(t, &sel, 0), z = sel_elem(t, &sel, n - 1) + 1;
-    if (z - a != n) {
+    if (!sel_run(&sel, lo, hi)) {
         dbg_error(d, "the selection is not contiguous in memory; watch a range of consecutive elements");
         return false;
     }
     *arg = sel.arg;
-    *lo = a;
-    *hi = z;
-    *is_slice = sel.rank > 0;
+    *is_slice = sel.ix.rank > 0;
     return true;
 }
 
@@ -267,21 +261,52 @@ bool dbg_buf_read_expr(dbg_session *d, const char *text, dbg_value *out, bool *f
     *failed = false;
     if (!d->loaded) return false;
     bufsel sel;
-    int r = parse_sel(d, text, &sel, NULL);
+    int r = parse_sel(d, text, &sel, NULL, false);
     if (r == 0) return false;
     if (r < 0) { *failed = true; return true; }
     const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
-    int64_t n = sel_numel(&sel, t->rank);
+    int64_t n = sel.ix.numel;
     memset(out, 0, sizeof *out);
     out->dt = t->dtype;
-    out->rank = sel.rank;
-    memcpy(out->shape, sel.shape, sizeof sel.shape);
+    out->rank = sel.ix.rank;
+    memcpy(out->shape, sel.ix.shape, sizeof sel.ix.shape);
     out->numel = n;
     size_t es = (size_t)tt_dtype_size(t->dtype);
     out->data = xmalloc(n ? (size_t)n * es : 1);
     for (int64_t i = 0; i < n; i++)
-        memcpy((char *)out->data + (size_t)i * es, (const char *)t->data + (size_t)sel_elem(t, &sel, i) * es, es);
+        memcpy((char *)out->data + (size_t)i * es, (const char *)t->data + (size_t)sel_elem(&sel, i) * es, es);
     return true;
+}
+
+int dbg_buf_flat_ref(dbg_session *d, const char *text, int *arg, int64_t *elem)
+{
+    const char *s = dbg_skip(text), *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) e--;
+    if (*s == '(' && e > s && e[-1] == ')') {
+        s = dbg_skip(s + 1);
+        e--;
+    }
+    const char *name = s;
+    while (s < e && (isalnum((unsigned char)*s) || *s == '_')) s++;
+    int a = s > name && !isdigit((unsigned char)*name) ? dbg_buf_arg(d, name, (size_t)(s - name)) : -1;
+    if (a < 0) return 0;
+    s = dbg_skip(s);
+    int64_t k = 0;
+    if (s < e) {
+        if (*s != '+') return 0;
+        bool empty;
+        if (!eval_index(d, NULL, s + 1, e, &empty, &k)) return -1;
+        if (empty) return 0;
+    }
+    const tt_tensor *t = dbg_buf_tensor(d, a);
+    if (k < 0 || k >= tt_tensor_numel(t)) {
+        dbg_error(d, "element %" PRId64 " (%s + %" PRId64 ") is out of bounds for %s, which has %" PRId64 " elements",
+                  k, t->name, k, t->name, tt_tensor_numel(t));
+        return -1;
+    }
+    *arg = a;
+    *elem = k;
+    return 1;
 }
 
 /* ---- info buffers ------------------------------------------------------------ */
@@ -341,12 +366,18 @@ int dbg_cmd_x(dbg_session *d, const char *args)
     s = dbg_skip(s);
     if (!*s) return dbg_error(d, "Argument required (starting display address).");
     bufsel sel;
-    int r = parse_sel(d, s, &sel, NULL);
+    int r = parse_sel(d, s, &sel, NULL, true);
     if (r < 0) return -1;
     if (r > 0) {
         const tt_tensor *t = dbg_buf_tensor(d, sel.arg);
-        int64_t first = sel_elem(t, &sel, 0), numel = tt_tensor_numel(t);
-        if (count == 1 && sel.rank > 0) count = sel_numel(&sel, t->rank);
+        if (sel.ix.numel == 0) return dbg_error(d, "the selection is empty");
+        int64_t first = sel_elem(&sel, 0), numel = tt_tensor_numel(t), lo, hi;
+        if (count == 1 && sel.ix.rank > 0) {
+            if (!sel_run(&sel, &lo, &hi))
+                return dbg_error(d, "x shows consecutive elements, and this selection is not a run of them (print "
+                                 "shows it)");
+            count = sel.ix.numel;
+        }
         if (count > numel - first) {
             dbg_error(d, "warning: only %" PRId64 " element%s left in %s", numel - first, numel - first == 1 ? "" : "s",
                       t->name);

@@ -108,13 +108,14 @@ typedef struct dbg_display {
 /* ---- expression cache --------------------------------------------------- */
 
 /* A variable visible in a frame. */
-enum { VAR_LOCAL, VAR_ARG, VAR_CONST, VAR_HIST };
+enum { VAR_LOCAL, VAR_ARG, VAR_CONST, VAR_HIST, VAR_TEMP };
 typedef struct dbg_var {
     const char *name;
     int kind;
     ir_value v;                    /* LOCAL, ARG */
     launch_const cval;             /* CONST */
     int hist;                      /* HIST: index into history */
+    const dbg_value *val;          /* TEMP: a part of the expression evaluated first (x[0:4], *p) */
 } dbg_var;
 typedef VEC(dbg_var) dbg_var_vec;
 
@@ -131,6 +132,7 @@ typedef struct dbg_expr {
     int64_t shape[IR_MAX_RANK];
     bool is_ptr;
     tt_dtype pt;
+    char *tuple;                   /* a tuple of constexprs: Python's text of it (no fn) */
     launch l;                      /* inputs and __out, reused at each evaluation */
     bool have_l;
     interp_session *es;
@@ -374,6 +376,10 @@ void dbg_history_clear(dbg_session *d);
 /* Value of a variable as dbg_value (copy). */
 bool dbg_var_value(dbg_session *d, const dbg_var *v, dbg_value *out);
 
+/* `watch *(PTR)`: the elements the pointer expression after '*' reaches, as
+ * one run [*lo, *hi) of buffer *arg; false after an error. */
+bool dbg_deref_run(dbg_session *d, const char *text, int *arg, int64_t *lo, int64_t *hi);
+
 /* buffers.c */
 int dbg_buf_arg(dbg_session *d, const char *name, size_t len);
 /* Element e of tensor argument arg as a scalar dbg_value. */
@@ -385,6 +391,34 @@ tt_tensor *dbg_buf_tensor(dbg_session *d, int arg);
 /* Try to read `text` as a buffer slice (print out[17:33]); true when it was
  * one (out filled, or *failed set after an error). */
 bool dbg_buf_read_expr(dbg_session *d, const char *text, dbg_value *out, bool *failed);
+/* `BUFFER`, `(BUFFER + K)` with K a host expression: the buffer's element K
+ * (the kernel's pointer before any program changed it). 1 when text is one,
+ * 0 when not, -1 after an error. */
+int dbg_buf_flat_ref(dbg_session *d, const char *text, int *arg, int64_t *elem);
+
+/* index.c: numpy basic indexing (integers, slices with steps, None, one
+ * ellipsis) of a value of shape sshape[srank]. */
+typedef struct dbg_index {
+    int srank;                     /* of the indexed value */
+    int64_t start[TT_MAX_RANK];    /* per indexed dimension: first index, */
+    int64_t step[TT_MAX_RANK];     /* step (negative: backwards) */
+    int64_t count[TT_MAX_RANK];    /* and how many */
+    bool kept[TT_MAX_RANK];        /* a slice (kept) or an integer (dropped) */
+    int rank;                      /* of the result (None adds dimensions) */
+    int64_t shape[TT_MAX_RANK];
+    int64_t numel;
+} dbg_index;
+/* Evaluate one integer index expression [s, e); *empty when it is blank. */
+typedef bool (*dbg_index_eval_fn)(dbg_session *d, void *user, const char *s, const char *e, bool *empty, int64_t *v);
+/* Whether the subscript text [s, e) is one the front end compiles (only ':' and None). */
+bool dbg_index_is_native(const char *s, const char *e);
+/* Parse the subscript text [s, e) (without the brackets) against the shape;
+ * false after printing numpy's error. */
+bool dbg_index_parse(dbg_session *d, const char *s, const char *e, int srank, const int64_t *sshape,
+                     dbg_index_eval_fn eval, void *user, dbg_index *out);
+/* Row-major flat offset in the source of the i-th selected element. */
+int64_t dbg_index_elem(const dbg_index *ix, const int64_t *sshape, int64_t i);
+void dbg_index_apply(const dbg_value *v, const dbg_index *ix, dbg_value *out);
 
 /* format.c */
 char *dbg_elem_format(const dbg_value *v, int64_t i, int fmt);

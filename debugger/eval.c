@@ -10,8 +10,12 @@
  * session, so tl.program_id and tl.num_programs mean what they mean in the
  * stopped program. History values are passed the same way, under the names
  * __hist0, __hist1, ... that `$N` is rewritten to. `BUFFER[...]` on a tensor
- * argument reads the buffer instead (buffers.c). Compiled expressions are
- * cached per (text, op, frame). */
+ * argument reads the buffer instead (buffers.c). Subscripts the front end
+ * does not compile (numpy slicing, x[0:4], acc[2:4, ::2], integer indices)
+ * and unary '*' (*(out_ptr + 3705): the elements pointers reach) are
+ * evaluated first, innermost by recursion, and passed to the rest as
+ * variables __sliceK (index.c applies the index). Compiled expressions are
+ * cached per (text, op, frame) when they use neither history nor those. */
 #include "dbg_int.h"
 #include "tritium/limits.h"
 
@@ -32,6 +36,7 @@ static void expr_free(dbg_expr *e)
     for (int k = 0; e->uvars && k < e->nused; k++) free((char *)e->uvars[k].name);
     free(e->uvars);
     free(e->text);
+    free(e->tuple);
     free(e->used);
     if (e->fn) ir_func_free(e->fn);
     memset(e, 0, sizeof *e);
@@ -62,12 +67,24 @@ static void var_type(dbg_session *d, const dbg_var *v, tt_dtype *dt, tt_dtype *p
     }
 }
 
+/* The value a history or temporary variable holds. */
+static const dbg_value *held(dbg_session *d, const dbg_var *v)
+{
+    return v->kind == VAR_TEMP ? v->val : &d->history.v[v->hist];
+}
+
 bool dbg_var_value(dbg_session *d, const dbg_var *v, dbg_value *out)
 {
     memset(out, 0, sizeof *out);
     out->pt = TT_DTYPE_COUNT;
-    if (v->kind == VAR_HIST) {
-        const dbg_value *h = &d->history.v[v->hist];
+    if (v->kind == VAR_HIST || v->kind == VAR_TEMP) {
+        const dbg_value *h = held(d, v);
+        if (h->text) {
+            *out = *h;
+            out->data = NULL;
+            out->text = xstrdup(h->text);
+            return true;
+        }
         *out = *h;
         size_t nb = (size_t)h->numel * (size_t)tt_dtype_size(h->dt);
         out->data = xmalloc(nb ? nb : 1);
@@ -138,6 +155,12 @@ static char *subst_history(dbg_session *d, const char *text, bool *used)
             sb_free(&b);
             return NULL;
         }
+        if (d->history.v[idx].text) {
+            dbg_error(d, "$%" PRId64 " is a tuple, %s; an expression cannot use a tuple from the history", idx + 1,
+                      d->history.v[idx].text);
+            sb_free(&b);
+            return NULL;
+        }
         sb_printf(&b, "__hist%" PRId64, idx);
         *used = true;
     }
@@ -170,8 +193,8 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
         if (v->kind == VAR_CONST) {
             fv[i].is_const = true;
             fv[i].cval = v->cval;
-        } else if (v->kind == VAR_HIST) {
-            const dbg_value *h = &d->history.v[v->hist];
+        } else if (v->kind == VAR_HIST || v->kind == VAR_TEMP) {
+            const dbg_value *h = held(d, v);
             fv[i].dt = h->is_ptr && h->pt < TT_DTYPE_COUNT && h->pt != TT_PTR ? TT_PTR : h->dt;
             fv[i].pt = h->pt;
             fv[i].rank = h->rank;
@@ -184,8 +207,12 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
     FILE *saved = diag_set_stream(d->err);
     fflush(d->out);
     e->fn = front_compile_expr(d->mod, "<expression>", text, fv, vars->n, &e->used, &e->nused, &e->dt, &e->rank,
-                               e->shape);
+                               e->shape, &e->tuple);
     diag_set_stream(saved);
+    if (e->tuple) {                    /* a tuple of constexprs (a.shape): its text is the value */
+        free(fv);
+        return true;
+    }
     if (!e->fn) {
         if (diag_error_count() == before) dbg_error(d, "cannot evaluate '%s'", text);
         free(fv);
@@ -212,8 +239,8 @@ static bool compile(dbg_session *d, const char *text, const dbg_var_vec *vars, d
 /* The bytes of a variable's value (not copied). */
 static const void *var_bytes(dbg_session *d, const dbg_var *v, size_t *nbytes)
 {
-    if (v->kind == VAR_HIST) {
-        const dbg_value *h = &d->history.v[v->hist];
+    if (v->kind == VAR_HIST || v->kind == VAR_TEMP) {
+        const dbg_value *h = held(d, v);
         *nbytes = (size_t)h->numel * (size_t)tt_dtype_size(h->dt);
         return h->data;
     }
@@ -286,6 +313,12 @@ static bool expr_prepare(dbg_session *d, dbg_expr *e)
 
 static bool run_expr(dbg_session *d, dbg_expr *e, dbg_value *out)
 {
+    if (e->tuple) {
+        memset(out, 0, sizeof *out);
+        out->pt = TT_DTYPE_COUNT;
+        out->text = xstrdup(e->tuple);
+        return true;
+    }
     if (!e->es) {
         expr_free_run(e);
         if (!expr_prepare(d, e)) {
@@ -325,6 +358,323 @@ static bool run_expr(dbg_session *d, dbg_expr *e, dbg_value *out)
     return true;
 }
 
+/* ---- numpy indexing and unary '*' ------------------------------------------------ */
+
+typedef VEC(dbg_value) value_vec;
+
+static bool eval_rest(dbg_session *d, const char *t0, int frame, const value_vec *temps, dbg_value *out);
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+/* The index just after the bracket that closes t[i] ('(' or '['), 0 when unbalanced. */
+static size_t close_of(const char *t, size_t i)
+{
+    int depth = 0;
+    char q = 0;
+    for (size_t j = i; t[j]; j++) {
+        char c = t[j];
+        if (q) {
+            if (c == '\\' && t[j + 1]) j++;
+            else if (c == q) q = 0;
+            continue;
+        }
+        if (c == '\'' || c == '"') q = c;
+        else if (c == '(' || c == '[' || c == '{') depth++;
+        else if ((c == ')' || c == ']' || c == '}') && --depth == 0) return j + 1;
+    }
+    return 0;
+}
+
+/* Backwards from t[i]: where the primary ending at i starts (a name, an
+ * attribute chain, calls, subscripts, a parenthesized group). */
+static size_t primary_start(const char *t, size_t i)
+{
+    size_t j = i;
+    while (j > 0) {
+        char c = t[j - 1];
+        if (c == ')' || c == ']') {
+            int depth = 0;
+            size_t k = j;
+            while (k > 0) {
+                char x = t[--k];
+                if (x == ')' || x == ']') depth++;
+                else if ((x == '(' || x == '[') && --depth == 0) break;
+            }
+            if (depth) return i;
+            j = k;
+        } else if (ident_char(c) || c == '.') {
+            j--;
+        } else {
+            break;
+        }
+    }
+    return j;
+}
+
+/* Forwards from t[i]: the end of the primary starting there. */
+static size_t primary_end(const char *t, size_t i)
+{
+    size_t j = i;
+    while (t[j] == ' ' || t[j] == '\t') j++;
+    if (t[j] == '(') {
+        j = close_of(t, j);
+        if (!j) return i;
+    } else {
+        while (ident_char(t[j]) || t[j] == '.') j++;
+    }
+    for (;;) {
+        if (t[j] == '(' || t[j] == '[') {
+            size_t k = close_of(t, j);
+            if (!k) return j;
+            j = k;
+        } else if (t[j] == '.' && ident_char(t[j + 1])) {
+            for (j++; ident_char(t[j]); j++) {}
+        } else {
+            return j;
+        }
+    }
+}
+
+enum { SITE_INDEX, SITE_DEREF };
+typedef struct site { int kind; size_t from, lb, to; } site;
+
+/* Whether t[a, b) names a tensor argument, maybe with .flat (a buffer reference). */
+static bool names_buffer(dbg_session *d, const char *t, size_t a, size_t b)
+{
+    while (a < b && isspace((unsigned char)t[a])) a++;
+    while (b > a && isspace((unsigned char)t[b - 1])) b--;
+    if (b - a > 5 && !strncmp(t + b - 5, ".flat", 5)) b -= 5;
+    for (size_t k = a; k < b; k++)
+        if (!isalnum((unsigned char)t[k]) && t[k] != '_') return false;
+    return b > a && dbg_buf_arg(d, t + a, b - a) >= 0;
+}
+
+/* The leftmost subscript the front end cannot compile, or unary '*'. */
+static bool next_site(dbg_session *d, const char *t, site *s)
+{
+    char q = 0;
+    for (size_t i = 0; t[i]; i++) {
+        char c = t[i];
+        if (q) {
+            if (c == '\\' && t[i + 1]) i++;
+            else if (c == q) q = 0;
+            continue;
+        }
+        if (c == '\'' || c == '"') { q = c; continue; }
+        if (c == '*') {
+            if (t[i + 1] == '*') { i++; continue; }   /* a power */
+            size_t k = i;
+            while (k > 0 && isspace((unsigned char)t[k - 1])) k--;
+            if (k > 0 && !strchr("([,+-*/%<>=!&|^~", t[k - 1])) continue;   /* a product */
+            size_t e = primary_end(t, i + 1);
+            if (e == i + 1) continue;
+            *s = (site){ SITE_DEREF, i, i, e };
+            return true;
+        }
+        if (c == '[' && i > 0 && (ident_char(t[i - 1]) || t[i - 1] == ')' || t[i - 1] == ']')) {
+            size_t rb = close_of(t, i);
+            if (!rb) return false;
+            size_t from = primary_start(t, i);
+            if (from == i) continue;
+            if (!names_buffer(d, t, from, i) && dbg_index_is_native(t + i + 1, t + rb - 1)) continue;
+            *s = (site){ SITE_INDEX, from, i, rb };
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An integer index of a tile: a number or a scalar expression in the frame. */
+static bool eval_tile_index(dbg_session *d, void *user, const char *s, const char *e, bool *empty, int64_t *v)
+{
+    int frame = *(const int *)user;
+    while (s < e && isspace((unsigned char)*s)) s++;
+    while (e > s && isspace((unsigned char)e[-1])) e--;
+    *empty = s == e;
+    if (*empty) return true;
+    char *txt = xstrndup(s, (size_t)(e - s));
+    const char *p = txt;
+    if (dbg_parse_int(&p, v) && dbg_blank(p)) {
+        free(txt);
+        return true;
+    }
+    dbg_value x;
+    bool ok = dbg_eval_in(d, txt, frame, &x);
+    free(txt);
+    if (!ok) return false;
+    ok = !x.text && x.rank == 0 && !x.is_ptr && tt_dtype_is_int(x.dt);
+    if (ok) *v = tt_load_i64(x.data, x.dt, 0);
+    else dbg_error(d, "only integers, slices (`:`), ellipsis (`...`) and None are valid indices here");
+    dbg_value_free(&x);
+    return ok;
+}
+
+/* *P: the elements the pointers P reach, shaped like P. */
+static bool deref(dbg_session *d, const dbg_value *p, dbg_value *out)
+{
+    if (p->text || (!p->is_ptr && p->dt != TT_U64 && p->dt != TT_I64))
+        return dbg_error(d, "'*' needs pointers, not %s", p->text ? "a tuple" : tt_dtype_name(p->dt)), false;
+    if (!d->s) return dbg_error(d, "no interpreter session"), false;
+    memset(out, 0, sizeof *out);
+    out->pt = TT_DTYPE_COUNT;
+    out->rank = p->rank;
+    memcpy(out->shape, p->shape, sizeof p->shape);
+    out->numel = p->numel;
+    for (int64_t i = 0; i < p->numel; i++) {
+        uint64_t a = ((const uint64_t *)p->data)[i];
+        int arg;
+        int64_t e;
+        if (!interp_resolve(d->s, a, &arg, &e)) {
+            dbg_value_free(out);
+            if (p->numel == 1) return dbg_error(d, "address 0x%012" PRIx64 " is not in any buffer", a), false;
+            return dbg_error(d, "lane %" PRId64 ": address 0x%012" PRIx64 " is not in any buffer", i, a), false;
+        }
+        const tt_tensor *t = dbg_buf_tensor(d, arg);
+        size_t es = (size_t)tt_dtype_size(t->dtype);
+        if (!out->data) {
+            out->dt = t->dtype;
+            out->data = xmalloc((size_t)p->numel * es);
+        } else if (t->dtype != out->dt) {
+            dbg_value_free(out);
+            return dbg_error(d, "the pointers reach buffers of different dtypes"), false;
+        }
+        memcpy((char *)out->data + (size_t)i * es, (const char *)t->data + (size_t)e * es, es);
+    }
+    if (!out->data) {                  /* no lanes */
+        out->dt = p->pt < TT_DTYPE_COUNT && p->pt != TT_PTR ? p->pt : TT_F32;
+        out->data = xmalloc(1);
+    }
+    return true;
+}
+
+static bool eval_site(dbg_session *d, const char *t, const site *s, int frame, const value_vec *temps,
+                      dbg_value *out)
+{
+    if (s->kind == SITE_DEREF) {
+        char *inner = xstrndup(t + s->from + 1, s->to - s->from - 1);
+        int arg;
+        int64_t el;
+        int r = dbg_have_frame(d) ? 0 : dbg_buf_flat_ref(d, inner, &arg, &el);   /* no program: by name */
+        if (r) {
+            free(inner);
+            if (r > 0) dbg_buf_elem(d, arg, el, out);
+            return r > 0;
+        }
+        dbg_value p;
+        bool ok = dbg_eval_in(d, inner, frame, &p);
+        free(inner);
+        if (!ok) return false;
+        ok = deref(d, &p, out);
+        dbg_value_free(&p);
+        return ok;
+    }
+    char *whole = xstrndup(t + s->from, s->to - s->from);
+    bool failed;
+    bool was_buf = dbg_buf_read_expr(d, whole, out, &failed);
+    free(whole);
+    if (was_buf) return !failed;
+    size_t oe = s->lb;
+    while (oe > s->from && isspace((unsigned char)t[oe - 1])) oe--;
+    bool flat = oe - s->from > 5 && !strncmp(t + oe - 5, ".flat", 5);
+    if (flat) oe -= 5;
+    char *operand = xstrndup(t + s->from, oe - s->from);
+    dbg_value v;
+    int k;
+    char tail;
+    bool ok;
+    if (sscanf(operand, "__slice%d%c", &k, &tail) == 1 && k >= 0 && k < temps->n) {
+        /* x[1:3][::-1]: the first subscript's value */
+        dbg_var tv = { .name = operand, .kind = VAR_TEMP, .v = -1, .val = &temps->v[k] };
+        ok = dbg_var_value(d, &tv, &v);
+    } else {
+        ok = dbg_eval_in(d, operand, frame, &v);
+    }
+    free(operand);
+    if (!ok) return false;
+    if (v.text) {
+        dbg_error(d, "cannot index the tuple %s here", v.text);
+        dbg_value_free(&v);
+        return false;
+    }
+    if (flat) {
+        v.rank = 1;
+        v.shape[0] = v.numel;
+    }
+    dbg_index ix;
+    ok = dbg_index_parse(d, t + s->lb + 1, t + s->to - 1, v.rank, v.shape, eval_tile_index, &frame, &ix);
+    if (ok) dbg_index_apply(&v, &ix, out);
+    dbg_value_free(&v);
+    return ok;
+}
+
+/* Evaluate the sites of text one by one, leftmost first, each replaced by a
+ * variable __sliceK; *out is the rewritten text (NULL when there were none). */
+static bool eval_sites(dbg_session *d, const char *text, int frame, char **out, value_vec *temps)
+{
+    char *t = xstrdup(text);
+    site s;
+    *out = NULL;
+    while (next_site(d, t, &s)) {
+        if (temps->n >= 64) {
+            free(t);
+            return dbg_error(d, "too many subscripts and '*' in one expression (at most 64)"), false;
+        }
+        dbg_value v;
+        if (!eval_site(d, t, &s, frame, temps, &v)) {
+            free(t);
+            return false;
+        }
+        vec_push(temps, v);
+        char *nt = xasprintf("%.*s__slice%d%s", (int)s.from, t, temps->n - 1, t + s.to);
+        free(t);
+        t = nt;
+    }
+    if (temps->n) *out = t;
+    else free(t);
+    return true;
+}
+
+bool dbg_deref_run(dbg_session *d, const char *text, int *arg, int64_t *lo, int64_t *hi)
+{
+    const char *s = dbg_skip(text);
+    if (*s != '*') return dbg_error(d, "expected *(POINTER)"), false;
+    size_t e = primary_end(s, 1);
+    if (e == 1 || !dbg_blank(s + e)) return dbg_error(d, "expected *(POINTER), the pointer in parentheses"), false;
+    int r = dbg_have_frame(d) ? 0 : dbg_buf_flat_ref(d, s + 1, arg, lo);   /* no program: by name */
+    if (r) {
+        *hi = *lo + 1;
+        return r > 0;
+    }
+    dbg_value p;
+    if (!dbg_eval_in(d, s + 1, d->sel_frame, &p)) return false;
+    bool ok = false;
+    if (p.text || (!p.is_ptr && p.dt != TT_U64 && p.dt != TT_I64)) {
+        dbg_error(d, "'*' needs pointers, not %s", p.text ? "a tuple" : tt_dtype_name(p.dt));
+    } else if (!d->s) {
+        dbg_error(d, "no interpreter session");
+    } else if (!p.numel) {
+        dbg_error(d, "the selection is empty");
+    } else {
+        ok = true;
+        for (int64_t i = 0; i < p.numel && ok; i++) {
+            uint64_t a = ((const uint64_t *)p.data)[i];
+            int ar;
+            int64_t el;
+            if (!interp_resolve(d->s, a, &ar, &el)) {
+                ok = dbg_error(d, "address 0x%012" PRIx64 " is not in any buffer", a) == 0;
+            } else if (i == 0) {
+                *arg = ar;
+                *lo = el;
+            } else if (ar != *arg || el != *lo + i) {
+                ok = dbg_error(d, "the pointers do not reach consecutive elements of one buffer; watch a range") == 0;
+            }
+        }
+        *hi = *lo + p.numel;
+    }
+    dbg_value_free(&p);
+    return ok;
+}
+
 bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
 {
     if (!d->loaded) {
@@ -338,18 +688,43 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
     }
     bool failed;
     if (dbg_buf_read_expr(d, t0, out, &failed)) return !failed;
+    /* numpy subscripts and '*' first (history refs inside them included) */
+    value_vec temps = { 0 };
+    char *rw;
+    if (!eval_sites(d, t0, frame, &rw, &temps)) {
+        for (int i = 0; i < temps.n; i++) dbg_value_free(&temps.v[i]);
+        vec_free(&temps);
+        return false;
+    }
+    bool ok = eval_rest(d, rw ? rw : t0, frame, &temps, out);
+    free(rw);
+    for (int i = 0; i < temps.n; i++) dbg_value_free(&temps.v[i]);
+    vec_free(&temps);
+    return ok;
+}
+
+/* The expression after eval_sites: compiled (or cached) and run. */
+static bool eval_rest(dbg_session *d, const char *t0, int frame, const value_vec *temps, dbg_value *out)
+{
     bool hist;
     char *t = subst_history(d, t0, &hist);
     if (!t) return false;
     int32_t g = cur_g(d);
+    bool once = hist || temps->n;      /* values of this evaluation only: not cached */
     /* compiled before at this op: no scope to build (conditions at every hit) */
-    dbg_expr *e = hist ? NULL : cache_find(d, t, g, frame);
+    dbg_expr *e = once ? NULL : cache_find(d, t, g, frame);
     if (e) {
         free(t);
         return run_expr(d, e, out);
     }
     dbg_var_vec vars = { 0 };
     dbg_scope(d, frame, &vars, true);
+    char (*tnames)[24] = xmalloc(sizeof *tnames * (size_t)(temps->n ? temps->n : 1));
+    for (int k = 0; k < temps->n; k++) {
+        snprintf(tnames[k], sizeof tnames[k], "__slice%d", k);
+        dbg_var v = { .name = tnames[k], .kind = VAR_TEMP, .v = -1, .val = &temps->v[k] };
+        vec_push(&vars, v);
+    }
     /* a plain variable: no compile needed */
     for (int i = 0; i < vars.n && !hist; i++) {
         size_t n = strlen(t);
@@ -357,6 +732,7 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
         if (strlen(vars.v[i].name) == n && !strncmp(vars.v[i].name, t, n)) {
             if (dbg_var_value(d, &vars.v[i], out)) {
                 vec_free(&vars);
+                free(tnames);
                 free(t);
                 return true;
             }
@@ -376,6 +752,7 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
     bool compiled = compile(d, t, &vars, &tmp);
     vec_free(&vars);
     free(hnames);
+    free(tnames);
     if (!compiled) {
         free(t);
         return false;
@@ -383,7 +760,7 @@ bool dbg_eval_in(dbg_session *d, const char *text, int frame, dbg_value *out)
     tmp.text = t;
     tmp.g = g;
     tmp.frame = frame;
-    if (hist) {
+    if (once) {
         bool ok = run_expr(d, &tmp, out);
         expr_free(&tmp);
         return ok;
@@ -421,6 +798,10 @@ static bool parse_fmt(dbg_session *d, const char **sp, int *fmt)
 /* false when Ctrl-C cut it short */
 static bool print_value(dbg_session *d, const char *prefix, const dbg_value *v, int fmt)
 {
+    if (v->text) {                     /* a tuple, as Python prints it */
+        dbg_printf(d, "%s%s\n", prefix, v->text);
+        return true;
+    }
     if (v->rank == 0) {
         char *s = dbg_elem_format(v, 0, fmt);
         dbg_printf(d, "%s%s\n", prefix, s);
@@ -478,7 +859,7 @@ int dbg_cmd_output(dbg_session *d, const char *args)
     if (!parse_fmt(d, &s, &fmt)) return -1;
     dbg_value v;
     if (!dbg_eval_in(d, s, d->sel_frame, &v)) return -1;
-    char *str = dbg_format_value_until(&v, fmt, d->print_elements, 0, &d->quit);
+    char *str = v.text ? xstrdup(v.text) : dbg_format_value_until(&v, fmt, d->print_elements, 0, &d->quit);
     dbg_puts_lines(d, str);
     free(str);
     dbg_value_free(&v);
@@ -489,7 +870,7 @@ int dbg_cmd_whatis(dbg_session *d, const char *args)
 {
     dbg_value v;
     if (!dbg_eval_in(d, args, d->sel_frame, &v)) return -1;
-    char *ty = dbg_format_type(&v);
+    char *ty = v.text ? xstrdup("tuple") : dbg_format_type(&v);
     dbg_printf(d, "type = %s\n", ty);
     free(ty);
     dbg_value_free(&v);

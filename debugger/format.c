@@ -18,6 +18,7 @@ void dbg_value_free(dbg_value *v)
 {
     if (!v) return;
     free(v->data);
+    free(v->text);
     memset(v, 0, sizeof *v);
 }
 

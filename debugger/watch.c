@@ -1,5 +1,6 @@
 /* watch.c — watchpoints on buffer elements: `watch out[17]`, `watch
- * out[16:32]` (writes), `rwatch` (reads), `awatch` (both).
+ * out[16:32]`, `watch *(out_ptr + 3705)` (writes), `rwatch` (reads),
+ * `awatch` (both).
  *
  * While a watchpoint is enabled the trap is on in every program and the
  * hook looks at each tt.load / tt.store / tt.atomic_* (OPF_MEM) before it
@@ -23,7 +24,13 @@ static int add_watch(dbg_session *d, const char *args, int kind)
     int64_t lo, hi;
     bool slice;
     const char *end = NULL;
-    if (!dbg_parse_bufref(d, s, &arg, 0, &lo, &hi, &slice, &end)) return -1;
+    if (*s == '*') {                   /* watch *(out_ptr + 3705): where the pointers reach */
+        if (!dbg_deref_run(d, s, &arg, &lo, &hi)) return -1;
+        end = s + strlen(s);
+        slice = hi - lo > 1;
+    } else if (!dbg_parse_bufref(d, s, &arg, 0, &lo, &hi, &slice, &end)) {
+        return -1;
+    }
     if (!dbg_blank(end)) return dbg_error(d, "Junk at end of arguments: '%s'", dbg_skip(end));
     dbg_bp *b = xcalloc(1, sizeof *b);
     b->num = d->next_bp++;

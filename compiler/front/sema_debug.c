@@ -56,10 +56,43 @@ static sval tile_ptr(sema *S, src_pos p, ir_value base, tt_dtype dt, int rank, c
     return sema_binop(S, p, "+", ptr, dense_offsets(S, p, rank, shape));
 }
 
+/* Python's repr of a constexpr (tuples nested); false for anything else. */
+static bool const_repr(const sval *v, strbuf *b)
+{
+    switch (v->k) {
+    case V_INT: sb_printf(b, "%lld", (long long)v->i); return true;
+    case V_BOOL: sb_puts(b, v->i ? "True" : "False"); return true;
+    case V_NONE: sb_puts(b, "None"); return true;
+    case V_STR: sb_printf(b, "'%s'", v->s ? v->s : ""); return true;
+    case V_DTYPE: sb_puts(b, tt_dtype_triton_name(v->dt)); return true;
+    case V_FLOAT: {
+        char buf[40];
+        for (int prec = 1; prec <= 17; prec++) {       /* the shortest text that reads back */
+            snprintf(buf, sizeof buf, "%.*g", prec, v->f);
+            if (strtod(buf, NULL) == v->f) break;
+        }
+        sb_puts(b, buf);
+        if (!strpbrk(buf, ".eni")) sb_puts(b, ".0");
+        return true;
+    }
+    case V_TUPLE:
+        sb_putc(b, '(');
+        for (int i = 0; i < v->n; i++) {
+            if (i) sb_puts(b, ", ");
+            if (!const_repr(&v->items[i], b)) return false;
+        }
+        if (v->n == 1) sb_putc(b, ',');
+        sb_putc(b, ')');
+        return true;
+    default: return false;
+    }
+}
+
 ir_func *front_compile_expr(front_module *m, const char *origin, const char *text,
                             const front_var *vars, int nvars,
-                            int **used, int *nused, tt_dtype *out_dt, int *rank, int64_t *shape)
+                            int **used, int *nused, tt_dtype *out_dt, int *rank, int64_t *shape, char **tuple)
 {
+    if (tuple) *tuple = NULL;
     int file = diag_add_source(origin, text);
     arena mem = {0};
     lexed lx;
@@ -133,6 +166,19 @@ ir_func *front_compile_expr(front_module *m, const char *origin, const char *tex
     }
     vec_free(&lists->names);
     sval r = sema_expr(&S, e);
+    if (r.k == V_TUPLE && tuple) {
+        strbuf b = { 0 };
+        if (!const_repr(&r, &b)) {
+            sb_free(&b);
+            sema_error(&S, e->pos, "the expression is a tuple holding tensors; print its elements one at a time");
+        }
+        *tuple = sb_take(&b);
+        ir_func_free(S.fn);
+        vec_free(&lists->use);
+        free(lists);
+        arena_free(&mem);
+        return NULL;
+    }
     if (sv_is_const(&r)) r = sema_to_tensor(&S, p0, r);
     if (r.k != V_TENSOR) sema_error(&S, e->pos, "the expression is %s, not a value that can be printed", sv_describe(&S, &r));
     if (r.dt == TT_PTR) {

@@ -109,6 +109,7 @@ typedef struct dbg_value {
     int64_t shape[IR_MAX_RANK];
     int64_t numel;
     void *data;                    /* numel * tt_dtype_size(dt) bytes, malloc'd */
+    char *text;                    /* instead of data: a tuple of constexprs (a.shape) as Python prints it */
 } dbg_value;
 
 void dbg_value_free(dbg_value *v);

@@ -87,10 +87,13 @@ typedef struct front_var {
  * (shape *rank/shape) densely to __out. *used receives the indices (into
  * vars) of the tensor variables used, in parameter order (malloc'd, caller
  * frees); *out_dt the result's dtype (TT_U64 for pointers). `origin` names the
- * text in diagnostics. Returns NULL after a diagnostic. */
+ * text in diagnostics. An expression whose value is a tuple of constexprs
+ * (`a.shape`, `(1, 2)`) has no kernel: NULL is returned with *tuple set to
+ * Python's text of it, "(64, 32)" (malloc'd; tuple may be NULL, and *tuple
+ * is NULL otherwise). Returns NULL after a diagnostic. */
 ir_func *front_compile_expr(front_module *m, const char *origin, const char *text,
                             const front_var *vars, int nvars,
-                            int **used, int *nused, tt_dtype *out_dt, int *rank, int64_t *shape);
+                            int **used, int *nused, tt_dtype *out_dt, int *rank, int64_t *shape, char **tuple);
 
 /* ---- host expressions (launch specs: --grid, --arg n=numel(x)) --------- */
 

@@ -47,7 +47,7 @@ static res cx(const char *text)
 {
     res r = {0};
     cap_start();
-    r.f = front_compile_expr(mod, "<print>", text, vars, NV, &r.used, &r.nused, &r.dt, &r.rank, r.shape);
+    r.f = front_compile_expr(mod, "<print>", text, vars, NV, &r.used, &r.nused, &r.dt, &r.rank, r.shape, NULL);
     r.diag = cap_end();
     return r;
 }
