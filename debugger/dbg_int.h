@@ -29,6 +29,11 @@
 #include "tritium/debugger.h"
 #include "tritium/diag.h"
 
+/* The session's flags that signal handlers and other threads touch:
+ * atomics (lock-free, so async-signal-safe; ThreadSanitizer sees no race). */
+#define FLAG_GET(x) __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define FLAG_SET(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
 #define DBG_MAX_FRAMES 64
 
 /* ---- per-op static information ---------------------------------------- */
@@ -196,6 +201,9 @@ struct dbg_session {
     pthread_cond_t cv;
     int wstate;                    /* W_* */
     int resume;                    /* R_* */
+    /* running, interrupt, busy, quit: written by the worker, by SIGINT
+     * handlers (on any thread) and by other threads: only through
+     * FLAG_GET/FLAG_SET */
     volatile sig_atomic_t running;
     volatile sig_atomic_t interrupt;
     volatile sig_atomic_t busy;    /* a command is executing (dbg_command_begin) */

@@ -88,7 +88,7 @@ static void clear_step(dbg_session *d) { memset(&d->step, 0, sizeof d->step); }
 
 static void go(dbg_session *d)
 {
-    d->interrupt = 0;
+    FLAG_SET(d->interrupt, 0);
     dbg_resume(d, R_GO);
     clear_step(d);
     print_stop(d);
@@ -107,7 +107,7 @@ static int begin_launch(dbg_session *d, const char *args, bool stop_at_first_lin
                d->kernel, d->grid[0], d->grid[1], d->grid[2], d->nprog, d->nprog == 1 ? "" : "s",
                dbg_sched_name(d, sb, sizeof sb));
     dbg_sched_reset(d);
-    d->interrupt = 0;
+    FLAG_SET(d->interrupt, 0);
     d->launch_status = 0;
     d->prev_stop_prog = -1;
     d->sel_frame = 0;

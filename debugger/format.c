@@ -174,7 +174,7 @@ static int64_t stride_of(const dbg_value *v, int dim)
 static void measure(fctx *c, int dim, int64_t off)
 {
     int64_t n = c->v->shape[dim], st = stride_of(c->v, dim);
-    for (int64_t i = 0; i < n && !(c->stop && *c->stop); i++) {
+    for (int64_t i = 0; i < n && !(c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)); i++) {
         if (c->summarize && n > 2 * EDGE && i == EDGE) i = n - EDGE;
         if (dim + 1 == c->v->rank) {
             char *s = dbg_elem_format(c->v, off + i * st, c->fmt);
@@ -207,7 +207,7 @@ static void emit(fctx *c, int dim, int64_t off)
     int rank = c->v->rank;
     int inner = c->indent + dim + 1;   /* column of the elements inside this bracket */
     put(c, "[");
-    for (int64_t i = 0; i < n && !(c->stop && *c->stop); i++) {
+    for (int64_t i = 0; i < n && !(c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)); i++) {
         bool elide = c->summarize && n > 2 * EDGE && i == EDGE;
         if (dim + 1 == rank) {
             char item[160];

@@ -32,7 +32,7 @@ bool dbg_pid_match(const int64_t f[3], const int64_t pid[3])
 
 bool dbg_prog_needs_trap(dbg_session *d, int64_t lin)
 {
-    if (d->interrupt || d->step.kind != STEP_NONE || d->nwatch > 0 || d->next_req_hit) return true;
+    if (FLAG_GET(d->interrupt) || d->step.kind != STEP_NONE || d->nwatch > 0 || d->next_req_hit) return true;
     if (d->any_unfiltered_code_bp) return true;
     int64_t pid[3];
     interp_pid_of(d->grid, lin, pid);
@@ -287,8 +287,8 @@ interp_hook_action dbg_hook(void *user, interp_session *s, const interp_frame *f
         problems_msg(d, fr->pid, &found);
         if (found && reason == DBG_STOP_NONE) reason = DBG_STOP_FAULT;
     }
-    if (d->interrupt && oi->pos >= 0) {   /* at an op with a source line, not a loop's bookkeeping (was ?:0) */
-        d->interrupt = 0;
+    if (FLAG_GET(d->interrupt) && oi->pos >= 0) {   /* at an op with a source line, not a loop's bookkeeping (was ?:0) */
+        FLAG_SET(d->interrupt, 0);
         if (reason == DBG_STOP_NONE) reason = DBG_STOP_INTERRUPT;
     }
     if (start) {
@@ -326,7 +326,7 @@ interp_hook_action dbg_hook(void *user, interp_session *s, const interp_frame *f
             vlevel = sl;
         }
     }
-    if (start && reason == DBG_STOP_NONE && !d->interrupt && !needs_trap_after_start(d, d->cur))
+    if (start && reason == DBG_STOP_NONE && !FLAG_GET(d->interrupt) && !needs_trap_after_start(d, d->cur))
         interp_set_trap(d->s, false);
     d->prev_g = g;
     if (oi->pos >= 0) {
@@ -357,7 +357,7 @@ interp_hook_action dbg_hook(void *user, interp_session *s, const interp_frame *f
         break;
     }
     /* the main thread may have changed breakpoints or stepping */
-    d->need_trap = needs_trap_after_start(d, d->cur) || d->interrupt;
+    d->need_trap = needs_trap_after_start(d, d->cur) || FLAG_GET(d->interrupt);
     interp_set_trap(d->s, d->need_trap);
     return HOOK_CONTINUE;
 }

@@ -23,7 +23,7 @@ int dbg_error(dbg_session *d, const char *fmt, ...)
 
 void dbg_printf(dbg_session *d, const char *fmt, ...)
 {
-    if (d->quit) return;
+    if (FLAG_GET(d->quit)) return;
     va_list ap;
     va_start(ap, fmt);
     vfprintf(d->out, fmt, ap);
@@ -32,7 +32,7 @@ void dbg_printf(dbg_session *d, const char *fmt, ...)
 
 bool dbg_quit(dbg_session *d)
 {
-    if (!d->quit) return false;
+    if (!FLAG_GET(d->quit)) return false;
     if (!d->quit_said) {
         d->quit_said = true;
         fflush(d->out);

@@ -170,14 +170,14 @@ bool dbg_live_new(dbg_session *d)
 int dbg_worker_wait(dbg_session *d)
 {
     pthread_mutex_lock(&d->mu);
-    d->running = 0;
+    FLAG_SET(d->running, 0);
     d->wstate = W_STOPPED;
     d->resume = R_NONE;
     pthread_cond_broadcast(&d->cv);
     while (d->resume == R_NONE) pthread_cond_wait(&d->cv, &d->mu);
     int r = d->resume;
     d->wstate = W_RUNNING;
-    d->running = 1;
+    FLAG_SET(d->running, 1);
     pthread_mutex_unlock(&d->mu);
     return r;
 }
@@ -230,7 +230,7 @@ static void *worker_main(void *arg)
         d->wpend.active = false;
         bool trap = dbg_prog_needs_trap(d, lin);
         d->need_trap = trap;
-        interp_set_trap(d->s, trap || d->interrupt);
+        interp_set_trap(d->s, trap || FLAG_GET(d->interrupt));
         int rc = interp_run_program(d->s, pid);
         d->in_prog = false;
         if (rc < 0) break;                     /* aborted at a stop */
@@ -254,7 +254,7 @@ static void *worker_main(void *arg)
     }
     pthread_mutex_lock(&d->mu);
     d->finished = lin < 0;
-    d->running = 0;
+    FLAG_SET(d->running, 0);
     d->wstate = W_DONE;
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->mu);
@@ -287,9 +287,9 @@ static void wait_worker(dbg_session *d)
  * after `running` is set, so a later signal takes the running path. */
 static void take_pending_quit(dbg_session *d)
 {
-    if (!d->quit) return;
-    d->quit = 0;
-    d->interrupt = 1;
+    if (!FLAG_GET(d->quit)) return;
+    FLAG_SET(d->quit, 0);
+    FLAG_SET(d->interrupt, 1);
     if (d->s) interp_set_trap(d->s, true);
 }
 
@@ -297,13 +297,13 @@ void dbg_launch_start(dbg_session *d)
 {
     d->wstate = W_RUNNING;
     d->resume = R_NONE;
-    d->running = 1;
+    FLAG_SET(d->running, 1);
     take_pending_quit(d);
     d->finished = false;
     fflush(d->out);
     if (pthread_create(&d->th, NULL, worker_main, d) != 0) {
         d->wstate = W_NONE;
-        d->running = 0;
+        FLAG_SET(d->running, 0);
         dbg_error(d, "cannot start the launch thread");
         return;
     }
@@ -318,7 +318,7 @@ void dbg_resume(dbg_session *d, int how)
     pthread_mutex_lock(&d->mu);
     d->resume = how;
     d->wstate = W_RUNNING;
-    d->running = 1;
+    FLAG_SET(d->running, 1);
     take_pending_quit(d);
     pthread_cond_broadcast(&d->cv);
     pthread_mutex_unlock(&d->mu);
@@ -372,30 +372,30 @@ int dbg_launch_status(const dbg_session *d) { return d->launch_status; }
 
 bool dbg_interrupt(dbg_session *d)
 {
-    if (d->running && d->s) {
-        d->interrupt = 1;
+    if (FLAG_GET(d->running) && d->s) {
+        FLAG_SET(d->interrupt, 1);
         interp_set_trap(d->s, true);
         return true;
     }
-    if (!d->busy) return false;
-    d->quit = 1;
+    if (!FLAG_GET(d->busy)) return false;
+    FLAG_SET(d->quit, 1);
     return true;
 }
 
 void dbg_command_begin(dbg_session *d)
 {
-    d->quit = 0;
+    FLAG_SET(d->quit, 0);
     d->quit_said = false;
-    d->busy = 1;
+    FLAG_SET(d->busy, 1);
 }
 
 bool dbg_command_end(dbg_session *d)
 {
-    d->busy = 0;
-    bool q = d->quit != 0;
-    d->quit = 0;
+    FLAG_SET(d->busy, 0);
+    bool q = FLAG_GET(d->quit) != 0;
+    FLAG_SET(d->quit, 0);
     d->quit_said = false;
     return q;
 }
 
-bool dbg_running(const dbg_session *d) { return d->running != 0; }
+bool dbg_running(const dbg_session *d) { return FLAG_GET(d->running) != 0; }

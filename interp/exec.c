@@ -25,7 +25,7 @@ void interp_prog_free(interp_prog *p)
 static int call_hook(interp_prog *p)
 {
     interp_session *s = p->s;
-    if (s->interrupted) {              /* Ctrl-C (interp_interrupt): unwind program and launch */
+    if (TRAP_GET(s->interrupted)) {    /* Ctrl-C (interp_interrupt): unwind program and launch */
         s->abort = true;
         return HOOK_ABORT;
     }
@@ -64,7 +64,7 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
         const ir_op *op = &ops[i];
         p->region = r;
         p->opi = i;
-        if (s->trap && call_hook(p) == HOOK_ABORT) return EXEC_ABORT;
+        if (TRAP_GET(s->trap) && call_hook(p) == HOOK_ABORT) return EXEC_ABORT;
         switch (op_family[op->opc]) {
         case F_SOURCE:
             if (op->opc == IR_GET_PID || op->opc == IR_GET_NPROG) {
@@ -76,7 +76,7 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
             }
             break;
         case F_SHAPE:
-            if (op->opc == IR_SPLAT && s->addr_splat[op->res] && !s->trap) break;
+            if (op->opc == IR_SPLAT && s->addr_splat[op->res] && !TRAP_GET(s->trap)) break;
             interp_eval_shape(p, op);
             break;
         case F_PTR:
@@ -159,7 +159,7 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3])
         pthread_mutex_unlock(&s->rep_lock);
     }
     /* a program cut short by interp_interrupt did not run: the partial summary counts finished ones */
-    if (rc != EXEC_ABORT || !s->interrupted) __atomic_add_fetch(&s->st.programs, 1, __ATOMIC_RELAXED);
+    if (rc != EXEC_ABORT || !TRAP_GET(s->interrupted)) __atomic_add_fetch(&s->st.programs, 1, __ATOMIC_RELAXED);
     return rc == EXEC_ABORT ? -1 : 0;
 }
 

@@ -22,6 +22,12 @@
 
 #include "tritium/interp.h"
 
+/* trap and interrupted are written by Ctrl-C handlers and by the debugger's
+ * thread while programs run: relaxed atomics (plain loads on x86), so that
+ * ThreadSanitizer sees no race and the compiler re-reads them. */
+#define TRAP_GET(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define TRAP_SET(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
 /* ---- static per-value information ----------------------------------- */
 
 typedef struct ival_info {
@@ -212,7 +218,7 @@ struct interp_session {
     interp_prog *cur;              /* the program stopped in the hook */
     interp_hook_fn hook;
     void *hook_user;
-    volatile bool trap;
+    volatile bool trap;                  /* TRAP_GET/TRAP_SET: other threads and signal handlers write it */
     volatile bool abort;
     volatile sig_atomic_t interrupted;   /* interp_interrupt: abort at the next op */
     pthread_mutex_t hook_lock;

@@ -249,15 +249,15 @@ void interp_set_hook(interp_session *s, interp_hook_fn fn, void *user)
     s->hook_user = user;
 }
 
-void interp_set_trap(interp_session *s, bool on) { s->trap = on || s->interrupted; }
+void interp_set_trap(interp_session *s, bool on) { TRAP_SET(s->trap, on || TRAP_GET(s->interrupted)); }
 
 void interp_interrupt(interp_session *s)
 {
-    s->interrupted = 1;
-    s->trap = true;
+    TRAP_SET(s->interrupted, 1);
+    TRAP_SET(s->trap, true);
 }
 
-bool interp_interrupted(const interp_session *s) { return s->interrupted != 0; }
+bool interp_interrupted(const interp_session *s) { return TRAP_GET(s->interrupted) != 0; }
 
 void interp_get_stats(const interp_session *s, interp_stats *st)
 {
