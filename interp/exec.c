@@ -26,7 +26,7 @@ static int call_hook(interp_prog *p)
 {
     interp_session *s = p->s;
     if (TRAP_GET(s->interrupted)) {    /* Ctrl-C (interp_interrupt): unwind program and launch */
-        s->abort = true;
+        TRAP_SET(s->abort, true);
         return HOOK_ABORT;
     }
     if (!s->hook) return HOOK_CONTINUE;
@@ -37,7 +37,7 @@ static int call_hook(interp_prog *p)
     interp_hook_action act = s->hook(s->hook_user, s, &fr);
     s->cur = saved;
     pthread_mutex_unlock(&s->hook_lock);
-    if (act == HOOK_ABORT) s->abort = true;
+    if (act == HOOK_ABORT) TRAP_SET(s->abort, true);
     return act;
 }
 
@@ -165,6 +165,6 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3])
 
 int interp_run_program(interp_session *s, const int64_t pid[3])
 {
-    s->abort = false;
+    TRAP_SET(s->abort, false);
     return interp_prog_run(&s->main, pid);
 }

@@ -219,7 +219,7 @@ struct interp_session {
     interp_hook_fn hook;
     void *hook_user;
     volatile bool trap;                  /* TRAP_GET/TRAP_SET: other threads and signal handlers write it */
-    volatile bool abort;
+    volatile bool abort;                 /* TRAP_GET/TRAP_SET: every program thread may set it */
     volatile sig_atomic_t interrupted;   /* interp_interrupt: abort at the next op */
     pthread_mutex_t hook_lock;
     bool parallel;                 /* a parallel launch is running */

@@ -91,16 +91,16 @@ static void *work(void *arg)
 {
     worker *w = arg;
     interp_session *s = w->s;
-    while (!s->abort) {
+    while (!TRAP_GET(s->abort)) {
         int64_t lo = __atomic_fetch_add(w->next, w->chunk, __ATOMIC_RELAXED);
         if (lo >= s->nprograms) break;
         int64_t hi = lo + w->chunk < s->nprograms ? lo + w->chunk : s->nprograms;
-        for (int64_t lin = lo; lin < hi && !s->abort; lin++) {
+        for (int64_t lin = lo; lin < hi && !TRAP_GET(s->abort); lin++) {
             int64_t pid[3];
             interp_pid_of(s->grid, lin, pid);
             if (interp_prog_run(&w->prog, pid)) {
                 w->rc = -1;
-                s->abort = true;
+                TRAP_SET(s->abort, true);
             }
         }
     }
@@ -146,7 +146,7 @@ int interp_run_launch(interp_session *s)
     double t0 = now_seconds();
     interp_report_reset(s);
     interp_shadow_clear(s);
-    s->abort = false;
+    TRAP_SET(s->abort, false);
     int64_t n = s->nprograms;
     int rc = 0;
     if (s->o.sched == SCHED_PARALLEL) {
