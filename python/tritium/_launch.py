@@ -211,6 +211,11 @@ def _is_tensor(v):
     return hasattr(v, "data_ptr") and hasattr(v, "dtype")
 
 
+def _base(v):
+    """The torch tensor under a triton.reinterpret TensorWrapper, else v."""
+    return v.base if type(v).__name__ == "TensorWrapper" else v
+
+
 class _Staging:
     """Host copies of device storages (CUDA tensors in interp mode), written
     back after the run. copy_all: CPU storages are copied too (check and
@@ -248,9 +253,9 @@ def _storage_of(name, v, staging):
     """(dtype code, data pointer, storage pointer, storage bytes, the torch
     tensor) of a tensor argument, its storage staged on the host when it
     lives on a device."""
-    base, tl_dtype = v, None
-    if type(v).__name__ == "TensorWrapper":          # triton.reinterpret(x, tl.dtype)
-        base, tl_dtype = v.base, v.dtype
+    base, tl_dtype = _base(v), None
+    if base is not v:                                # triton.reinterpret(x, tl.dtype)
+        tl_dtype = v.dtype
     if tl_dtype is not None:
         code = _TL_DTYPES.get(getattr(tl_dtype, "name", None))
     else:
@@ -392,9 +397,9 @@ def _add_tables(L, bound, params, staging):
                 tables[name] = vals
     if not tables:
         return set()
-    args = [_unwrap(bound[n]) for n, c in params if not c and _is_tensor(_unwrap(bound[n]))]
+    args = [_base(_unwrap(bound[n])) for n, c in params if not c and _is_tensor(_unwrap(bound[n]))]
     found, live = {}, None
-    for name, vals in tables.items():
+    for name, vals in list(tables.items()):
         hit = _resolve_table(vals, args)
         if hit is None:
             if live is None:

@@ -191,3 +191,26 @@ def test_python_pointer_table_fault():
     with pytest.raises(tritium.KernelError) as e:
         ptr_gather[(3,)](tab, torch.zeros(48), N=16)
     assert "program (1, 0, 0)" in str(e.value) and "has 8 elements" in str(e.value)
+
+
+@triton.jit
+def i64_plus_one(x, y, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(y + offs, tl.load(x + offs) + 1)
+
+
+def test_python_int64_data_is_not_a_pointer_table():
+    # large int64 values that are no live tensor's address (and an output
+    # full of garbage) are plain data; as in test_core's test_abs[int64]
+    x = torch.tensor([2**40 + 3, 0, -5, 2**62, 1 << 33, 7, 2**50, 9])
+    y = torch.empty(8, dtype=torch.int64)
+    i64_plus_one[(1,)](x, y, N=8)
+    assert y.tolist() == [v + 1 for v in x.tolist()]
+
+
+def test_python_reinterpreted_uint_argument():
+    # triton.reinterpret(x, tl.uint64): a TensorWrapper over an int64 tensor
+    x = torch.tensor([2**63 - 1, 2**40, 1, 0, 5, 6, 7, 8])
+    y = torch.empty(8, dtype=torch.int64)
+    i64_plus_one[(1,)](triton.reinterpret(x, tl.uint64), triton.reinterpret(y, tl.uint64), N=8)
+    assert [v & (2**64 - 1) for v in y.tolist()] == [(v + 1) & (2**64 - 1) for v in x.tolist()]
