@@ -23,6 +23,8 @@ TensorDescriptor) this runs
               overhead = the mean host time of kernel[grid](...) over
               back-to-back calls;
 
+Rows named "... wgmma" run tritium with TRITIUM_WGMMA=1 (the sm_90a wgmma
+path of compiler/gpu/lower_wgmma.c); "matmul bf16" is the matmul on bf16.
 (attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
@@ -108,6 +110,12 @@ def attention_case(d, causal):
 
 
 CASES += [attention_case(d, causal) for d in (64, 128) for causal in (False, True)]
+_mm = next(c for c in CASES if c["name"] == "matmul")
+CASES.insert(CASES.index(_mm) + 1, dict(_mm, name="matmul bf16", size=f"{MM}^3 bf16",
+                                        spec=[x.replace(":f16[", ":bf16[") for x in _mm["spec"]]))
+# the Hopper wgmma path (compiler/gpu/lower_wgmma.c), opt-in with TRITIUM_WGMMA=1: same inputs, same Triton
+CASES += [dict(c, name=c["name"] + " wgmma", env={"TRITIUM_WGMMA": "1"})
+          for c in list(CASES) if c["name"].startswith(("matmul", "attention"))]
 TINY_N = 1024
 
 
@@ -134,7 +142,7 @@ def run_tritium(exe, case, tmp, iters):
            "--device", "gpu", "--numerics", "fast", "--bench", str(iters), "--json"]
     for t in case["tensors"]:
         cmd += ["--save", f"{t}={tmp}/{case['name']}-{t}.npy"]
-    env = dict(os.environ, TRITIUM_CACHE_DIR=cache)
+    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, **case.get("env", {}))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0

@@ -77,7 +77,7 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);
     /* developer knobs that change the code (pipeline.c, lower_dot.c) */
-    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM" };
+    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA" };
     for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
         if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
     ir_print(m, f);
@@ -105,6 +105,7 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
         snprintf(err, errlen, "gpu: unknown target '%s' (expected sm_NN, e.g. sm_90)", arch);
         return -1;
     }
+    if (!strcmp(arch, "sm_90") && g_wgmma_enabled(sm)) arch = "sm_90a";   /* wgmma needs the sm_90a target */
     char *ktext = cache_key_text(f, &o, spec, arch, nw);
     hash_hex(ktext, strlen(ktext), out->key);
     free(ktext);

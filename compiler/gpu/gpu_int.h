@@ -68,6 +68,14 @@ void gl_print(FILE *f, const glayout *L);
 /* Warp bits along M and N for an mma tile (Triton's MMAv2 warpsPerTile). */
 void gl_mma_warps(int64_t M, int64_t N, int nwarp, int *wm, int *wn);
 bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num_warps);
+/* The accumulator layout of wgmma.mma_async m64nNk16 (sm_90a) for an [M,N]
+ * f32 result: per warp the m16n8 C fragment repeated over N (registers
+ * n0, m3, n3..), warps 0-3 of a warpgroup on M bits 4-5, a second warpgroup
+ * (num_warps 8) on M bit 6, further 64-row blocks in the high registers
+ * (PTX ISA "wgmma register fragment D"; Triton's NvidiaMmaEncodingAttr
+ * version 3 with warpsPerCTA [num_warps, 1]). False when the shape does not
+ * fit: num_warps 4 or 8, M a multiple of 16 * num_warps, 16 <= N <= 256. */
+bool gl_wgmma(glayout *L, int64_t M, int64_t N, int num_warps);
 
 /* ---- axis.c: Triton's AxisInfo (contiguity, divisibility, constancy) ---- */
 typedef struct gaxis {
@@ -82,7 +90,10 @@ void gpu_axis_analyze(const ir_func *f, const gpu_spec *spec, gaxis *out);
 /* ---- lowering context ---- */
 typedef struct gv { LLVMValueRef *r; int n; int lay; } gv;
 
-typedef struct gtile { LLVMValueRef base; int64_t rows, cols; int esz; } gtile;
+/* An operand tile of a tensor-core dot in shared memory (see g_tile_offset);
+ * wg: in the layout wgmma's matrix descriptors read (128-byte column slabs,
+ * 1024-byte aligned base). */
+typedef struct gtile { LLVMValueRef base; int64_t rows, cols; int esz; bool wg; } gtile;
 
 typedef struct remat_ent { ir_value v; int lay; gv g; } remat_ent;
 typedef struct lw_ent { int lay; LLVMValueRef c[IR_MAX_RANK]; LLVMValueRef owner; } lw_ent;
@@ -215,13 +226,31 @@ void g_lower_reduce(gctx *g, ir_op *op);
 /* lower_dot.c */
 void g_lower_dot(gctx *g, ir_op *op);
 bool g_dot_uses_mma(gctx *g, const ir_op *op);
+/* Registers of x (2-D, 16-bit elements) stored into tile t (no barrier). */
+void g_tile_store(gctx *g, gv x, const gtile *t);
+/* lower_wgmma.c: Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
+ * g_wgmma_enabled: $TRITIUM_WGMMA=1 and the target is sm_90 (compile.c
+ * then emits sm_90a). g_dot_uses_wgmma: the dot takes the wgmma path
+ * (f16/bf16 operands, f32 accumulator, gl_wgmma shape, K >= 16). */
+bool g_wgmma_enabled(int sm);
+bool g_dot_uses_wgmma(gctx *g, const ir_op *op);
+void g_lower_wgmma(gctx *g, ir_op *op);
+/* fence.proxy.async: this thread's generic-proxy writes to shared memory
+ * (st.shared, cp.async) become visible to wgmma's async proxy after the
+ * next barrier. */
+void g_fence_proxy_async(gctx *g);
 
 /* lower_dot.c: an operand tile of a tensor-core dot in shared memory: row-major
  * [rows, cols] of esz-byte elements, 16-byte chunks of each row swizzled
  * as Triton's shared encoding for mma operands does it (vec = 16 bytes):
  * chunk c of row r is stored at chunk c ^ ((r / perPhase) % maxPhase),
  * perPhase = max(1, 128 / rowbytes), maxPhase = 8 / perPhase. ldmatrix
- * reads of 8 rows x 16 bytes then hit 32 distinct banks. */
+ * reads of 8 rows x 16 bytes then hit 32 distinct banks. With rows of
+ * 32, 64 or 128 bytes this is exactly the hardware's 32/64/128-byte swizzle
+ * (address bits 4-6 xor bits 7-9) on a 1024-byte aligned base. A wg tile
+ * with rows wider than 128 bytes is stored as [cols*esz/128] slabs of
+ * [rows, 128 bytes], each swizzled so (Triton's NVMMASharedEncoding with
+ * swizzlingByteWidth 128), which is what a wgmma descriptor can describe. */
 /* Byte offset (i32) of element (row, col) of tile t; row and col are i32. */
 LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col);
 void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase);

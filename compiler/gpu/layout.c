@@ -337,3 +337,19 @@ bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num
     for (int i = 0; i < wn; i++) L->warp[wm + i] = 3 + i < nb ? (gbasis){ 1, (int8_t)(3 + i) } : (gbasis){ -1, 0 };
     return add_regs(L, 0, kw == 16 ? 4 : 3, kb) && add_regs(L, 1, 3 + wn < nb ? 3 + wn : nb, nb);
 }
+
+bool gl_wgmma(glayout *L, int64_t M, int64_t N, int num_warps)
+{
+    if (num_warps != 4 && num_warps != 8) return false;
+    int64_t wgrows = 16 * (int64_t)num_warps;     /* rows of one m64 block per warpgroup, all warpgroups */
+    if (!pow2(M) || !pow2(N) || M < wgrows || N < 16 || N > 256) return false;
+    int nwarp = log2i(num_warps), mb = log2i(M), nb = log2i(N);
+    int64_t shape[2] = { M, N };
+    init(L, 2, shape, nwarp);
+    L->reg[L->nreg++] = (gbasis){ 1, 0 };
+    L->reg[L->nreg++] = (gbasis){ 0, 3 };
+    L->lane[0] = (gbasis){ 1, 1 }; L->lane[1] = (gbasis){ 1, 2 };
+    L->lane[2] = (gbasis){ 0, 0 }; L->lane[3] = (gbasis){ 0, 1 }; L->lane[4] = (gbasis){ 0, 2 };
+    for (int i = 0; i < nwarp; i++) L->warp[i] = (gbasis){ 0, (int8_t)(4 + i) };
+    return add_regs(L, 1, 3, nb) && add_regs(L, 0, 4 + nwarp, mb);
+}

@@ -223,10 +223,19 @@ LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueR
     g_tile_swizzle(t, &per, &mp);
     LLVMBuilderRef B = g->B;
     LLVMValueRef cb = LLVMBuildMul(B, col, ci(g, t->esz), "");
+    int64_t rb = t->cols * t->esz;
+    LLVMValueRef slab = NULL;
+    if (t->wg && rb > 128) {
+        /* wgmma layout: rows of 128-byte column slabs, slab after slab */
+        slab = LLVMBuildMul(B, LLVMBuildLShr(B, cb, ci(g, 7), ""), ci(g, t->rows * 128), "");
+        cb = LLVMBuildAnd(B, cb, ci(g, 127), "");
+        rb = 128;
+    }
     LLVMValueRef chunk = LLVMBuildLShr(B, cb, ci(g, 4), ""), within = LLVMBuildAnd(B, cb, ci(g, 15), "");
     LLVMValueRef ph = LLVMBuildAnd(B, LLVMBuildLShr(B, row, ci(g, log2i(per)), ""), ci(g, mp - 1), "");
     chunk = LLVMBuildXor(B, chunk, ph, "");
-    LLVMValueRef off = LLVMBuildMul(B, row, ci(g, t->cols * t->esz), "");
+    LLVMValueRef off = LLVMBuildMul(B, row, ci(g, rb), "");
+    if (slab) off = LLVMBuildAdd(B, off, slab, "");
     off = LLVMBuildAdd(B, off, LLVMBuildShl(B, chunk, ci(g, 4), ""), "");
     return LLVMBuildAdd(B, off, within, "");
 }
@@ -236,9 +245,8 @@ static LLVMValueRef sptr(gctx *g, LLVMValueRef base, LLVMValueRef off)
     return LLVMBuildGEP2(g->B, g->t_i8, base, &off, 1, "");
 }
 
-/* Registers of x (2-D, 16-bit elements) -> tile t, vector stores of runs
- * that are consecutive along dim 1. */
-static void store_tile(gctx *g, gv x, const gtile *t)
+/* Vector stores of runs that are consecutive along dim 1. */
+void g_tile_store(gctx *g, gv x, const gtile *t)
 {
     const glayout *L = gl_get(g, x.lay);
     int bitreg[4], nb = 0;
@@ -399,7 +407,7 @@ static void lower_mma_smem(gctx *g, ir_op *op)
             tp[i] = g->stile[op->opnd[i]];
             continue;
         }
-        t[i] = (gtile){ NULL, rows[i], cols[i], 2 };
+        t[i] = (gtile){ NULL, rows[i], cols[i], 2, false };
         tp[i] = &t[i];
     }
     if (in_regs[0] || in_regs[1]) {
@@ -410,7 +418,7 @@ static void lower_mma_smem(gctx *g, ir_op *op)
             t[i].base = sptr(g, base, ci(g, off));
             off += rows[i] * cols[i] * 2;
             gv x = g_get(g, op->opnd[i]);
-            store_tile(g, x, &t[i]);
+            g_tile_store(g, x, &t[i]);
         }
         g_barrier(g);
     }
@@ -423,7 +431,9 @@ static void lower_mma_smem(gctx *g, ir_op *op)
 
 void g_lower_dot(gctx *g, ir_op *op)
 {
-    if (g_dot_uses_mma(g, op)) {
+    if (g_dot_uses_wgmma(g, op)) {
+        g_lower_wgmma(g, op);
+    } else if (g_dot_uses_mma(g, op)) {
         tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
         if ((ae == TT_F16 || ae == TT_BF16) && !getenv("TRITIUM_GPU_OLD_MMA")) lower_mma_smem(g, op);
         else lower_mma(g, op);

@@ -35,6 +35,7 @@ typedef struct pload {
     vplan vp;
     int64_t rows, cols;
     int esz;
+    bool wg;                       /* feeds a wgmma dot: tile in the wgmma layout */
     int64_t off;                   /* byte offset inside a stage */
     gtile tile;                    /* the current iteration's stage */
 } pload;
@@ -48,6 +49,7 @@ typedef struct gpipe {
     int nload;
     pload ld[PIPE_MAXLOADS];
     int64_t stage_bytes;
+    bool wg;                       /* some tile is read by wgmma (1024-byte alignment, proxy fence) */
     int base_off, saved_scratch;
     bool *inloop;
 } gpipe;
@@ -176,7 +178,7 @@ static int env_int(const char *name, int dflt)
 
 #define PDBG(...) do { if (getenv("TRITIUM_GPU_DEBUG")) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
 
-static void try_load(gctx *g, gpipe *p, ir_value v)
+static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
 {
     ir_op *op = top_def(g, p, v);
     if (!op || op->opc != IR_LOAD || p->nload == PIPE_MAXLOADS) return;
@@ -204,6 +206,8 @@ static void try_load(gctx *g, gpipe *p, ir_value v)
     l->rows = ti->shape[0];
     l->cols = ti->shape[1];
     l->esz = 2;
+    l->wg = wg;
+    p->wg |= wg;
 }
 
 gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
@@ -227,14 +231,16 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
         if (op->opc != IR_DOT || !g_dot_uses_mma(g, op)) continue;
         tt_dtype ae = ir_type_get(ir_type_elem(g->f->values.v[op->opnd[0]].type))->elem;
         if (ae != TT_F16 && ae != TT_BF16) continue;
-        try_load(g, p, op->opnd[0]);
-        try_load(g, p, op->opnd[1]);
+        bool wg = g_dot_uses_wgmma(g, op);
+        try_load(g, p, op->opnd[0], wg);
+        try_load(g, p, op->opnd[1], wg);
     }
     if (!p->nload) return NULL;
     int64_t sb = 0;
     for (int i = 0; i < p->nload; i++) {
         p->ld[i].off = sb;
-        sb += (p->ld[i].rows * p->ld[i].cols * p->ld[i].esz + 127) & ~(int64_t)127;
+        int64_t al = p->wg ? 1024 : 128;   /* wgmma: the swizzle repeats every 1024 bytes */
+        sb += (p->ld[i].rows * p->ld[i].cols * p->ld[i].esz + al - 1) & ~(al - 1);
     }
     p->stage_bytes = sb;
     /* Default depth: 4 stages while a stage is at most 16 KB (H200, matmul
@@ -242,7 +248,7 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
      * else 3 (Triton's num_stages default). */
     if (!stages) stages = sb <= 16 * 1024 ? 4 : 3;
     int64_t limit = env_int("TRITIUM_GPU_PIPE_SMEM", 160 * 1024);
-    while (stages > 2 && g->scratch_off + stages * sb > limit) stages--;
+    while (stages > 2 && g->scratch_off + 1024 * p->wg + stages * sb > limit) stages--;
     p->stages = stages;
     return p;
 }
@@ -312,7 +318,8 @@ static void issue(gctx *g, gpipe *p, ectx *e, LLVMValueRef ub, LLVMValueRef stag
         if (l->mask >= 0) m = ev(g, l->mask, l->lay, e);
         const glayout *L = gl_get(g, l->lay);
         LLVMValueRef r0 = g_lw_coord(g, l->lay, 0), c0 = g_lw_coord(g, l->lay, 1);
-        gtile t = { LLVMBuildGEP2(g->B, g->t_i8, stage, (LLVMValueRef[]){ cst(g, l->off) }, 1, ""), l->rows, l->cols, l->esz };
+        gtile t = { LLVMBuildGEP2(g->B, g->t_i8, stage, (LLVMValueRef[]){ cst(g, l->off) }, 1, ""), l->rows, l->cols, l->esz,
+                    l->wg };
         int bytes = l->vp.vec * l->esz;
         /* inline asm: LLVM 19 cannot select the .s intrinsics with 32-bit shared pointers */
         char text[96];
@@ -346,6 +353,10 @@ void g_pipe_prologue(gctx *g, gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMVa
 {
     p->base_off = g->scratch_off;
     p->saved_scratch = g->scratch_off;
+    if (p->wg) {
+        p->base_off = (p->base_off + 1023) & ~1023;
+        LLVMSetAlignment(g->smem, 1024);
+    }
     int64_t end = p->base_off + (int64_t)p->stages * p->stage_bytes;
     if (end > g->smem_bytes) g->smem_bytes = (int)end;
     g_barrier(g);                          /* earlier users of shared memory are done */
@@ -366,6 +377,7 @@ void g_pipe_begin(gctx *g, gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValue
     LLVMValueRef nxt = LLVMBuildURem(g->B, LLVMBuildAdd(g->B, it, cst(g, p->stages - 1), ""), cst(g, p->stages), "");
     LLVMValueRef n = cst(g, p->stages - 2);
     g_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+    if (p->wg) g_fence_proxy_async(g);     /* cp.async writes are generic-proxy; wgmma reads async-proxy */
     g_barrier(g);
     ectx e = { p, iv, step, carried, p->stages - 1, { 0 } };
     issue(g, p, &e, ub, stage_ptr(g, p, nxt));
@@ -374,7 +386,7 @@ void g_pipe_begin(gctx *g, gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValue
     for (int i = 0; i < p->nload; i++) {
         pload *l = &p->ld[i];
         l->tile = (gtile){ LLVMBuildGEP2(g->B, g->t_i8, sp, (LLVMValueRef[]){ cst(g, l->off) }, 1, ""), l->rows, l->cols,
-                           l->esz };
+                           l->esz, l->wg };
     }
 }
 

@@ -8,7 +8,7 @@
  *   - expand_dims inserts a dim into its operand's layout, reduce slices it;
  *   - elementwise ops take the layout of their first operand that cannot be
  *     recomputed cheaply (rematerialized), else of their first operand;
- *   - tl.dot takes the mma accumulator layout (or, on the FMA path, its
+ *   - tl.dot takes the wgmma or mma accumulator layout (or, on the FMA path, its
  *     accumulator's layout);
  *   - loop-carried values take their initial value's layout, unless that is
  *     cheap to recompute and the loop body yields another layout (so that the
@@ -142,7 +142,11 @@ static void plan_op(gctx *g, ir_op *op)
         return;
     case IR_DOT: {
         const ir_type_info *ti = ir_type_get(f->values.v[res].type);
-        if (g_dot_uses_mma(g, op)) {
+        if (g_dot_uses_wgmma(g, op)) {
+            glayout L;
+            gl_wgmma(&L, ti->shape[0], ti->shape[1], g->num_warps);
+            g->vlay[res] = gl_intern(g, &L);
+        } else if (g_dot_uses_mma(g, op)) {
             const ir_type_info *ai = ir_type_get(f->values.v[op->opnd[0]].type);
             glayout L;
             int kw = ai->elem == TT_F32 ? 8 : 16;

@@ -33,7 +33,7 @@ launch() {
         return
     fi
     if [ $rc -eq 0 ] && [ "$mode" = ptx ] && [ -n "$PTXAS" ]; then
-        "$PTXAS" -arch=sm_90 "$tmp/k.ptx" -o "$tmp/k.cubin" >>"$tmp/err" 2>&1 || rc=$?
+        "$PTXAS" -arch="$(sed -n "s/^\.target //p" "$tmp/k.ptx")" "$tmp/k.ptx" -o "$tmp/k.cubin" >>"$tmp/err" 2>&1 || rc=$?
     fi
     if [ $rc -eq 0 ]; then
         echo "ok   $name"

@@ -7,6 +7,7 @@
  *   options: --ptx (print PTX, default) --llvm (print optimized LLVM IR)
  *            --run (run on the GPU and in the interpreter, compare every tensor)
  *            --fast (Triton numerics) --warps N --arch sm_NN --iters N (benchmark)
+ *            --wgmma (dots on sm_90 through wgmma: sets TRITIUM_WGMMA=1)
  *            --rtol R --atol A (comparison tolerance, default 1e-5 / 1e-6)
  * Exit: 0 ok, 1 mismatch or kernel failure, 2 bad input / no driver, 77 no driver with --run-or-skip. */
 #include "gpu_util.h"
@@ -19,7 +20,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: gpu_tool [--ptx|--llvm|--run] [--fast] [--warps N] [--arch sm_NN] [--iters N] "
+    fprintf(stderr, "usage: gpu_tool [--ptx|--llvm|--run] [--fast] [--wgmma] [--warps N] [--arch sm_NN] [--iters N] "
                     "FILE.py KERNEL GRID ARG...\n");
     return 2;
 }
@@ -165,6 +166,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--interp")) mode = 4;
         else if (!strcmp(a, "--no-ref")) noref = true;
         else if (!strcmp(a, "--fast")) o.numerics = NUMERICS_FAST;
+        else if (!strcmp(a, "--wgmma")) setenv("TRITIUM_WGMMA", "1", 1);   /* lower_wgmma.c's opt-in */
         else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
         else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
         else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);

@@ -1,6 +1,6 @@
 /* test_layout.c — linear layouts (compiler/gpu/layout.c) against independent
  * references: Triton's blocked-encoding ownership rule written out with
- * mixed-radix arithmetic, and the PTX ISA's mma.sync fragment formulas. */
+ * mixed-radix arithmetic, and the PTX ISA's mma.sync and wgmma fragment formulas. */
 #include <check.h>
 #include <string.h>
 
@@ -230,6 +230,42 @@ START_TEST(mma_fragments)
 }
 END_TEST
 
+/* wgmma's D fragment (PTX ISA "Register fragments and shared memory
+ * matrix layouts", wgmma .m64nNk16 D with f32): in a warpgroup, warp w
+ * owns rows 16 w .. 16 w + 15; register i of lane l holds row 16 w + l / 4
+ * + 8 ((i / 2) % 2), column 8 (i / 4) + 2 (l % 4) + i % 2; a 64-row block
+ * b (one instruction each) is registers b N/2 .. (b+1) N/2 - 1; with two
+ * warpgroups, warpgroup g owns the 64-row half g of each 128 rows. */
+START_TEST(wgmma_fragments)
+{
+    static const int64_t shapes[][3] = { { 64, 64, 4 }, { 128, 128, 4 }, { 128, 256, 8 }, { 256, 16, 8 }, { 64, 8, 4 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int64_t M = shapes[s][0], N = shapes[s][1];
+        int nw = (int)shapes[s][2];
+        glayout C;
+        bool ok = gl_wgmma(&C, M, N, nw);
+        if (N < 16) { ck_assert(!ok); continue; }
+        ck_assert(ok);
+        int64_t per = N / 2, blocks = M / (16 * nw);
+        ck_assert_int_eq((int64_t)1 << C.nreg, per * blocks);
+        for (int w = 0; w < nw; w++)
+            for (int l = 0; l < 32; l++)
+                for (int64_t b = 0; b < blocks; b++)
+                    for (int64_t i = 0; i < per; i++) {
+                        int64_t c[2];
+                        coord_of(&C, (int)(b * per + i), l, w, c);
+                        int64_t row = b * 16 * nw + (w / 4) * 64 + 16 * (w % 4) + l / 4 + 8 * ((i / 2) % 2);
+                        ck_assert_int_eq(c[0], row);
+                        ck_assert_int_eq(c[1], 8 * (i / 4) + 2 * (l % 4) + i % 2);
+                    }
+    }
+    glayout C;
+    ck_assert(!gl_wgmma(&C, 64, 64, 8));        /* two warpgroups need 128 rows */
+    ck_assert(!gl_wgmma(&C, 128, 512, 4));      /* N above 256 */
+    ck_assert(!gl_wgmma(&C, 128, 128, 2));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gpu_layout");
@@ -239,6 +275,7 @@ int main(void)
     tcase_add_test(tc, default_layout);
     tcase_add_test(tc, slice_expand_broadcast);
     tcase_add_test(tc, mma_fragments);
+    tcase_add_test(tc, wgmma_fragments);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

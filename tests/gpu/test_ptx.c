@@ -229,6 +229,63 @@ START_TEST(dot_pipeline)
 }
 END_TEST
 
+/* TRITIUM_WGMMA=1 on sm_90: the same 64x64x32 f16 tiles through wgmma on
+ * sm_90a: one warpgroup, one m64n64k16 per k16 step (2 per BK=32), both
+ * operands from the 4-stage cp.async pipeline (4 x 8 KB), fenced for the
+ * async proxy. Descriptor constants from the PTX ISA's matrix-descriptor
+ * fields (LBO bits 16-29, SBO bits 32-45, in 16-byte units; swizzle mode
+ * bits 62-63, 1 = 128 B, 2 = 64 B): A 64x32 f16 has 64-byte rows: 64-byte
+ * swizzle, SBO = 8 rows x 64 B; B 32x64 f16 has 128-byte rows: 128-byte
+ * swizzle, SBO = 8 x 128 B, LBO = 32 rows x 128 B. */
+START_TEST(dot_wgmma)
+{
+    launch l;
+    int smem = 0;
+    setenv("TRITIUM_WGMMA", "1", 1);
+    mm_launch_k(&l, 64);
+    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    ck_assert(strstr(p, ".target sm_90a"));
+    ck_assert_int_eq(smem, 4 * 8192);
+    ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), 2);
+    ck_assert_int_eq(count_substr(p, "mma.sync"), 0);
+    ck_assert_int_eq(count_substr(p, "ldmatrix"), 0);
+    ck_assert_int_eq(count_substr(p, "wgmma.fence.sync.aligned"), 1);
+    ck_assert_int_eq(count_substr(p, "wgmma.commit_group.sync.aligned"), 1);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0"), 1);
+    ck_assert_int_eq(count_substr(p, "fence.proxy.async.shared::cta"), 1);
+    char want[64];
+    uint64_t da = (uint64_t)(8 * 64 / 16) << 32 | 2ull << 62;
+    uint64_t db = (uint64_t)(32 * 128 / 16) << 16 | (uint64_t)(8 * 128 / 16) << 32 | 1ull << 62;
+    snprintf(want, sizeof want, ", %lld;", (long long)da);
+    ck_assert_msg(strstr(p, want), "A descriptor bits %s", want);
+    snprintf(want, sizeof want, ", %lld;", (long long)db);
+    ck_assert_msg(strstr(p, want), "B descriptor bits %s", want);
+    free(p);
+    launch_free(&l);
+    mm_launch(&l, TT_BF16, 0);              /* bf16, the 128x128 result as 2x2 programs */
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
+    ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"), 2);
+    free(p);
+    launch_free(&l);
+    mm_launch(&l, TT_F32, 0);               /* tf32: still mma.sync */
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
+    ck_assert_int_eq(count_substr(p, "wgmma"), 0);
+    ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), 32);
+    free(p);
+    launch_free(&l);
+    gpu_options o;
+    gpu_options_default(&o);
+    o.arch = "sm_80";                       /* not Hopper: mma.sync */
+    mm_launch(&l, TT_F16, 0);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+    ck_assert(strstr(p, ".target sm_80"));
+    ck_assert_int_eq(count_substr(p, "wgmma"), 0);
+    free(p);
+    launch_free(&l);
+    unsetenv("TRITIUM_WGMMA");
+}
+END_TEST
+
 START_TEST(more_kernels)
 {
     /* each kernel of kernels.py compiles and passes ptxas */
@@ -398,6 +455,7 @@ int main(void)
     tcase_add_test(tc, numerics_modes);
     tcase_add_test(tc, dot_paths);
     tcase_add_test(tc, dot_pipeline);
+    tcase_add_test(tc, dot_wgmma);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, errors_are_messages);

@@ -1,0 +1,186 @@
+/* lower_wgmma.c — tt.dot on Hopper's warpgroup MMA (sm_90a).
+ *
+ * A [M,K] and B [K,N] (f16 or bf16) are read from shared memory through
+ * 64-bit matrix descriptors; the f32 accumulator stays in registers in the
+ * wgmma fragment layout (gl_wgmma). Each warpgroup (4 consecutive warps)
+ * issues, per 64-row block and per k16 step, one
+ * wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T with N = the tile's N,
+ * bracketed by wgmma.fence / commit_group / wait_group 0 (Triton 3.6:
+ * third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/WGMMA.cpp,
+ * convertDot; descriptor fields: DotOpToLLVM/MMAHelpers.h, SMEMDescriptor
+ * and DotOpMmaSmemLoader::getDescriptor).
+ *
+ * Tiles are row-major with the last dim contiguous (gtile with wg set), so
+ * A is K-major (imm-trans-a 0) and B is N-major (imm-trans-b 1). With W =
+ * min(row bytes, 128) the swizzle mode is W bytes; PTX ISA "Matrix
+ * Descriptor" canonical layouts:
+ *   A, K-major:  8-row groups at SBO = 8 W; a k16 step moves the start
+ *                address 32 bytes (into the next 128-byte slab past 128);
+ *   B, MN-major: 8-row (K) groups at SBO = 8 W, 128-byte column slabs at
+ *                LBO = K W; a k16 step moves the start 16 W bytes.
+ * Operands come from the cp.async pipeline's stages (pipeline.c stores them
+ * in this layout) or are stored from registers into scratch first. */
+#include "gpu_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
+static LLVMValueRef ci(gctx *g, int64_t v) { return g_const_i32(g, v); }
+
+bool g_wgmma_enabled(int sm)
+{
+    const char *e = getenv("TRITIUM_WGMMA");
+    return sm == 90 && e && !strcmp(e, "1");
+}
+
+bool g_dot_uses_wgmma(gctx *g, const ir_op *op)
+{
+    if (!g_wgmma_enabled(g->sm) || !g_dot_uses_mma(g, op)) return false;
+    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+    if (ae != TT_F16 && ae != TT_BF16) return false;
+    const ir_type_info *c = ir_type_get(vt(g, op->res));
+    glayout L;
+    return gl_wgmma(&L, c->shape[0], c->shape[1], g->num_warps);
+}
+
+void g_fence_proxy_async(gctx *g)
+{
+    g_asm(g, g->t_void, "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0, true);
+}
+
+/* Descriptor bits other than the start address: leading and stride byte
+ * offsets (16-byte units, bits 16-29 and 32-45) and the swizzle mode (bits
+ * 62-63: 1 = 128 B, 2 = 64 B, 3 = 32 B). */
+static uint64_t desc_bits(int64_t lbo, int64_t sbo, int64_t w)
+{
+    uint64_t mode = w == 128 ? 1 : w == 64 ? 2 : 3;
+    return ((uint64_t)(lbo >> 4) & 0x3fff) << 16 | ((uint64_t)(sbo >> 4) & 0x3fff) << 32 | mode << 62;
+}
+
+/* The descriptor (i64) of the matrix starting `off` bytes into tile t. */
+static LLVMValueRef descriptor(gctx *g, const gtile *t, LLVMValueRef off, uint64_t bits)
+{
+    LLVMBuilderRef B = g->B;
+    LLVMValueRef a = LLVMBuildPtrToInt(B, t->base, g->t_i32, "");
+    a = LLVMBuildAdd(B, a, off, "");
+    a = LLVMBuildLShr(B, LLVMBuildAnd(B, a, ci(g, 0x3ffff), ""), ci(g, 4), "");
+    LLVMValueRef d = LLVMBuildZExt(B, a, g->t_i64, "");
+    return LLVMBuildOr(B, d, LLVMConstInt(g->t_i64, bits, 0), "");
+}
+
+/* One wgmma.mma_async m64nNk16: acc[0..N/2) += A(da) x B(db). */
+static void wgmma_call(gctx *g, tt_dtype ae, int64_t N, LLVMValueRef da, LLVMValueRef db, LLVMValueRef *acc)
+{
+    int n = (int)(N / 2);
+    const char *ty = ae == TT_F16 ? "f16" : "bf16";
+    size_t cap = (size_t)n * 16 + 512;
+    char *text = xmalloc(cap), *cons = xmalloc(cap);
+    size_t tl = (size_t)snprintf(text, cap, "{\n.reg .pred p;\nsetp.ne.b32 p, $%d, 0;\n"
+                                 "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", 2 * n + 2, (int)N, ty, ty);
+    size_t cl = 0;
+    for (int i = 0; i < n; i++) {
+        tl += (size_t)snprintf(text + tl, cap - tl, "%s$%d", i ? "," : "", i);
+        cl += (size_t)snprintf(cons + cl, cap - cl, "=f,");
+    }
+    snprintf(text + tl, cap - tl, "}, $%d, $%d, p, 1, 1, 0, 1;\n}", 2 * n, 2 * n + 1);
+    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "%d,", i);
+    snprintf(cons + cl, cap - cl, "l,l,r");
+    LLVMTypeRef *ft = xmalloc(sizeof(LLVMTypeRef) * (size_t)n);
+    LLVMValueRef *args = xmalloc(sizeof(LLVMValueRef) * (size_t)(n + 3));
+    for (int i = 0; i < n; i++) {
+        ft[i] = g->t_f32;
+        args[i] = acc[i];
+    }
+    args[n] = da;
+    args[n + 1] = db;
+    args[n + 2] = ci(g, 1);
+    LLVMValueRef r = g_asm(g, LLVMStructTypeInContext(g->C, ft, (unsigned)n, 0), text, cons, args, n + 3, true);
+    for (int i = 0; i < n; i++) acc[i] = LLVMBuildExtractValue(g->B, r, (unsigned)i, "");
+    free(ft);
+    free(args);
+    free(text);
+    free(cons);
+}
+
+/* wgmma.wait_group N with the accumulators threaded through it, so that no
+ * later use of them is scheduled before the wait. */
+static void wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
+{
+    size_t cap = (size_t)n * 8 + 64;
+    char text[64], *cons = xmalloc(cap);
+    snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending);
+    size_t cl = 0;
+    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "=f,");
+    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "%d,", i);
+    snprintf(cons + cl, cap - cl, "~{memory}");
+    LLVMTypeRef *ft = xmalloc(sizeof(LLVMTypeRef) * (size_t)n);
+    for (int i = 0; i < n; i++) ft[i] = g->t_f32;
+    LLVMValueRef r = g_asm(g, LLVMStructTypeInContext(g->C, ft, (unsigned)n, 0), text, cons, acc, n, true);
+    for (int i = 0; i < n; i++) acc[i] = LLVMBuildExtractValue(g->B, r, (unsigned)i, "");
+    free(ft);
+    free(cons);
+}
+
+void g_lower_wgmma(gctx *g, ir_op *op)
+{
+    LLVMBuilderRef B = g->B;
+    const ir_type_info *ai = ir_type_get(vt(g, op->opnd[0])), *ri = ir_type_get(vt(g, op->res));
+    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+    int64_t M = ri->shape[0], N = ri->shape[1], K = ai->shape[1];
+    glayout Lc;
+    gl_wgmma(&Lc, M, N, g->num_warps);
+    int lc = gl_intern(g, &Lc);
+    LLVMSetAlignment(g->smem, 1024);            /* the swizzle patterns are address based */
+    gv c = g_convert(g, op->opnd[2], lc);
+
+    gtile t[2];
+    const gtile *tp[2];
+    bool in_regs[2];
+    int64_t rows[2] = { M, K }, cols[2] = { K, N }, bytes = 0, off[2] = { 0, 0 };
+    for (int i = 0; i < 2; i++) {
+        const gtile *st = g->stile[op->opnd[i]];
+        if (st && !st->wg) { gfail(g, op->loc, "internal: wgmma operand tile not in the wgmma layout"); return; }
+        in_regs[i] = st == NULL;
+        tp[i] = in_regs[i] ? &t[i] : st;
+        if (in_regs[i]) {
+            off[i] = bytes;
+            bytes += (rows[i] * cols[i] * 2 + 1023) & ~(int64_t)1023;
+        }
+    }
+    if (bytes) {
+        int64_t pad = (1024 - g->scratch_off % 1024) % 1024;
+        LLVMValueRef base = g_scratch(g, pad + bytes);
+        for (int i = 0; i < 2; i++) {
+            if (!in_regs[i]) continue;
+            LLVMValueRef o = ci(g, pad + off[i]);
+            t[i] = (gtile){ LLVMBuildGEP2(B, g->t_i8, base, &o, 1, ""), rows[i], cols[i], 2, true };
+            g_tile_store(g, g_get(g, op->opnd[i]), &t[i]);
+        }
+        g_fence_proxy_async(g);
+        g_barrier(g);
+    }
+
+    int64_t wa = K * 2 < 128 ? K * 2 : 128, wb = N * 2 < 128 ? N * 2 : 128;
+    uint64_t bits_a = desc_bits(0, 8 * wa, wa), bits_b = desc_bits(K * wb, 8 * wb, wb);
+    /* this warpgroup's first row: warp bit 2 is M bit 6 (gl_wgmma) */
+    LLVMValueRef wgrow = ci(g, 0);
+    if (g->num_warps == 8) wgrow = LLVMBuildShl(B, LLVMBuildLShr(B, g->warp, ci(g, 2), ""), ci(g, 6), "");
+    LLVMValueRef rowoff = LLVMBuildMul(B, wgrow, ci(g, wa), "");
+    int n = (int)(N / 2), nmt = (int)(M / (16 * g->num_warps));
+    gv y = g_new(g, c.n, lc);
+    memcpy(y.r, c.r, sizeof(LLVMValueRef) * (size_t)c.n);
+    g_asm(g, g->t_void, "wgmma.fence.sync.aligned;", "~{memory}", NULL, 0, true);
+    for (int mt = 0; mt < nmt; mt++)
+        for (int64_t k = 0; k < K / 16; k++) {
+            int64_t kb = k * 32;
+            int64_t oa = (kb / wa) * M * wa + (int64_t)mt * 16 * g->num_warps * wa + kb % wa;
+            LLVMValueRef da = descriptor(g, tp[0], LLVMBuildAdd(B, rowoff, ci(g, oa), ""), bits_a);
+            LLVMValueRef db = descriptor(g, tp[1], ci(g, k * 16 * wb), bits_b);
+            wgmma_call(g, ae, N, da, db, y.r + (size_t)mt * (size_t)n);
+        }
+    g_asm(g, g->t_void, "wgmma.commit_group.sync.aligned;", "~{memory}", NULL, 0, true);
+    wgmma_wait(g, 0, y.r, y.n);
+    if (bytes) g_barrier(g);                     /* scratch is reused by later ops */
+    g_set(g, op->res, g_convert_gv(g, y, vt(g, op->res), g->vlay[op->res]));
+}
