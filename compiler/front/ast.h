@@ -15,6 +15,9 @@ typedef enum {
     E_BINOP, E_UNARY, E_BOOLOP, E_COMPARE, E_IFEXP,
     E_TUPLE, E_LIST,
     E_DICT,        /* {k: v}: keys in items, values in kwvals (decorator arguments only) */
+    E_LISTCOMP,    /* [a for NAME in c]: target name in `name` */
+    E_FSTRING,     /* f"...": items are E_STR pieces and E_FVALUE fields */
+    E_FVALUE,      /* an f-string field {a[!conv]}: conversion in ival ('r', 's', 'a' or 0) */
     /* statements */
     S_EXPR, S_ASSIGN, S_AUGASSIGN, S_ANNASSIGN, S_IF, S_FOR, S_WHILE,
     S_RETURN, S_PASS, S_ASSERT, S_BREAK, S_CONTINUE, S_OTHER,

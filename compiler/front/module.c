@@ -296,15 +296,18 @@ static bool alias_is_jit(front_module *m, int unit, const char *name)
 }
 
 /* Scan one file's tokens: jit functions, imports and globals; skip the rest.
- * In imported files (unit > 1) a jit function that does not parse is kept
- * as `bad` and diagnosed only when a kernel uses it. Returns false after a
- * diagnostic in the kernel file's code. */
+ * A jit function that does not parse is kept as `bad` and diagnosed only
+ * when it is compiled or called: Triton parses a function when a launch
+ * reaches it (runtime/jit.py, JITFunction.parse at the first run), so one
+ * broken helper does not fail the file's other kernels. Only the prelude
+ * (unit 1) must parse. Returns false after a diagnostic in the kernel
+ * file's code. */
 static bool scan(front_module *m, int unit)
 {
     struct unit *u = &m->units.v[unit];
     parser P = { .a = &m->mem, .file = u->file, .toks = u->lx.toks, .ntoks = u->lx.ntoks };
     scanctx c = { m, unit, 0, 0 };
-    bool quiet = unit > 1;
+    bool quiet = unit != 1;
     if (P.ntoks && P.toks[0].kind == TK_ERROR && P.toks[0].sval) {   /* a whole-file error (lex.c: UTF-8) */
         diag_error(((src_pos){ u->file, P.toks[0].line, P.toks[0].col }), "%s", P.toks[0].sval);
         return false;

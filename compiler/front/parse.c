@@ -88,6 +88,36 @@ static bool enter(parser *P)
 
 static node *parse_or(parser *P);
 
+/* listcomp (after '[' elt): 'for' NAME 'in' or_test ']'. Triton 3.6 unrolls
+ * one generator over a tuple (code_generator.py, visit_ListComp); it ignores
+ * `if` clauses, so tritium refuses them rather than compute something else. */
+static node *parse_listcomp(parser *P, token *open, node *elt)
+{
+    node *n = mk(P, E_LISTCOMP, open);
+    n->a = elt;
+    next(P);   /* for */
+    token *nt = peek(P);
+    if (nt->kind != TK_NAME || !is_kw(peek2(P), "in")) {
+        error_at(P, nt, "a comprehension's target must be one name (as in Triton 3.6)");
+        return NULL;
+    }
+    next(P);
+    next(P);
+    n->name = tok_str(P, nt);
+    n->c = parse_or(P);
+    if (!n->c) return NULL;
+    if (is_kw(peek(P), "if")) {
+        error_at(P, peek(P), "'if' in a comprehension is not supported (Triton 3.6 ignores it)");
+        return NULL;
+    }
+    if (is_kw(peek(P), "for")) {
+        error_at(P, peek(P), "nested comprehensions are not supported");
+        return NULL;
+    }
+    if (!expect_op(P, "]")) return NULL;
+    return n;
+}
+
 /* atom: NAME | NUMBER | STRING+ | '(' [exprlist] ')' | '[' [exprlist] ']' | True | False | None */
 static node *parse_atom(parser *P)
 {
@@ -169,6 +199,7 @@ static node *parse_atom(parser *P)
             while (!tok_is_op(peek(P), "]")) {
                 node *e = parse_expr(P);
                 if (!e) return NULL;
+                if (!n->items.n && is_kw(peek(P), "for")) return parse_listcomp(P, t, e);
                 list_push(P, &n->items, e);
                 if (!accept_op(P, ",")) break;
             }

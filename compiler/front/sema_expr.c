@@ -411,6 +411,30 @@ static sval eval_subscript(sema *S, node *e)
 
 static sval expr_value(sema *S, node *e);
 
+/* Tuples are unrolled at compile time; this caps what `t * n` can build. */
+#define SEMA_MAX_TUPLE 65536
+
+/* tuple + tuple concatenates, tuple * n repeats (core.py tuple.__add__,
+ * __mul__ with a constexpr n); other operators on tuples are errors. */
+static sval tuple_binop(sema *S, src_pos p, const char *op, sval a, sval b)
+{
+    int64_t reps = 1;
+    if (!strcmp(op, "+") && a.k == V_TUPLE && b.k == V_TUPLE) {
+    } else if (!strcmp(op, "*") && a.k == V_TUPLE && (b.k == V_INT || b.k == V_BOOL)) {
+        reps = b.i < 0 ? 0 : b.i;
+        b.n = 0;
+    } else {
+        sema_error(S, p, "unsupported operand types for %s: %s and %s", op, sv_describe(S, &a), sv_describe(S, &b));
+    }
+    if ((int64_t)a.n * reps + b.n > SEMA_MAX_TUPLE)
+        sema_error(S, p, "a tuple of more than %d items", SEMA_MAX_TUPLE);
+    sval t = { .k = V_TUPLE, .n = (int)(a.n * reps + b.n), .v = -1 };
+    t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(t.n + 1));
+    for (int64_t r = 0; r < reps; r++) memcpy(t.items + r * a.n, a.items, sizeof(sval) * (size_t)a.n);
+    if (b.n) memcpy(t.items + reps * a.n, b.items, sizeof(sval) * (size_t)b.n);
+    return t;
+}
+
 sval sema_expr(sema *S, node *e)
 {
     return sema_check_tile(S, e->pos, expr_value(S, e));
@@ -450,6 +474,7 @@ static sval expr_value(sema *S, node *e)
     case E_SLICE: sema_error(S, e->pos, "':' is only allowed inside a subscript");
     case E_BINOP: {
         sval a = sema_expr(S, e->a), b = sema_expr(S, e->b);
+        if (a.k == V_TUPLE || b.k == V_TUPLE) return tuple_binop(S, e->pos, e->op, a, b);
         return sema_binop(S, e->pos, e->op, a, b);
     }
     case E_UNARY: return sema_unop(S, e->pos, e->op, sema_expr(S, e->a));
@@ -491,6 +516,20 @@ static sval expr_value(sema *S, node *e)
         sval t = { .k = V_TUPLE, .n = e->items.n, .v = -1 };
         t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(t.n + 1));
         for (int i = 0; i < t.n; i++) t.items[i] = sema_expr(S, e->items.v[i]);
+        return t;
+    }
+    case E_LISTCOMP: {
+        /* unrolled at compile time; the target stays bound afterwards, as
+         * Triton's set_value leaves it (code_generator.py, visit_ListComp) */
+        sval it = sema_expr(S, e->c);
+        if (it.k != V_TUPLE)
+            sema_error(S, e->c->pos, "only comprehensions over tuples are supported (got %s)", sv_describe(S, &it));
+        sval t = { .k = V_TUPLE, .n = it.n, .v = -1 };
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(t.n + 1));
+        for (int i = 0; i < it.n; i++) {
+            sema_bind(S, e->name, it.items[i]);
+            t.items[i] = sema_expr(S, e->a);
+        }
         return t;
     }
     case E_DICT:

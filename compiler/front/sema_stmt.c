@@ -964,6 +964,12 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
         return NULL;
     }
     funcdef fdv = m->funcs.v[fi], *fd = &fdv;   /* a copy: imports may grow the table */
+    if (fd->bad) {                               /* its diagnostics were held back until now (module.c scan) */
+        int errs = diag_error_count();
+        module_reparse(m, fi);
+        if (diag_error_count() == errs) diag_error(fd->pos, "'%s' does not parse as kernel code", fd->name);
+        return NULL;
+    }
     const front_param *params;
     front_params(m, kernel, &params);
     arena mem = {0};

@@ -471,7 +471,9 @@ def _add_runtime(L, name, v, staging):
         return _add_tensor(L, name, v, staging)
     if isinstance(v, tuple):                          # specialized element by element, as Triton does
         for i, x in enumerate(v):
-            rc = _add_runtime(L, "%s[%d]" % (name, i), x, staging)
+            en = "%s[%d]" % (name, i)
+            # a tl.constexpr element stays a constexpr (jit.py specialize_impl)
+            rc = _add_const(L, en, x.value) if type(x).__name__ == "constexpr" else _add_runtime(L, en, x, staging)
             if rc:
                 return rc
         return 0

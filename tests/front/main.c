@@ -46,6 +46,7 @@ int main(void)
         suite_add_tcase(s, tc_blockptr());
         suite_add_tcase(s, tc_limits());
         suite_add_tcase(s, tc_fp8());
+        suite_add_tcase(s, tc_tuple());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,82 @@
+"""Tuples, comprehensions and lazily reported errors in interp mode (pytest;
+meson test --suite python), each launch checked against torch."""
+import pytest
+
+torch = pytest.importorskip("torch")
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+
+import tritium  # noqa: E402
+
+tritium.enable("interp")
+
+
+@triton.jit
+def _broken_helper(x):
+    # not kernel code (Triton rejects lambdas too): only launches that reach
+    # this helper may fail
+    return (lambda v: v)(x)
+
+
+@triton.jit
+def _scaled(values, s):
+    return tl.tuple([v * s for v in values])
+
+
+@triton.jit
+def comp_kernel(Ptrs, Out, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    xs = _scaled([tl.load(p + offs, mask=mask) for p in Ptrs], 3.0)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in tl.static_range(len(xs)):
+        acc += xs[i] * (i + 1)
+    tl.store(Out + offs, acc, mask=mask)
+
+
+@triton.jit
+def concat_kernel(Out, T):
+    t = T + (10, 20) + (5,) * 2
+    tl.static_assert(len(t) == len(T) + 4)
+    for i in tl.static_range(len(t)):
+        tl.store(Out + i, t[i])
+
+
+@triton.jit
+def constexpr_elem_kernel(Out, T):
+    tl.static_assert(T[1] == 4)                   # a tl.constexpr element stays a constexpr
+    tl.store(Out, T[0] + T[1])
+
+
+@triton.jit
+def calls_broken(Out):
+    tl.store(Out, _broken_helper(1))
+
+
+def test_comprehension_over_tuple_of_pointers():
+    xs = [torch.randn(50) for _ in range(3)]
+    out = torch.empty(50)
+    comp_kernel[(1,)](tuple(xs), out, 50, BLOCK=64)
+    ref = sum(x * 3.0 * (i + 1) for i, x in enumerate(xs))
+    torch.testing.assert_close(out, ref, rtol=1e-6, atol=1e-6)
+
+
+def test_tuple_concatenation_and_repetition():
+    out = torch.zeros(6, dtype=torch.int32)
+    concat_kernel[(1,)](out, (7, 8))
+    assert out.tolist() == [7, 8, 10, 20, 5, 5]
+
+
+def test_constexpr_element_of_tuple_argument():
+    out = torch.zeros(1, dtype=torch.int32)
+    constexpr_elem_kernel[(1,)](out, (3, tl.constexpr(4)))
+    assert out.item() == 7
+
+
+def test_unreached_broken_helper_is_reported_only_when_used():
+    # the kernels above ran although _broken_helper is in this file; the one
+    # that calls it fails with the helper's own location
+    out = torch.zeros(1, dtype=torch.int32)
+    with pytest.raises(Exception) as e:
+        calls_broken[(1,)](out)
+    assert "lambda" in str(e.value) and "test_tuples.py" in str(e.value)
