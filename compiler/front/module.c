@@ -337,7 +337,8 @@ static bool scan(front_module *m, int unit)
                     f.decorators.n = decos.n;
                 }
                 int errs = diag_error_count();
-                if (quiet) {
+                /* a def without a name cannot be reached: report it now */
+                if (quiet && (unit > 1 || P.toks[P.i + 1].kind == TK_NAME)) {
                     FILE *null = fopen("/dev/null", "w");
                     FILE *old = diag_set_stream(null);
                     int perrs = P.errors;

@@ -209,8 +209,17 @@ START_TEST(bad_input_is_an_error_message)
 {
     ck_assert_ptr_null(tritium_module_load("/nonexistent/k.py"));
     ck_assert_ptr_nonnull(strstr(tritium_last_error(), "k.py"));
-    ck_assert_ptr_null(tritium_module_load_text("bad.py", "@triton.jit\ndef k(x):\n    y = (\n"));
-    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "bad.py:"));
+    /* a kernel that does not parse fails when compiled (Triton parses a
+     * function when a launch reaches it), with its location */
+    tritium_module *bad = tritium_module_load_text("bad.py", "@triton.jit\ndef k(x):\n    y = (\n");
+    ck_assert_ptr_nonnull(bad);
+    tritium_launch *B = tritium_launch_new(bad, "k");
+    ck_assert_ptr_nonnull(B);
+    ck_assert_int_eq(tritium_launch_int(B, "x", 1), 0);
+    ck_assert_int_eq(tritium_launch_compile(B), TRITIUM_INPUT_ERROR);
+    ck_assert_msg(strstr(tritium_last_error(), "bad.py:4:1: error: expected an expression"), "%s", tritium_last_error());
+    tritium_launch_free(B);
+    tritium_module_free(bad);
     tritium_module *m = tritium_module_load_text("add.py", SRC);
     ck_assert_ptr_null(tritium_launch_new(m, "nope"));
     ck_assert_ptr_nonnull(strstr(tritium_last_error(), "add_kernel"));
