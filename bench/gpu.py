@@ -24,7 +24,8 @@ TensorDescriptor) this runs
               back-to-back calls;
 
 Rows named "... wgmma" run tritium with TRITIUM_WGMMA=1 (the sm_90a wgmma
-path of compiler/gpu/lower_wgmma.c); "matmul bf16" is the matmul on bf16.
+path of compiler/gpu/lower_wgmma.c), "... wgmma async" also with
+TRITIUM_WGMMA_ASYNC=1; "matmul bf16" is the matmul on bf16.
 (attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
@@ -116,6 +117,9 @@ CASES.insert(CASES.index(_mm) + 1, dict(_mm, name="matmul bf16", size=f"{MM}^3 b
 # the Hopper wgmma path (compiler/gpu/lower_wgmma.c), opt-in with TRITIUM_WGMMA=1: same inputs, same Triton
 CASES += [dict(c, name=c["name"] + " wgmma", env={"TRITIUM_WGMMA": "1"})
           for c in list(CASES) if c["name"].startswith(("matmul", "attention"))]
+# ... with the matmul loop's MMA left in flight across iterations (wait_group 1)
+CASES += [dict(c, name=c["name"] + " async", env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1"})
+          for c in list(CASES) if c["name"].startswith("matmul") and c["name"].endswith("wgmma")]
 TINY_N = 1024
 
 

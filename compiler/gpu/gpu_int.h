@@ -217,6 +217,9 @@ void g_pipe_begin(gctx *g, struct gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LL
                   gv *carried);
 bool g_pipe_load(gctx *g, ir_op *op);
 void g_pipe_end(gctx *g, struct gpipe *p);
+/* Is op the wgmma dot of a pipelined loop whose MMA stays in flight across
+ * iterations (lower_wgmma.c then waits with wait_group 1)? */
+bool g_pipe_dot_async(gctx *g, const ir_op *op);
 /* lower_debug.c: tt.print (vprintf), tt.assert (__assertfail),
  * tt.elementwise_inline_asm (LLVM inline asm, `pack` elements per call) */
 void g_lower_debug(gctx *g, ir_op *op);
@@ -235,6 +238,10 @@ void g_tile_store(gctx *g, gv x, const gtile *t);
 bool g_wgmma_enabled(int sm);
 bool g_dot_uses_wgmma(gctx *g, const ir_op *op);
 void g_lower_wgmma(gctx *g, ir_op *op);
+/* wgmma.wait_group `pending` with the n f32 accumulators acc threaded
+ * through it (replaced by the asm's results), so that no use of them is
+ * scheduled before the wait. */
+void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n);
 /* fence.proxy.async: this thread's generic-proxy writes to shared memory
  * (st.shared, cp.async) become visible to wgmma's async proxy after the
  * next barrier. */

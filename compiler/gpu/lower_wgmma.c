@@ -5,7 +5,8 @@
  * wgmma fragment layout (gl_wgmma). Each warpgroup (4 consecutive warps)
  * issues, per 64-row block and per k16 step, one
  * wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T with N = the tile's N,
- * bracketed by wgmma.fence / commit_group / wait_group 0 (Triton 3.6:
+ * bracketed by wgmma.fence / commit_group / wait_group (0, or 1 for the
+ * accumulating dot of a pipelined loop: pipeline.c) (Triton 3.6:
  * third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/WGMMA.cpp,
  * convertDot; descriptor fields: DotOpToLLVM/MMAHelpers.h, SMEMDescriptor
  * and DotOpMmaSmemLoader::getDescriptor).
@@ -103,9 +104,7 @@ static void wgmma_call(gctx *g, tt_dtype ae, int64_t N, LLVMValueRef da, LLVMVal
     free(cons);
 }
 
-/* wgmma.wait_group N with the accumulators threaded through it, so that no
- * later use of them is scheduled before the wait. */
-static void wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
+void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
 {
     size_t cap = (size_t)n * 8 + 64;
     char text[64], *cons = xmalloc(cap);
@@ -180,7 +179,9 @@ void g_lower_wgmma(gctx *g, ir_op *op)
             wgmma_call(g, ae, N, da, db, y.r + (size_t)mt * (size_t)n);
         }
     g_asm(g, g->t_void, "wgmma.commit_group.sync.aligned;", "~{memory}", NULL, 0, true);
-    wgmma_wait(g, 0, y.r, y.n);
+    /* in a pipelined loop the group may stay in flight: the next iteration's
+     * wgmma chains on the accumulator, g_pipe_end waits after the loop */
+    g_wgmma_wait(g, g_pipe_dot_async(g, op) ? 1 : 0, y.r, y.n);
     if (bytes) g_barrier(g);                     /* scratch is reused by later ops */
     g_set(g, op->res, g_convert_gv(g, y, vt(g, op->res), g->vlay[op->res]));
 }

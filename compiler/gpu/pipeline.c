@@ -50,6 +50,9 @@ typedef struct gpipe {
     pload ld[PIPE_MAXLOADS];
     int64_t stage_bytes;
     bool wg;                       /* some tile is read by wgmma (1024-byte alignment, proxy fence) */
+    ir_op *async;                  /* the wgmma dot left in flight across iterations, or NULL */
+    int dist;                      /* iterations between issuing a stage and reading it */
+    gv *carried;                   /* the loop's header phis (g_pipe_begin) */
     int base_off, saved_scratch;
     bool *inloop;
 } gpipe;
@@ -210,6 +213,39 @@ static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
     p->wg |= wg;
 }
 
+static bool piped(gpipe *p, ir_value v)
+{
+    for (int i = 0; i < p->nload; i++)
+        if (p->ld[i].op->res == v) return true;
+    return false;
+}
+
+/* With $TRITIUM_WGMMA_ASYNC=1: a wgmma dot whose operands are both
+ * pipelined, whose accumulator is a loop-carried value and whose result is
+ * only yielded back into it: its MMA group may stay in flight into the next
+ * iteration (wgmma.wait_group 1, as Triton's WGMMAPipeline.cpp does), and
+ * g_pipe_end waits for it after the loop. Opt-in while unmeasured: ptxas 13
+ * reports (C7514) that it serializes the wgmmas when LLVM places integer
+ * ops between the loop exit and that wait. */
+static ir_op *async_dot(gctx *g, gpipe *p)
+{
+    const char *e = getenv("TRITIUM_WGMMA_ASYNC");
+    if (!e || strcmp(e, "1")) return NULL;
+    ir_region *rg = &g->f->regions.v[p->body];
+    ir_op *y = rg->nops ? &rg->ops[rg->nops - 1] : NULL;
+    if (!y || y->opc != IR_YIELD) return NULL;
+    for (int i = 0; i < rg->nops; i++) {
+        ir_op *op = &rg->ops[i];
+        if (op->opc != IR_DOT || !g_dot_uses_wgmma(g, op)) continue;
+        if (!piped(p, op->opnd[0]) || !piped(p, op->opnd[1])) continue;
+        int k = carried_index(g, p, op->opnd[2]);
+        if (k < 1 || k - 1 >= y->nopnd || y->opnd[k - 1] != op->res) continue;
+        if (count_uses(g, p->body, op->res) != 1 || count_uses(g, p->body, op->opnd[2]) != 1) continue;
+        return op;
+    }
+    return NULL;
+}
+
 gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
 {
     int stages = env_int("TRITIUM_GPU_STAGES", 0);
@@ -236,6 +272,7 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
         try_load(g, p, op->opnd[1], wg);
     }
     if (!p->nload) return NULL;
+    p->async = async_dot(g, p);
     int64_t sb = 0;
     for (int i = 0; i < p->nload; i++) {
         p->ld[i].off = sb;
@@ -246,10 +283,14 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
     /* Default depth: 4 stages while a stage is at most 16 KB (H200, matmul
      * 4096^3 128x128x32, 4 warps: 386 TFLOP/s with 4 stages, 344 with 3),
      * else 3 (Triton's num_stages default). */
-    if (!stages) stages = sb <= 16 * 1024 ? 4 : 3;
+    if (!stages) stages = (sb <= 16 * 1024 ? 4 : 3) + (p->async != NULL);
     int64_t limit = env_int("TRITIUM_GPU_PIPE_SMEM", 160 * 1024);
     while (stages > 2 && g->scratch_off + 1024 * p->wg + stages * sb > limit) stages--;
+    if (stages < 3) p->async = NULL;
     p->stages = stages;
+    /* an MMA in flight still reads the stage of the previous iteration:
+     * refill the one before it */
+    p->dist = stages - 1 - (p->async != NULL);
     return p;
 }
 
@@ -361,7 +402,7 @@ void g_pipe_prologue(gctx *g, gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMVa
     if (end > g->smem_bytes) g->smem_bytes = (int)end;
     g_barrier(g);                          /* earlier users of shared memory are done */
     g->scratch_off = (int)end;
-    for (int s = 0; s < p->stages - 1; s++) {
+    for (int s = 0; s < p->dist; s++) {
         ectx e = { p, lb, step, init, s, { 0 } };
         issue(g, p, &e, ub, stage_ptr(g, p, cst(g, s)));
         vec_free(&e.memo);
@@ -374,12 +415,13 @@ void g_pipe_begin(gctx *g, gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValue
     LLVMValueRef it = LLVMBuildSDiv(g->B, LLVMBuildSub(g->B, iv, lb, ""), step, "");
     if (LLVMTypeOf(it) != g->t_i32) it = LLVMBuildTrunc(g->B, it, g->t_i32, "");
     LLVMValueRef cur = LLVMBuildURem(g->B, it, cst(g, p->stages), "");
-    LLVMValueRef nxt = LLVMBuildURem(g->B, LLVMBuildAdd(g->B, it, cst(g, p->stages - 1), ""), cst(g, p->stages), "");
-    LLVMValueRef n = cst(g, p->stages - 2);
+    LLVMValueRef nxt = LLVMBuildURem(g->B, LLVMBuildAdd(g->B, it, cst(g, p->dist), ""), cst(g, p->stages), "");
+    LLVMValueRef n = cst(g, p->dist - 1);
+    p->carried = carried;
     g_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
     if (p->wg) g_fence_proxy_async(g);     /* cp.async writes are generic-proxy; wgmma reads async-proxy */
     g_barrier(g);
-    ectx e = { p, iv, step, carried, p->stages - 1, { 0 } };
+    ectx e = { p, iv, step, carried, p->dist, { 0 } };
     issue(g, p, &e, ub, stage_ptr(g, p, nxt));
     vec_free(&e.memo);
     LLVMValueRef sp = stage_ptr(g, p, cur);
@@ -404,8 +446,22 @@ bool g_pipe_load(gctx *g, ir_op *op)
     return false;
 }
 
+bool g_pipe_dot_async(gctx *g, const ir_op *op)
+{
+    for (int k = 0; k < g->npipes; k++)
+        if (g->pipes[k]->async == op) return true;
+    return false;
+}
+
 void g_pipe_end(gctx *g, gpipe *p)
 {
+    if (p->async) {                        /* the last MMA group lands before the loop's results are read */
+        int k = carried_index(g, p, p->async->opnd[2]);
+        gv w = g_new(g, p->carried[k - 1].n, p->carried[k - 1].lay);
+        memcpy(w.r, p->carried[k - 1].r, sizeof(LLVMValueRef) * (size_t)w.n);
+        g_wgmma_wait(g, 0, w.r, w.n);
+        p->carried[k - 1] = w;
+    }
     g_intrinsic(g, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0);
     g_barrier(g);
     g->scratch_off = p->saved_scratch;

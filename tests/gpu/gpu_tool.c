@@ -8,6 +8,7 @@
  *            --run (run on the GPU and in the interpreter, compare every tensor)
  *            --fast (Triton numerics) --warps N --arch sm_NN --iters N (benchmark)
  *            --wgmma (dots on sm_90 through wgmma: sets TRITIUM_WGMMA=1)
+ *            --wgmma-async (also TRITIUM_WGMMA_ASYNC=1)
  *            --rtol R --atol A (comparison tolerance, default 1e-5 / 1e-6)
  * Exit: 0 ok, 1 mismatch or kernel failure, 2 bad input / no driver, 77 no driver with --run-or-skip. */
 #include "gpu_util.h"
@@ -167,6 +168,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--no-ref")) noref = true;
         else if (!strcmp(a, "--fast")) o.numerics = NUMERICS_FAST;
         else if (!strcmp(a, "--wgmma")) setenv("TRITIUM_WGMMA", "1", 1);   /* lower_wgmma.c's opt-in */
+        else if (!strcmp(a, "--wgmma-async")) {                               /* ... with wait_group 1 in loops */
+            setenv("TRITIUM_WGMMA", "1", 1);
+            setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+        }
         else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
         else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
         else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);

@@ -261,6 +261,18 @@ START_TEST(dot_wgmma)
     snprintf(want, sizeof want, ", %lld;", (long long)db);
     ck_assert_msg(strstr(p, want), "B descriptor bits %s", want);
     free(p);
+    /* TRITIUM_WGMMA_ASYNC=1: the group stays in flight into the next
+     * iteration (wait_group 1), one more stage, refilled one iteration
+     * later (cp.async.wait_group 2 of 5 stages), wait_group 0 after the loop */
+    setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    ck_assert_int_eq(smem, 5 * 8192);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 1);
+    ck_assert_int_eq(count_substr(p, "cp.async.wait_group 2;"), 1);
+    ck_assert_int_eq(count_substr(p, "cp.async.commit_group;"), 3 + 1);
+    unsetenv("TRITIUM_WGMMA_ASYNC");
+    free(p);
     launch_free(&l);
     mm_launch(&l, TT_BF16, 0);              /* bf16, the 128x128 result as 2x2 programs */
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
