@@ -200,7 +200,10 @@ class TritonSide:
         return mod
 
     def load(self, tmp, case, name):
-        return self.torch.from_numpy(self.np.load(f"{tmp}/{case['name']}-{name}.npy")).cuda()
+        a = self.np.load(f"{tmp}/{case['name']}-{name}.npy")
+        if a.dtype.kind == "V" and a.dtype.itemsize == 2:      # bf16 as tritium saves it (ml_dtypes' '<V2')
+            return self.torch.from_numpy(a.view(self.np.int16)).view(self.torch.bfloat16).cuda()
+        return self.torch.from_numpy(a).cuda()
 
     def launcher(self, case, tmp):
         """(call, outputs) for a case, on tritium's inputs."""
