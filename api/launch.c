@@ -4,6 +4,7 @@
  * specializations. */
 #include "api.h"
 #include "tritium/diag.h"
+#include "tritium/limits.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -207,13 +208,15 @@ int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *da
                  rank, TT_MAX_RANK);
         return -1;
     }
+    int64_t numel = 1;
     for (int d = 0; d < rank; d++) {
         int64_t b = block_shape[d];
-        if (shape[d] < 1 || shape[d] > INT32_MAX || b < 1 || (b & (b - 1)) || b > 256 ||
+        if (b >= 1 && b <= TT_MAX_TENSOR_NUMEL) numel *= b;
+        if (shape[d] < 1 || shape[d] > INT32_MAX || b < 1 || (b & (b - 1)) || numel > TT_MAX_TENSOR_NUMEL ||
             (d < rank - 1 && (strides[d] < 1 || (strides[d] * esize) % 16)) || (d == rank - 1 && strides[d] != 1)) {
             api_fail("tritium: error: tensor descriptor '%s': dimension %d (shape %lld, stride %lld, block %lld): "
                      "shapes must be 1..2^31-1, strides multiples of 16 bytes with the last 1, blocks powers of two "
-                     "up to 256 (Triton's TensorDescriptor)", nm, d, (long long)shape[d], (long long)strides[d],
+                     "of at most 2^20 elements together (Triton's TensorDescriptor)", nm, d, (long long)shape[d], (long long)strides[d],
                      (long long)b);
             return -1;
         }

@@ -349,15 +349,16 @@ static bool resolve_desc(resolver *r, int i, const repl_value *v)
     if (!v->nshape && t->rank != rank)
         return rerr("%s %s: '%s' has rank %d, the block rank %d (give shape= and strides= to view it otherwise)", o,
                     v->name, v->items[0], t->rank, rank);
-    int64_t *sh = r->dshape[i], *st = r->dstrides[i];
+    int64_t *sh = r->dshape[i], *st = r->dstrides[i], numel = 1;
     for (int d = 0; d < rank; d++) {
         char *origin = xasprintf("%s %s (block)", o, v->name);
         bool ok = eval_int(r, origin, v->dims[d], &a->desc_block[d]);
         free(origin);
         if (!ok) return false;
         int64_t b = a->desc_block[d];
-        if (b <= 0 || (b & (b - 1)) || b > 256)
-            return rerr("%s %s: block dimension %d is %lld; Triton needs powers of two up to 256", o, v->name, d, (long long)b);
+        if (b <= 0 || (b & (b - 1)) || b > TT_MAX_TENSOR_NUMEL || (numel *= b) > TT_MAX_TENSOR_NUMEL)
+            return rerr("%s %s: block dimension %d is %lld; Triton needs powers of two, %lld elements at most in all",
+                        o, v->name, d, (long long)b, (long long)TT_MAX_TENSOR_NUMEL);
         if (v->nshape) {
             origin = xasprintf("%s %s (shape)", o, v->name);
             ok = eval_int(r, origin, v->dshape[d], &sh[d]);

@@ -183,16 +183,42 @@ bool sema_lookup(sema *S, const char *name, sval *out);
 void sema_bind(sema *S, const char *name, sval v);
 
 /* block pointers (sema_blockptr.c) */
-int sema_bp_tensors(const sval *bp);                 /* how many tensor components: 3*rank + 1 */
+int sema_bp_tensors(const sval *bp);                 /* how many tensor components: 3*rank + 1 (descriptors 2*rank + 1) */
 sval sema_bp_with(sema *S, sval bp, int k, sval t);  /* a copy with tensor component k replaced */
 sval sema_bp_load(sema *S, src_pos p, sval bp, sval boundary_check, sval padding);
 void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval boundary_check);
 sval sema_make_block_ptr(sema *S, src_pos p, sval base, sval shape, sval strides, sval offsets, sval block, sval order);
 sval sema_advance(sema *S, src_pos p, sval bp, sval deltas);
+/* v as an integer scalar tensor of dtype dt; errors name `fn` and `what`. */
+sval sema_int_scalar(sema *S, src_pos p, sval v, tt_dtype dt, const char *fn, const char *what);
+/* tl.arange(0, n) */
+sval sema_arange(sema *S, src_pos p, int64_t n);
+/* The element indices of bp's block, idx[d] = offsets[d] + arange(block[d])
+ * shaped along dimension d (i32, broadcastable to the block). */
+void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx);
+/* The pointer tile base + sum_d i64(idx[d]) * strides[d] of bp (block
+ * pointer or descriptor layout), broadcast to shape[0..rank); *mask is the
+ * AND of 0 <= idx[d] < shapes[d] over the dims d in `checked` (bits), or
+ * None when no dim is checked. */
+sval sema_bp_address(sema *S, src_pos p, sval bp, const sval *idx, unsigned checked, int rank,
+                     const int64_t *shape, sval *mask);
+/* tt.load of ptr under mask (None: unmasked) with other = 0, or NaN when
+ * padding is the string "nan"; tt.store of value (of ptr's shape and
+ * pointee type) under mask. */
+sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding);
+void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value);
+
+/* tensor descriptors (sema_tdesc.c; Triton 3.6 semantic.py make_tensor_descriptor,
+ * descriptor_load/store/atomic_* /gather/scatter), lowered to pointer tiles
+ * whose every dimension is bounds-checked: out-of-bounds lanes read the
+ * padding and drop stores, as TMA does. */
 sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding);
-/* desc.load(offsets) / desc.store(offsets, value): every dimension bounds-checked */
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets);
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value);
+/* desc.atomic_{add,min,max,and,or,xor}: op is the name without "atomic_" */
+void sema_desc_atomic(sema *S, src_pos p, const char *op, sval desc, sval offsets, sval value);
+sval sema_desc_gather(sema *S, src_pos p, sval desc, sval x_offsets, sval y_offset);
+void sema_desc_scatter(sema *S, src_pos p, sval desc, sval value, sval x_offsets, sval y_offset);
 
 /* tl.device_assert(cond, msg, mask) / `assert cond, msg` (sema_print.c):
  * a tt.assert when S->debug, else nothing (semantic.device_assert). */

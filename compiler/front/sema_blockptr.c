@@ -1,16 +1,18 @@
 /* sema_blockptr.c — block pointers (tl.make_block_ptr, tl.advance, and
- * tl.load / tl.store on them) and device-side tensor descriptors
- * (tl.make_tensor_descriptor, desc.load / desc.store: a block pointer whose
- * every dimension is bounds-checked), lowered to ordinary pointer tiles and masks:
+ * tl.load / tl.store on them), lowered to ordinary pointer tiles and masks:
  * element i of the block is base + sum_d (offsets[d] + i_d) * strides[d], and
  * boundary_check=(d, ...) masks 0 <= offsets[d] + i_d < shape[d]
- * (semantics §2.6; semantic.py make_block_ptr / _load_block_pointer). */
+ * (semantics §2.6; semantic.py make_block_ptr / _load_block_pointer). The
+ * address and masked load/store helpers here serve tensor descriptors too
+ * (sema_tdesc.c). */
 #include "front_int.h"
 
 #include <math.h>
 #include <string.h>
 
-int sema_bp_tensors(const sval *bp) { return 3 * (int)bp->i + 1; }
+/* A descriptor's offsets are unused (constants 0), so only its base,
+ * shapes and strides are runtime values. */
+int sema_bp_tensors(const sval *bp) { return (bp->k == V_TDESC ? 2 : 3) * (int)bp->i + 1; }
 
 sval sema_bp_with(sema *S, sval bp, int k, sval t)
 {
@@ -28,12 +30,12 @@ static void want_ints_or_tensors(sema *S, src_pos p, sval t, int rank, const cha
         sema_error(S, p, "make_block_ptr: %s must be a tuple of %d values, got %s", what, rank, sv_describe(S, &t));
 }
 
-static sval scalar_int(sema *S, src_pos p, sval v, tt_dtype dt, const char *what)
+sval sema_int_scalar(sema *S, src_pos p, sval v, tt_dtype dt, const char *fn, const char *what)
 {
     if (v.k == V_TENSOR && (sv_shape(S, &v)->rank != 0 || !tt_dtype_is_int(v.dt)))
-        sema_error(S, p, "make_block_ptr: %s must be integer scalars, got %s", what, sv_describe(S, &v));
+        sema_error(S, p, "%s: %s must be integer scalars, got %s", fn, what, sv_describe(S, &v));
     if (v.k != V_TENSOR && v.k != V_INT && v.k != V_BOOL)
-        sema_error(S, p, "make_block_ptr: %s must be integers, got %s", what, sv_describe(S, &v));
+        sema_error(S, p, "%s: %s must be integers, got %s", fn, what, sv_describe(S, &v));
     return v.k == V_TENSOR ? sema_cast(S, p, v, dt, 0, false) : sema_const_as(S, p, v, dt);
 }
 
@@ -52,9 +54,9 @@ sval sema_make_block_ptr(sema *S, src_pos p, sval base, sval shape, sval strides
     bp.items = arena_alloc(S->a, sizeof(sval) * (size_t)(4 * rank + 1));
     bp.items[0] = base;
     for (int d = 0; d < rank; d++) {
-        bp.items[1 + d] = scalar_int(S, p, shape.items[d], TT_I64, "shapes");
-        bp.items[1 + rank + d] = scalar_int(S, p, strides.items[d], TT_I64, "strides");
-        bp.items[1 + 2 * rank + d] = scalar_int(S, p, offsets.items[d], TT_I32, "offsets");
+        bp.items[1 + d] = sema_int_scalar(S, p, shape.items[d], TT_I64, "make_block_ptr", "shapes");
+        bp.items[1 + rank + d] = sema_int_scalar(S, p, strides.items[d], TT_I64, "make_block_ptr", "strides");
+        bp.items[1 + 2 * rank + d] = sema_int_scalar(S, p, offsets.items[d], TT_I32, "make_block_ptr", "offsets");
         sval b = block.items[d];
         if (b.k != V_INT || b.i <= 0 || (b.i & (b.i - 1)))
             sema_error(S, p, "make_block_ptr: block_shape dimensions must be constexpr powers of two");
@@ -70,10 +72,53 @@ sval sema_advance(sema *S, src_pos p, sval bp, sval deltas)
     if (deltas.k != V_TUPLE || deltas.n != rank) sema_error(S, p, "advance: expected %d offsets", rank);
     for (int d = 0; d < rank; d++) {
         sval off = bp.items[1 + 2 * rank + d];
-        sval delta = scalar_int(S, p, deltas.items[d], TT_I32, "offsets");
+        sval delta = sema_int_scalar(S, p, deltas.items[d], TT_I32, "advance", "offsets");
         bp = sema_bp_with(S, bp, 1 + 2 * rank + d, sema_binop(S, p, "+", off, delta));
     }
     return bp;
+}
+
+sval sema_bp_address(sema *S, src_pos p, sval bp, const sval *idx, unsigned checked, int rank,
+                     const int64_t *shape, sval *mask)
+{
+    int brank = (int)bp.i;
+    sval ptr = bp.items[0];
+    *mask = sv_none();
+    for (int d = 0; d < brank; d++) {
+        sval off = sema_binop(S, p, "*", sema_cast(S, p, idx[d], TT_I64, 0, false), bp.items[1 + brank + d]);
+        ptr = sema_binop(S, p, "+", ptr, off);
+        if (checked & (1u << d)) {
+            sval lo = sema_binop(S, p, ">=", idx[d], sv_int(0));
+            sval hi = sema_binop(S, p, "<", sema_cast(S, p, idx[d], TT_I64, 0, false), bp.items[1 + d]);
+            sval m = sema_binop(S, p, "&", lo, hi);
+            *mask = mask->k == V_NONE ? m : sema_binop(S, p, "&", *mask, m);
+        }
+    }
+    ptr = sema_broadcast_to(S, p, ptr, rank, shape);
+    if (mask->k != V_NONE) *mask = sema_broadcast_to(S, p, *mask, rank, shape);
+    return ptr;
+}
+
+sval sema_arange(sema *S, src_pos p, int64_t n)
+{
+    sval arange;
+    if (!sema_module_attr(S, MOD_TL, "arange", &arange)) die("tl.arange missing");
+    sval args[2] = { sv_int(0), sv_int(n) };
+    sema_setloc(S, p);
+    return sema_call_builtin(S, NULL, (int)arange.i, NULL, args, 2, NULL, NULL, 0);
+}
+
+void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx)
+{
+    int rank = (int)bp.i;
+    for (int d = 0; d < rank; d++) {
+        sval i = sema_binop(S, p, "+", bp.items[1 + 2 * rank + d], sema_arange(S, p, bp.items[1 + 3 * rank + d].i));
+        for (int e = 0; e < rank; e++) {                                        /* shape it along dim d */
+            if (e < d) i = sema_expand_dims(S, p, i, 0);
+            else if (e > d) i = sema_expand_dims(S, p, i, sv_shape(S, &i)->rank);
+        }
+        idx[d] = i;                                                             /* i32 */
+    }
 }
 
 /* The pointer tile of a block pointer and, for the dims in `check`, its mask. */
@@ -95,36 +140,13 @@ static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask)
     } else if (check.k != V_NONE) {
         sema_error(S, p, "boundary_check must be a tuple of dimensions");
     }
-    sval ptr = bp.items[0];
-    *mask = sv_none();
-    sval arange;
-    if (!sema_module_attr(S, MOD_TL, "arange", &arange)) die("tl.arange missing");
-    for (int d = 0; d < rank; d++) {
-        sval args[2] = { sv_int(0), sv_int(shape[d]) };
-        sval idx = sema_call_builtin(S, NULL, (int)arange.i, NULL, args, 2, NULL, NULL, 0);
-        idx = sema_binop(S, p, "+", bp.items[1 + 2 * rank + d], idx);          /* i32 */
-        for (int e = 0; e < rank; e++) {                                      /* shape it along dim d */
-            if (e < d) idx = sema_expand_dims(S, p, idx, 0);
-            else if (e > d) idx = sema_expand_dims(S, p, idx, sv_shape(S, &idx)->rank);
-        }
-        sval off = sema_binop(S, p, "*", sema_cast(S, p, idx, TT_I64, 0, false), bp.items[1 + rank + d]);
-        ptr = sema_binop(S, p, "+", ptr, off);
-        if (checked & (1u << d)) {
-            sval lo = sema_binop(S, p, ">=", idx, sv_int(0));
-            sval hi = sema_binop(S, p, "<", sema_cast(S, p, idx, TT_I64, 0, false), bp.items[1 + d]);
-            sval m = sema_binop(S, p, "&", lo, hi);
-            *mask = mask->k == V_NONE ? m : sema_binop(S, p, "&", *mask, m);
-        }
-    }
-    ptr = sema_broadcast_to(S, p, ptr, rank, shape);
-    if (mask->k != V_NONE) *mask = sema_broadcast_to(S, p, *mask, rank, shape);
-    return ptr;
+    sval idx[IR_MAX_RANK];
+    sema_bp_indices(S, p, bp, idx);
+    return sema_bp_address(S, p, bp, idx, checked, rank, shape, mask);
 }
 
-sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
+sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding)
 {
-    sval mask;
-    sval ptr = tile(S, p, bp, check, &mask);
     const ir_type_info *t = sv_shape(S, &ptr);
     ir_value ops[3] = { ptr.v, -1, -1 };
     int n = 1;
@@ -142,6 +164,20 @@ sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
     return sv_tensor(ir_emit1(&S->b, IR_LOAD, sema_type(ptr.pt, 0, t->rank, t->shape), n, ops), ptr.pt, 0);
 }
 
+sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
+{
+    sval mask;
+    sval ptr = tile(S, p, bp, check, &mask);
+    return sema_masked_load(S, p, ptr, mask, padding);
+}
+
+void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value)
+{
+    ir_value ops[3] = { ptr.v, value.v, mask.k != V_NONE ? mask.v : -1 };
+    sema_setloc(S, p);
+    ir_emit(&S->b, IR_STORE, 0, NULL, mask.k != V_NONE ? 3 : 2, ops);
+}
+
 void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval check)
 {
     sval mask;
@@ -151,56 +187,5 @@ void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval check)
     int64_t shape[IR_MAX_RANK];
     memcpy(shape, t->shape, sizeof shape);
     value = sema_broadcast_to(S, p, sema_cast(S, p, value, ptr.pt, 0, false), rank, shape);
-    ir_value ops[3] = { ptr.v, value.v, mask.k != V_NONE ? mask.v : -1 };
-    sema_setloc(S, p);
-    ir_emit(&S->b, IR_STORE, 0, NULL, mask.k != V_NONE ? 3 : 2, ops);
-}
-
-sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding)
-{
-    if (block.k != V_TUPLE) sema_error(S, p, "make_tensor_descriptor: block_shape must be a tuple of constexprs");
-    int rank = block.n;
-    sval zeros = { .k = V_TUPLE, .n = rank, .v = -1 };
-    zeros.items = arena_alloc(S->a, sizeof(sval) * (size_t)(rank + 1));
-    for (int d = 0; d < rank; d++) zeros.items[d] = sv_int(0);
-    if (strides.k == V_TUPLE && strides.n == rank && strides.items[rank - 1].k == V_INT && strides.items[rank - 1].i != 1)
-        sema_error(S, p, "make_tensor_descriptor: the last stride must be 1");
-    sval d = sema_make_block_ptr(S, p, base, shape, strides, zeros, block, zeros);
-    d.k = V_TDESC;
-    d.s = "zero";
-    if (padding.k == V_STR) {
-        if (strcmp(padding.s, "zero") && strcmp(padding.s, "nan"))
-            sema_error(S, p, "make_tensor_descriptor: padding_option must be \"zero\" or \"nan\"");
-        d.s = padding.s;
-    }
-    return d;
-}
-
-static sval at_offsets(sema *S, src_pos p, sval desc, sval offsets, sval *all)
-{
-    int rank = (int)desc.i;
-    if (offsets.k != V_TUPLE || offsets.n != rank)
-        sema_error(S, p, "a tensor descriptor of rank %d needs %d offsets, got %s", rank, rank, sv_describe(S, &offsets));
-    sval bp = desc;
-    bp.k = V_BLOCKPTR;
-    for (int d = 0; d < rank; d++)
-        bp = sema_bp_with(S, bp, 1 + 2 * rank + d, scalar_int(S, p, offsets.items[d], TT_I32, "offsets"));
-    *all = (sval){ .k = V_TUPLE, .n = rank, .v = -1 };
-    all->items = arena_alloc(S->a, sizeof(sval) * (size_t)rank);
-    for (int d = 0; d < rank; d++) all->items[d] = sv_int(d);
-    return bp;
-}
-
-sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
-{
-    sval all;
-    sval bp = at_offsets(S, p, desc, offsets, &all);
-    return sema_bp_load(S, p, bp, all, (sval){ .k = V_STR, .s = desc.s, .v = -1 });
-}
-
-void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value)
-{
-    sval all;
-    sval bp = at_offsets(S, p, desc, offsets, &all);
-    sema_bp_store(S, p, bp, value, all);
+    sema_masked_store(S, p, ptr, mask, value);
 }

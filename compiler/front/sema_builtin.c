@@ -119,8 +119,9 @@ static bool desc_attr(sema *S, src_pos p, sval d, const char *name, sval *out)
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out)
 {
     if (self.k == V_DTYPE) return sema_dtype_attr(S, self, name, out);
-    if (self.k == V_TDESC && (!strcmp(name, "load") || !strcmp(name, "store"))) {
-        *out = (sval){ .k = V_METHOD, .i = !strcmp(name, "load") ? B_DESC_LOAD : B_DESC_STORE, .v = -1 };
+    if (self.k == V_TDESC && (!strcmp(name, "load") || !strcmp(name, "store") || find(name, IN_TDESC, out, V_METHOD))) {
+        if (!strcmp(name, "load") || !strcmp(name, "store"))
+            *out = (sval){ .k = V_METHOD, .i = !strcmp(name, "load") ? B_DESC_LOAD : B_DESC_STORE, .v = -1 };
         out->self = arena_alloc(S->a, sizeof(sval));
         *out->self = self;
         return true;
@@ -591,6 +592,18 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         sema_desc_store(S, p, d, sema_arg_req(S, p, &B, "offsets"), sema_arg_req(S, p, &B, "value"));
         return sv_none();
     }
+    case B_DESC_ATOMIC_ADD: case B_DESC_ATOMIC_MIN: case B_DESC_ATOMIC_MAX:
+    case B_DESC_ATOMIC_AND: case B_DESC_ATOMIC_OR: case B_DESC_ATOMIC_XOR:
+        sema_desc_atomic(S, p, btab[id].name + strlen("atomic_"), sema_arg_req(S, p, &B, "desc"),
+                         sema_arg_req(S, p, &B, "offsets"), sema_arg_req(S, p, &B, "value"));
+        return sv_none();
+    case B_DESC_GATHER:
+        return sema_desc_gather(S, p, sema_arg_req(S, p, &B, "desc"), sema_arg_req(S, p, &B, "x_offsets"),
+                                sema_arg_req(S, p, &B, "y_offset"));
+    case B_DESC_SCATTER:
+        sema_desc_scatter(S, p, sema_arg_req(S, p, &B, "desc"), sema_arg_req(S, p, &B, "value"),
+                          sema_arg_req(S, p, &B, "x_offsets"), sema_arg_req(S, p, &B, "y_offset"));
+        return sv_none();
     case B_TO_TENSOR:
         return sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "the argument");
     case B_POINTER_TYPE: {

@@ -9,7 +9,8 @@
 
 #include "front_int.h"
 
-enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBDEVICE = 32 };
+enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBDEVICE = 32, IN_TDESC = 64 };
+/* IN_TDESC: methods of tensor descriptors (core.py tensor_descriptor_base) */
 
 /* X(ID, "name", "params", visibility). A parameter "*name" collects the
  * remaining positional arguments into a tuple. */
@@ -95,6 +96,14 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(MAKE_TENSOR_DESC, "make_tensor_descriptor", "base,shape,strides,block_shape,padding_option", IN_TL) \
     X(DESC_LOAD, "load_tensor_descriptor", "desc,offsets", IN_TL) \
     X(DESC_STORE, "store_tensor_descriptor", "desc,offsets,value", IN_TL) \
+    X(DESC_ATOMIC_ADD, "atomic_add", "desc,offsets,value", IN_TDESC) \
+    X(DESC_ATOMIC_MIN, "atomic_min", "desc,offsets,value", IN_TDESC) \
+    X(DESC_ATOMIC_MAX, "atomic_max", "desc,offsets,value", IN_TDESC) \
+    X(DESC_ATOMIC_AND, "atomic_and", "desc,offsets,value", IN_TDESC) \
+    X(DESC_ATOMIC_OR, "atomic_or", "desc,offsets,value", IN_TDESC) \
+    X(DESC_ATOMIC_XOR, "atomic_xor", "desc,offsets,value", IN_TDESC) \
+    X(DESC_GATHER, "gather", "desc,x_offsets,y_offset", IN_TDESC) \
+    X(DESC_SCATTER, "scatter", "desc,value,x_offsets,y_offset", IN_TDESC) \
     X(JOIN, "join", "a,b", IN_TL) \
     X(SPLIT, "split", "a", IN_TL | IN_METHOD) \
     X(CAT, "cat", "input,other,can_reorder", IN_TL) \

@@ -136,6 +136,22 @@ static sval as_carried(sema *S, src_pos p, const char *name, sval v)
 
 /* ---- if ---- */
 
+/* Block pointers and tensor descriptors are carried through control flow
+ * as their tensor components (sema_bp_tensors); two such values merge when
+ * they have the same kind, rank, block shape and (descriptors) padding,
+ * which are compile-time properties. */
+static bool bp_like(const sval *v) { return v->k == V_BLOCKPTR || v->k == V_TDESC; }
+
+static bool same_bp(const sval *a, const sval *b)
+{
+    if (!bp_like(a)) return true;
+    if (a->k != b->k || a->i != b->i) return false;
+    int r = (int)a->i;
+    for (int d = 0; d < r; d++)
+        if (a->items[1 + 3 * r + d].i != b->items[1 + 3 * r + d].i) return false;
+    return a->k != V_TDESC || !strcmp(a->s, b->s);
+}
+
 static int leaf_count(sema *S, src_pos p, const char *name, sval v);
 static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n);
 static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k);
@@ -191,9 +207,9 @@ static void exec_if(sema *S, node *s)
         bool hb = scope_get(&before, name, &b0);
         bool ht = scope_get(&sthen, name, &t), he = scope_get(&selse, name, &e);
         if (!ht || !he) continue;                 /* defined in one branch only: not visible */
-        if (t.k == V_TUPLE || e.k == V_TUPLE || t.k == V_BLOCKPTR || e.k == V_BLOCKPTR) {
-            /* tuples and block pointers: their leaves become results */
-            bool shape_ok = t.k == e.k && (t.k != V_BLOCKPTR || t.i == e.i) && (t.k != V_TUPLE || t.n == e.n);
+        if (t.k == V_TUPLE || e.k == V_TUPLE || bp_like(&t) || bp_like(&e)) {
+            /* tuples, block pointers and descriptors: their leaves become results */
+            bool shape_ok = t.k == e.k && same_bp(&t, &e) && (t.k != V_TUPLE || t.n == e.n);
             int nt = leaf_count(S, s->pos, name, t);
             if (!shape_ok || nt != leaf_count(S, s->pos, name, e))
                 sema_error(S, s->pos, "'%s' is %s in the then-branch but %s in the else-branch of a runtime if", name,
@@ -315,7 +331,7 @@ typedef struct carried {
 /* How many tensors carry v; an error for values that cannot change in a loop. */
 static int leaf_count(sema *S, src_pos p, const char *name, sval v)
 {
-    if (v.k == V_BLOCKPTR) return sema_bp_tensors(&v);
+    if (bp_like(&v)) return sema_bp_tensors(&v);
     if (v.k == V_TUPLE) {
         int n = 0;
         for (int i = 0; i < v.n; i++) n += leaf_count(S, p, name, v.items[i]);
@@ -328,7 +344,7 @@ static int leaf_count(sema *S, src_pos p, const char *name, sval v)
 
 static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n)
 {
-    if (v.k == V_BLOCKPTR) {
+    if (bp_like(&v)) {
         for (int k = 0; k < sema_bp_tensors(&v); k++) out[(*n)++] = v.items[k];
     } else if (v.k == V_TUPLE) {
         for (int i = 0; i < v.n; i++) leaf_fill(S, p, name, v.items[i], out, n);
@@ -340,7 +356,7 @@ static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, i
 /* The template's shape with its leaves replaced by vals[*k], vals[*k + 1], ... */
 static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k)
 {
-    if (tmpl.k == V_BLOCKPTR) {
+    if (bp_like(&tmpl)) {
         for (int c = 0; c < sema_bp_tensors(&tmpl); c++) tmpl = sema_bp_with(S, tmpl, c, vals[(*k)++]);
         return tmpl;
     }
@@ -362,10 +378,10 @@ static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
     for (int i = 0; i < assigned.n; i++) {
         sval v;
         if (!sema_lookup(S, assigned.v[i], &v)) continue;
-        if (v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE || v.k == V_TDESC)
+        if (v.k == V_STR || v.k == V_DTYPE || v.k == V_NONE)
             sema_error(S, p, "'%s' (%s) is reassigned in a runtime loop; only tensors, block pointers and tuples of them "
                              "can be loop-carried", assigned.v[i], sv_describe(S, &v));
-        if (v.k == V_TENSOR || v.k == V_BLOCKPTR || v.k == V_TUPLE || sv_is_const(&v))
+        if (v.k == V_TENSOR || bp_like(&v) || v.k == V_TUPLE || sv_is_const(&v))
             cap += leaf_count(S, p, assigned.v[i], v);
     }
     c->name = arena_alloc(S->a, sizeof(char *) * (size_t)(cap + 1));
@@ -379,7 +395,7 @@ static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
         if (!sema_lookup(S, name, &v)) continue;
         if (is_constexpr_name(S, name) && (v.k == V_TENSOR || sv_is_const(&v)))
             sema_error(S, p, "cannot reassign constexpr '%s' in a loop", name);
-        if (v.k != V_TENSOR && v.k != V_BLOCKPTR && v.k != V_TUPLE && !sv_is_const(&v)) continue;
+        if (v.k != V_TENSOR && !bp_like(&v) && v.k != V_TUPLE && !sv_is_const(&v)) continue;
         int first = c->n, n = 0;
         leaf_fill(S, p, name, v, c->init + first, &n);
         int k = 0;
@@ -417,8 +433,8 @@ static void yield_carried(sema *S, src_pos p, carried *c)
         if (!sema_lookup(S, c->name[i], &v)) die("carried name vanished");
         int n = 0;
         while (i + n < c->n && (n == 0 || c->comp[i + n] > 0)) n++;
-        bool shape_ok = (w.k == V_BLOCKPTR) == (v.k == V_BLOCKPTR) && (w.k == V_TUPLE) == (v.k == V_TUPLE) &&
-                        (w.k != V_BLOCKPTR || v.i == w.i) && (w.k != V_TUPLE || v.n == w.n);
+        bool shape_ok = bp_like(&w) == bp_like(&v) && (w.k == V_TUPLE) == (v.k == V_TUPLE) && same_bp(&w, &v) &&
+                        (w.k != V_TUPLE || v.n == w.n);
         if (!shape_ok || leaf_count(S, p, c->name[i], v) != n)
             sema_error(S, p, "loop-carried variable '%s' was %s before the loop but is %s in it", c->name[i],
                        sv_describe(S, &w), sv_describe(S, &v));

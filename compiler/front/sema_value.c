@@ -101,7 +101,13 @@ const char *sv_describe(sema *S, const sval *v)
     case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
     case V_TUPLE: snprintf(buf, sizeof buf, "tuple of %d", v->n); break;
     case V_BLOCKPTR: snprintf(buf, sizeof buf, "a block pointer of rank %d", (int)v->i); break;
-    case V_TDESC: snprintf(buf, sizeof buf, "a tensor descriptor of rank %d", (int)v->i); break;
+    case V_TDESC: {    /* core.py tensor_descriptor_base_type.__str__, plus the padding */
+        int r = (int)v->i, len = snprintf(buf, sizeof buf, "tensor_descriptor<%s[", tt_dtype_triton_name(v->items[0].pt));
+        for (int i = 0; i < r; i++)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", i ? ", " : "", (long long)v->items[1 + 3 * r + i].i);
+        snprintf(buf + len, sizeof buf - (size_t)len, "]>%s", strcmp(v->s, "nan") ? "" : " with NaN padding");
+        break;
+    }
     case V_TENSOR: {
         const ir_type_info *t = sv_shape(S, v);
         int len = snprintf(buf, sizeof buf, "%s", dtname(v->dt, v->pt, d, sizeof d));

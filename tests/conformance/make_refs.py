@@ -288,6 +288,100 @@ def fp8():
     save("fp8_dot_ab4", (a.astype(np.float64) @ b4.astype(np.float64)).astype(f32))
 
 
+def tdesc():
+    """kernels/tdesc.py: descriptor gather/scatter/atomics over a shape
+    [M, N] inside larger storage, loop-carried descriptors, host descriptors."""
+    r = np.random.default_rng(808)
+    f32 = np.float32
+    # gather: X storage [20, 64], descriptor shape [16, 40], block [1, 32], columns 16..47
+    M, N, y0, BX, BY = 16, 40, 16, 16, 32
+    x = r.standard_normal((20, 64)).astype(f32)
+    idx = np.array([3, -1, 0, 15, 16, 17, 19, 7, 7, 2, 9, 11, 12, 1, 5, 14], dtype=np.int32)
+    save("tdesc_gx", x)
+    save("tdesc_gidx", idx)
+    for pad, fill in (("zero", 0.0), ("nan", np.nan)):
+        y = np.full((BX, BY), fill, dtype=f32)
+        for i, row in enumerate(idx):
+            if 0 <= row < M:
+                y[i, :N - y0] = x[row, y0:N]
+        save("tdesc_gather_" + pad, y)
+    xi8 = r.integers(-128, 128, size=(20, 64), dtype=np.int8)
+    save("tdesc_gx_i8", xi8)
+    y = np.zeros((BX, BY), dtype=np.int8)
+    for i, row in enumerate(idx):
+        if 0 <= row < M:
+            y[i, :N - y0] = xi8[row, y0:N]
+    save("tdesc_gather_i8", y)
+    # scatter: rows of V [16, 32] to Y storage [20, 64] (initially -1) at rows sidx, columns 16..47
+    v = r.standard_normal((BX, BY)).astype(f32)
+    sidx = np.array([4, 16, 0, 13, -2, 18, 1, 15, 6, 8, 2, 11, 3, 9, 10, 5], dtype=np.int32)
+    out = np.full((20, 64), -1, dtype=f32)
+    save("tdesc_sv", v)
+    save("tdesc_sidx", sidx)
+    save("tdesc_sinit", out.copy())
+    for i, row in enumerate(sidx):
+        if 0 <= row < M:
+            out[row, y0:N] = v[i, :N - y0]
+    save("tdesc_scatter", out)
+    # atomics: Out storage [10, 32], shape [10, 27], blocks [4, 16], grid (3, 2); each program
+    # reduces its block and then the block at (0, 0)
+    M, N, BM, BN, GM, GN = 10, 27, 4, 16, 3, 2
+    xa = r.integers(-1000, 1000, size=(GM * BM, GN * BN), dtype=np.int32)
+    init = r.integers(-1000, 1000, size=(M, 32), dtype=np.int32)
+    save("tdesc_ax", xa)
+    save("tdesc_ainit", init)
+    ops = {"add": np.add, "min": np.minimum, "max": np.maximum, "and": np.bitwise_and, "or": np.bitwise_or,
+           "xor": np.bitwise_xor}
+    for name, op in ops.items():
+        o = init.copy()
+        for pm in range(GM):
+            for pn in range(GN):
+                blk = xa[pm * BM:(pm + 1) * BM, pn * BN:(pn + 1) * BN]
+                for (m0, n0) in ((pm * BM, pn * BN), (0, 0)):
+                    for i in range(BM):
+                        for j in range(BN):
+                            if m0 + i < M and n0 + j < N:
+                                o[m0 + i, n0 + j] = op(o[m0 + i, n0 + j], blk[i, j])
+        save("tdesc_atomic_" + name, o)
+    xf = xa.astype(f32)                      # small integers: every order of the float adds is exact
+    save("tdesc_axf", xf)
+    save("tdesc_ainitf", init.astype(f32))
+    o = init.astype(f32)
+    for pm in range(GM):
+        for pn in range(GN):
+            blk = xf[pm * BM:(pm + 1) * BM, pn * BN:(pn + 1) * BN]
+            for (m0, n0) in ((pm * BM, pn * BN), (0, 0)):
+                for i in range(BM):
+                    for j in range(BN):
+                        if m0 + i < M and n0 + j < N:
+                            o[m0 + i, n0 + j] += blk[i, j]
+    save("tdesc_atomic_addf", o)
+    # carried: A, B [24, 40], blocks [8, 16]
+    M, N, BM, BN = 24, 40, 8, 16
+    a = r.standard_normal((M, N)).astype(f32)
+    b = r.standard_normal((M, N)).astype(f32)
+    save("tdesc_ca", a)
+    save("tdesc_cb", b)
+    nb = -(-N // BN)
+    pa = np.zeros((M, nb * BN), dtype=f32)
+    pb = np.zeros((M, nb * BN), dtype=f32)
+    pa[:, :N] = a
+    pb[:, :N] = b
+    acc = np.zeros((M, BN), dtype=f32)
+    for j in range(nb):
+        acc += (pa if j % 3 == 0 else pb)[:, j * BN:(j + 1) * BN]
+    cur = pa if (nb - 1) % 3 == 0 else pb
+    for j in range(nb):
+        if j % 2 == 1:
+            cur = pa
+        acc += cur[:, j * BN:(j + 1) * BN]
+    save("tdesc_carried", acc)
+    # host descriptors with a 512-wide block: X f32 [6, 600] -> E f16 [6, 512]
+    hx = r.standard_normal((6, 600)).astype(f32)
+    save("tdesc_hx", hx)
+    save("tdesc_hy", hx[:, :512].astype(np.float16))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -299,6 +393,7 @@ def main():
     standard()
     shape()
     fp8()
+    tdesc()
 
 
 if __name__ == "__main__":

@@ -2,20 +2,21 @@
 # Every libdevice conformance kernel (the ld_* cases of meson.build: every
 # overload of Triton 3.6's libdevice) through `tritium ptx` and ptxas for
 # sm_90 (ieee numerics; fast too for the kernel holding exp, sqrt, rsqrt). Needs only LLVM and ptxas (exit 77 without ptxas).
-# usage: tests/conformance/ptx_libdevice.sh [TRITIUM]
+# usage: tests/conformance/ptx_libdevice.sh [TRITIUM [PREFIX]]
+# PREFIX selects other cases by name instead (tdesc_: the tensor descriptors).
 here=$(cd "$(dirname "$0")" && pwd)
 exe=${1:-$here/../../build/repl/tritium}
 case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
 ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
 [ -n "$ptxas" ] || { echo "no ptxas: skipped"; exit 77; }
 cd "$here" || exit 99
-python3 - "$exe" "$ptxas" <<'PY'
+python3 - "$exe" "$ptxas" "${2:-ld_}" <<'PY'
 import ast, os, re, subprocess, sys, tempfile
 text = re.sub(r"#.*", "", open("meson.build").read())
 cases = []
 for m in re.finditer(r"conformance_cases \+?= (\[.*?\n\]\n)", text, re.S):
     cases += ast.literal_eval(m.group(1))
-cases = [c for c in cases if c[0].startswith("ld_")]
+cases = [c for c in cases if c[0].startswith(sys.argv[3])]
 fails = 0
 tmp = tempfile.mkdtemp(prefix="tritium_ptx_ld_")
 for name, argv in cases:
@@ -39,6 +40,6 @@ for name, argv in cases:
             print("FAIL  %s (%s)\n%s" % (name, mode, (r.stdout + r.stderr)[-1500:]))
         os.unlink(ptx)
 os.rmdir(tmp)
-print("%d libdevice kernels compile to PTX and assemble for sm_90, %d failures" % (len(cases), fails))
+print("%d %s* kernels compile to PTX and assemble for sm_90, %d failures" % (len(cases), sys.argv[3], fails))
 sys.exit(min(fails, 99))
 PY

@@ -44,6 +44,7 @@ int main(void)
         suite_add_tcase(s, tc_golden());
         suite_add_tcase(s, tc_random());
         suite_add_tcase(s, tc_blockptr());
+        suite_add_tcase(s, tc_tdesc());
         suite_add_tcase(s, tc_limits());
         suite_add_tcase(s, tc_fp8());
         suite_add_tcase(s, tc_tuple());

@@ -89,6 +89,7 @@ TCase *tc_expr(void);
 TCase *tc_golden(void);
 TCase *tc_random(void);
 TCase *tc_blockptr(void);
+TCase *tc_tdesc(void);
 TCase *tc_limits(void);
 TCase *tc_fp8(void);
 TCase *tc_tuple(void);
