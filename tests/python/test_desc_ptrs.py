@@ -214,3 +214,68 @@ def test_python_reinterpreted_uint_argument():
     y = torch.empty(8, dtype=torch.int64)
     i64_plus_one[(1,)](triton.reinterpret(x, tl.uint64), triton.reinterpret(y, tl.uint64), N=8)
     assert [v & (2**64 - 1) for v in y.tolist()] == [(v + 1) & (2**64 - 1) for v in x.tolist()]
+
+
+# ---- descriptor methods on host and device descriptors ----------------------
+
+@triton.jit
+def desc_reduce(out_desc, out_ptr, x_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, KIND: tl.constexpr):
+    # a host descriptor, or (out_desc=None) one made in the kernel
+    pm = tl.program_id(0) * BM
+    pn = tl.program_id(1) * BN
+    x = tl.load(x_ptr + (pm + tl.arange(0, BM))[:, None] * N + (pn + tl.arange(0, BN))[None, :])
+    if out_desc is None:
+        d = tl.make_tensor_descriptor(out_ptr, [M, N], [N, 1], [BM, BN])
+    else:
+        d = out_desc
+    if KIND == "add":
+        d.atomic_add([pm, pn], x)
+    else:
+        d.atomic_max([pm, pn], x)
+
+
+@pytest.mark.parametrize("host", [True, False])
+@pytest.mark.parametrize("kind", ["add", "max"])
+def test_python_descriptor_atomics(host, kind):
+    g = torch.Generator().manual_seed(5)
+    x = torch.randint(-100, 100, (16, 64), dtype=torch.int32, generator=g)
+    out = torch.randint(-100, 100, (16, 64), dtype=torch.int32, generator=g)
+    ref = x.numpy() + out.numpy() if kind == "add" else np.maximum(x.numpy(), out.numpy())
+    d = TensorDescriptor.from_tensor(out, [8, 32]) if host else None
+    desc_reduce[(2, 2)](d, out, x, 16, 64, BM=8, BN=32, KIND=kind)
+    np.testing.assert_array_equal(out.numpy(), ref)
+
+
+@triton.jit
+def desc_rows(src_desc, dst_desc, idx_ptr, y, BX: tl.constexpr):
+    # dst rows idx[i] = src rows idx[i], columns y .. y + block
+    idx = tl.load(idx_ptr + tl.arange(0, BX))
+    dst_desc.scatter(src_desc.gather(idx, y), idx, y)
+
+
+def test_python_host_descriptor_gather_scatter():
+    src = torch.randn(12, 48, dtype=torch.float16)
+    dst = torch.zeros(12, 48, dtype=torch.float16)
+    idx = torch.tensor([11, 0, 5, 12, 3, 7, 1, 9], dtype=torch.int32)   # 12: outside, neither read nor written
+    desc_rows[(1,)](TensorDescriptor.from_tensor(src, [1, 32]), TensorDescriptor.from_tensor(dst, [1, 32]), idx, 16, BX=8)
+    ref = torch.zeros(12, 48, dtype=torch.float16)
+    for r in idx.tolist():
+        if r < 12:
+            ref[r, 16:48] = src[r, 16:48]
+    assert torch.equal(dst, ref)
+
+
+@triton.jit
+def desc_wide_store(desc, BM: tl.constexpr, BN: tl.constexpr):
+    # f32 values stored through an f16 descriptor: cast as desc.store does
+    m = tl.program_id(0) * BM
+    v = (m + tl.arange(0, BM))[:, None] * 1000 + tl.arange(0, BN)[None, :]
+    desc.store([m, 0], v.to(tl.float32) / 8)
+
+
+def test_python_host_descriptor_block_past_256():
+    y = torch.zeros(4, 640, dtype=torch.float16)
+    desc_wide_store[(2,)](TensorDescriptor(y, [4, 600], [640, 1], [2, 1024]), BM=2, BN=1024)
+    ref = torch.zeros(4, 640, dtype=torch.float16)
+    ref[:, :600] = (torch.arange(4)[:, None] * 1000 + torch.arange(600)[None, :]).float().div(8).half()
+    assert torch.equal(y, ref)
