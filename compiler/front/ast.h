@@ -11,7 +11,7 @@ typedef enum {
     E_ATTR,        /* a.name */
     E_CALL,        /* f(args, k=v) */
     E_SUBSCRIPT,   /* a[items]; items may be E_SLICE (':') or E_NONE */
-    E_SLICE,       /* a bare ':' (lo/hi/step unsupported beyond None) */
+    E_SLICE,       /* start:stop:step inside a subscript; a, b, c (NULL where omitted) */
     E_BINOP, E_UNARY, E_BOOLOP, E_COMPARE, E_IFEXP,
     E_TUPLE, E_LIST,
     E_DICT,        /* {k: v}: keys in items, values in kwvals (decorator arguments only) */

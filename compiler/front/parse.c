@@ -245,26 +245,37 @@ static bool parse_call_args(parser *P, node *call)
     return expect_op(P, ")");
 }
 
-/* subscript: item (',' item)*   item: ':' | expr | expr? ':' expr? [':' expr?] */
+/* the rest of a slice after its start (NULL when omitted): ':' [stop] [':' [step]] */
+static node *parse_slice(parser *P, token *colon, node *start)
+{
+    node *sl = mk(P, E_SLICE, colon);
+    sl->a = start;
+    for (int part = 0; part < 2; part++) {
+        if (part && !accept_op(P, ":")) break;
+        token *t = peek(P);
+        if (tok_is_op(t, ",") || tok_is_op(t, "]") || tok_is_op(t, ":")) continue;
+        node *v = parse_expr(P);
+        if (!v) return NULL;
+        if (part) sl->c = v; else sl->b = v;
+    }
+    return sl;
+}
+
+/* subscript: item (',' item)*   item: expr | [expr] ':' [expr] [':' [expr]] */
 static bool parse_subscripts(parser *P, node *sub)
 {
     for (;;) {
         token *t = peek(P);
-        node *item;
-        if (tok_is_op(t, ":")) {
-            next(P);
-            item = mk(P, E_SLICE, t);
-            if (!tok_is_op(peek(P), ",") && !tok_is_op(peek(P), "]")) {
-                error_at(P, peek(P), "slices with bounds are not supported (only ':' and None)");
-                return false;
-            }
-        } else {
+        node *item = NULL;
+        if (!tok_is_op(t, ":")) {
             item = parse_expr(P);
             if (!item) return false;
-            if (tok_is_op(peek(P), ":")) {
-                error_at(P, peek(P), "slices with bounds are not supported (only ':' and None)");
-                return false;
-            }
+            t = peek(P);
+        }
+        if (tok_is_op(t, ":")) {
+            next(P);
+            item = parse_slice(P, t, item);
+            if (!item) return false;
         }
         list_push(P, &sub->items, item);
         if (!accept_op(P, ",")) break;

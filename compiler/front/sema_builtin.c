@@ -237,7 +237,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     case B_PROGRAM_ID:
     case B_NUM_PROGRAMS: {
         int64_t axis = sema_arg_has(&B, "axis") ? sema_want_int(S, p, sema_arg(&B, "axis"), "axis") : 0;
-        if (axis < 0 || axis > 2) sema_error(S, p, "%s: axis must be 0, 1 or 2", btab[id].name);
+        if (axis < 0 || axis > 2) sema_error(S, p, "%s axis must be 0, 1, or 2 but got %lld", btab[id].name, (long long)axis);
         sval r = sema_emit(S, id == B_PROGRAM_ID ? IR_GET_PID : IR_GET_NPROG, ir_scalar(TT_I32), 0, NULL, TT_I32, 0);
         ir_attr_set(ir_def(S->fn, r.v), "axis", axis);
         return r;
@@ -476,18 +476,24 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         const ir_type_info *t = sv_shape(S, &x);
         int rank = t->rank;
         int64_t order[IR_MAX_RANK];
-        if (sema_arg_has(&B, "dims")) {
-            int r = sema_want_shape(S, p, sema_arg(&B, "dims"), order, false);
-            if (r != rank) sema_error(S, p, "%s: expected %d dims, got %d", btab[id].name, rank, r);
+        /* core.py trans/permute: dims as a tuple or as individual arguments; trans without
+         * dims swaps the last two axes (a batched 2-D transpose) */
+        sval d = sema_arg_has(&B, "dims") ? sema_arg(&B, "dims") : (sval){ .k = V_TUPLE };
+        if (d.k == V_TUPLE && d.n == 1 && d.items[0].k == V_TUPLE) d = d.items[0];
+        int nd = d.k == V_TUPLE ? d.n : 1;
+        if (nd == 0 && id == B_TRANS) {
+            if (rank < 2) sema_error(S, p, "tl.trans invoked with a 0- or 1-dimensional tensor");
+            for (int i = 0; i < rank; i++) order[i] = i;
+            order[rank - 2] = rank - 1, order[rank - 1] = rank - 2;
         } else {
-            if (id == B_PERMUTE || rank != 2) sema_error(S, p, "%s: give the dims for a rank-%d tensor", btab[id].name, rank);
-            order[0] = 1, order[1] = 0;
+            if (nd != rank) sema_error(S, p, "%s dims must have the same length as input shape (%d), got %d", btab[id].name, rank, nd);
+            for (int i = 0; i < rank; i++) order[i] = sema_want_int(S, p, d.k == V_TUPLE ? d.items[i] : d, "a dim");
         }
         int64_t shape[IR_MAX_RANK];
         unsigned seen = 0;
         for (int i = 0; i < rank; i++) {
             if (order[i] < 0 || order[i] >= rank || (seen & (1u << order[i])))
-                sema_error(S, p, "%s: dims must be a permutation of 0..%d", btab[id].name, rank - 1);
+                sema_error(S, p, "%s dims must be a permutation of 0, 1, ..., %d", btab[id].name, rank - 1);
             seen |= 1u << order[i];
             shape[i] = t->shape[order[i]];
         }
@@ -510,12 +516,31 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         return sema_reshape(S, p, x, 1, &n);
     }
     case B_EXPAND_DIMS: {
-        sval x = sema_arg_req(S, p, &B, "input"), ax = sema_arg_req(S, p, &B, "axis");
-        if (ax.k == V_TUPLE) {
-            for (int i = 0; i < ax.n; i++) x = sema_expand_dims(S, p, x, (int)sema_want_int(S, p, ax.items[i], "axis"));
-            return x;
+        /* core.py expand_dims: axes index the result (rank + #axes), may be negative, must be distinct;
+         * inserted in increasing order */
+        sval x = sema_to_tensor(S, p, sema_arg_req(S, p, &B, "input")), ax = sema_arg_req(S, p, &B, "axis");
+        int n = ax.k == V_TUPLE ? ax.n : 1, nd = sv_shape(S, &x)->rank + n;
+        if (nd > IR_MAX_RANK) sema_error(S, p, "tensors of rank above %d are not supported", IR_MAX_RANK);
+        int64_t axes[IR_MAX_RANK];
+        for (int i = 0; i < n; i++) {
+            int64_t a = sema_want_int(S, p, ax.k == V_TUPLE ? ax.items[i] : ax, "axis");
+            if (a < -nd || a >= nd) sema_error(S, p, "invalid axis %lld. Expected %d <= axis < %d", (long long)a, -nd, nd);
+            axes[i] = a < 0 ? a + nd : a;
         }
-        return sema_expand_dims(S, p, x, (int)sema_want_int(S, p, ax, "axis"));
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < i; j++)
+                if (axes[i] == axes[j]) {
+                    char buf[IR_MAX_RANK * 24] = "", *q = buf;
+                    for (int k = 0; k < n; k++) q += sprintf(q, "%s%lld", k ? ", " : "", (long long)axes[k]);
+                    sema_error(S, p, "expand_dims received duplicate axes, normalized axes = [%s]", buf);
+                }
+        for (int done = 0; done < n; done++) {    /* smallest first */
+            int m = 0;
+            for (int i = 1; i < n; i++) if (axes[i] < axes[m]) m = i;
+            x = sema_expand_dims(S, p, x, (int)axes[m]);
+            axes[m] = INT64_MAX;
+        }
+        return x;
     }
     case B_MULTIPLE_OF:
     case B_MAX_CONTIGUOUS:
@@ -581,9 +606,18 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_ADVANCE:
         return sema_advance(S, p, sema_arg_req(S, p, &B, "base"), sema_arg_req(S, p, &B, "offsets"));
-    case B_MAKE_TENSOR_DESC:
-        return sema_make_tensor_desc(S, p, sema_arg_req(S, p, &B, "base"), sema_arg_req(S, p, &B, "shape"), sema_arg_req(S, p, &B, "strides"),
-                                     sema_arg_req(S, p, &B, "block_shape"), sema_arg(&B, "padding_option"));
+    case B_MAKE_TENSOR_DESC: {
+        sval base = sema_arg_req(S, p, &B, "base"), block = sema_arg_req(S, p, &B, "block_shape");
+        /* semantic.py make_tensor_descriptor: a TMA box row is at least 16 bytes */
+        if (base.k == V_TENSOR && base.dt == TT_PTR && block.k == V_TUPLE && block.n > 0 && block.items[block.n - 1].k == V_INT) {
+            int64_t last = block.items[block.n - 1].i, esize = tt_dtype_bits(base.pt) / 8;
+            if (last * esize < 16)
+                sema_error(S, p, "Descriptor block shape must have at least 16 bytes in the last dimension, but got "
+                           "%lld * %lld = %lld bytes", (long long)last, (long long)esize, (long long)(last * esize));
+        }
+        return sema_make_tensor_desc(S, p, base, sema_arg_req(S, p, &B, "shape"), sema_arg_req(S, p, &B, "strides"), block,
+                                     sema_arg(&B, "padding_option"));
+    }
     case B_DESC_LOAD:
     case B_DESC_STORE: {
         sval d = sema_arg_req(S, p, &B, "desc");

@@ -390,22 +390,24 @@ static sval eval_subscript(sema *S, node *e)
         return base.items[k];
     }
     if (base.k != V_TENSOR) sema_error(S, e->pos, "%s is not subscriptable", sv_describe(S, &base));
-    /* only ':' and None (core.py tensor.__getitem__) */
-    int rank = sv_shape(S, &base)->rank, dim = 0;
+    /* only None and slices whose bounds are all None (core.py tensor.__getitem__) */
     int nslices = 0;
-    for (int i = 0; i < e->items.n; i++) nslices += e->items.v[i]->kind == E_SLICE;
-    if (nslices > rank) sema_error(S, e->pos, "too many ':' for a tensor of rank %d", rank);
     for (int i = 0; i < e->items.n; i++) {
         node *it = e->items.v[i];
-        if (it->kind == E_SLICE) {
-            dim++;
-        } else if (it->kind == E_NONE) {
-            base = sema_expand_dims(S, it->pos, base, dim);
-            dim++;
-        } else {
-            sema_error(S, it->pos, "tensor indexing supports only ':' and None (integer indexing is not supported by Triton)");
+        node *vals[3] = { it, NULL, NULL };
+        if (it->kind == E_SLICE) vals[0] = it->a, vals[1] = it->b, vals[2] = it->c, nslices++;
+        for (int k = 0; k < 3; k++) {
+            if (!vals[k]) continue;
+            sval v = sema_expr(S, vals[k]);
+            if (v.k != V_NONE)
+                sema_error(S, vals[k]->pos, "unsupported tensor index: %s%s (Triton indexes tensors only with None and ':', "
+                           "whose bounds may only be None)", it->kind == E_SLICE ? "slice bound " : "", sv_describe(S, &v));
         }
     }
+    int rank = sv_shape(S, &base)->rank, dim = 0;
+    if (nslices > rank) sema_error(S, e->pos, "too many ':' for a tensor of rank %d", rank);
+    for (int i = 0; i < e->items.n; i++, dim++)
+        if (e->items.v[i]->kind != E_SLICE) base = sema_expand_dims(S, e->items.v[i]->pos, base, dim);
     return base;
 }
 

@@ -341,8 +341,9 @@ sval sema_expand_dims(sema *S, src_pos p, sval v, int axis)
     v = sema_to_tensor(S, p, v);
     const ir_type_info *t = sv_shape(S, &v);
     int rank = t->rank;
+    if (axis < -(rank + 1) || axis > rank)
+        sema_error(S, p, "invalid axis %d. Expected %d <= axis < %d", axis, -(rank + 1), rank + 1);
     if (axis < 0) axis += rank + 1;
-    if (axis < 0 || axis > rank) sema_error(S, p, "expand_dims: axis %d out of range for rank %d", axis, rank);
     if (rank + 1 > IR_MAX_RANK) sema_error(S, p, "tensors of rank above %d are not supported", IR_MAX_RANK);
     int64_t shape[IR_MAX_RANK];
     for (int i = 0, j = 0; i <= rank; i++) shape[i] = i == axis ? 1 : t->shape[j++];
@@ -423,7 +424,7 @@ static tt_dtype computation_type(sema *S, src_pos p, tt_dtype a, bool a_scalar, 
     if (!tt_dtype_is_int(a) || !tt_dtype_is_int(b))
         sema_error(S, p, "unexpected types %s and %s", tt_dtype_triton_name(a), tt_dtype_triton_name(b));
     if (div_or_mod && tt_dtype_is_signed(a) != tt_dtype_is_signed(b))
-        sema_error(S, p, "cannot use /, // or %% with %s and %s because they have different signedness; cast one of them first",
+        sema_error(S, p, "Cannot use /, // or %% with %s and %s because they have different signedness; cast one of them first",
                    tt_dtype_triton_name(a), tt_dtype_triton_name(b));
     return integer_promote(S, p, a, b);
 }
@@ -553,7 +554,8 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
     tt_dtype ct;
     if (bitwise) {
         if (!tt_dtype_is_int(adt) || !tt_dtype_is_int(bdt))
-            sema_error(S, p, "bitwise operator %s requires integer operands, got %s and %s", op, sv_describe(S, &a), sv_describe(S, &b));
+            sema_error(S, p, "invalid operands of type %s and %s for %s (bitwise operators need integers)",
+                       sv_describe(S, &a), sv_describe(S, &b), op);
         ct = integer_promote(S, p, adt, bdt);
     } else {
         if (!strcmp(op, "//") && (tt_dtype_is_float(adt) || tt_dtype_is_float(bdt)))

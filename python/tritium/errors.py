@@ -27,21 +27,34 @@ class UnsupportedLaunch(RuntimeError):
 class CompileError(RuntimeError):
     """tritium's front end refused the kernel (the message has its diagnostics).
     Raised through compile_error(), which makes it a triton.CompilationError
-    too when Triton is loaded, so `pytest.raises(triton.TritonError)` in
-    Triton's own tests sees it as Triton's compiler error."""
+    and a triton.runtime.errors.InterpreterError too when Triton is loaded
+    (Triton raises the first when compiling for a GPU and the second from its
+    interpreter), so `pytest.raises(...)` in Triton's own tests sees it as
+    Triton's error. Its __cause__ is a Diagnostic holding the messages alone,
+    where Triton chains the ValueError or TypeError its front end raised."""
+
+
+class Diagnostic(Exception):
+    """The messages of a compile error's diagnostics (the text after each
+    "error: "), without source lines: a CompileError's __cause__."""
 
 
 _TRITON_CE = []
 
 
-def compile_error(message):
-    """A CompileError (also triton.compiler.errors.CompilationError when Triton is imported)."""
+def _triton_class():
     import sys
     if not _TRITON_CE and "triton" in sys.modules:
-        try:
-            from triton.compiler.errors import CompilationError
-
-            class TritonCompileError(CompileError, CompilationError):
+        bases = [CompileError]
+        for mod, name in (("triton.compiler.errors", "CompilationError"), ("triton.runtime.errors", "InterpreterError")):
+            try:
+                bases.append(getattr(__import__(mod, fromlist=[name]), name))
+            except Exception:
+                pass
+        if len(bases) == 1:
+            _TRITON_CE.append(CompileError)
+        else:
+            class TritonCompileError(*bases):
                 def __init__(self, msg):
                     RuntimeError.__init__(self, msg)
                     self.message = msg
@@ -53,6 +66,13 @@ def compile_error(message):
                     return (type(self), (self.message,))
 
             _TRITON_CE.append(TritonCompileError)
-        except Exception:
-            _TRITON_CE.append(CompileError)
-    return (_TRITON_CE[0] if _TRITON_CE else CompileError)(message)
+    return _TRITON_CE[0] if _TRITON_CE else CompileError
+
+
+def compile_error(message):
+    """A CompileError (also Triton's CompilationError and InterpreterError when
+    Triton is imported) whose __cause__ is a Diagnostic of its messages."""
+    e = _triton_class()(message)
+    msgs = [line.split(": error: ", 1)[1] for line in message.splitlines() if ": error: " in line]
+    e.__cause__ = Diagnostic("\n".join(msgs) if msgs else message)
+    return e

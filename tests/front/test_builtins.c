@@ -378,8 +378,78 @@ START_TEST(indexing_and_transpose)
     bzok("tl.expand_dims(x, 0)", F32, "tensor<1x16xf32>", IR_EXPAND_DIMS);
     bzok("tl.reshape(x2, (32, 16))", F32, "tensor<32x16xf32>", IR_RESHAPE);
     bzok("tl.broadcast_to(x[None, :], (8, 16))", F32, "tensor<8x16xf32>", IR_BROADCAST);
-    bzerr("x[0]", F32, NULL);                             /* integer indexing is unsupported */
+    bzerr("x[0]", F32, "unsupported tensor index");      /* integer indexing is unsupported */
     bzerr("x[:, :]", F32, NULL);
+}
+END_TEST
+
+/* core.py tensor.__getitem__: None and ':' whose bounds are None; anything
+ * else is "unsupported tensor index" (Triton's words) */
+START_TEST(slices_with_none_bounds)
+{
+    bzok("x[None, None:]", F32, "tensor<1x16xf32>", IR_EXPAND_DIMS);
+    bzok("x[None, :None]", F32, "tensor<1x16xf32>", IR_EXPAND_DIMS);
+    bzok("x[None, None:None:None, None]", F32, "tensor<1x16x1xf32>", IR_EXPAND_DIMS);
+    bzok("x[None, ::None, None]", F32, "tensor<1x16x1xf32>", IR_EXPAND_DIMS);
+    bzok("tl.sum(x, 0)[None, None]", F32, "tensor<1x1xf32>", -1);
+    bzerr("x[1:]", F32, "unsupported tensor index: slice bound");
+    bzerr("x[None, :4]", F32, "unsupported tensor index");
+    bzerr("x[::2]", F32, "unsupported tensor index");
+    bzerr("x[0]", F32, "unsupported tensor index");
+    bzerr("x[None, None, :, :]", F32, "too many ':'");
+}
+END_TEST
+
+/* core.py expand_dims: axes index the result, may be negative, are inserted
+ * smallest first and must be distinct (the messages are Triton's) */
+START_TEST(expand_dims_axes)
+{
+    bzok("tl.expand_dims(x, -1)", F32, "tensor<16x1xf32>", IR_EXPAND_DIMS);
+    bzok("tl.expand_dims(x, -2)", F32, "tensor<1x16xf32>", IR_EXPAND_DIMS);
+    bzok("tl.expand_dims(x, (0, -1))", F32, "tensor<1x16x1xf32>", IR_EXPAND_DIMS);
+    bzok("tl.expand_dims(x, (-4, 2, -1))", F32, "tensor<1x16x1x1xf32>", IR_EXPAND_DIMS);
+    bzok("tl.expand_dims(x, (3, 1, 2))", F32, "tensor<16x1x1x1xf32>", IR_EXPAND_DIMS);
+    bzok("x2.expand_dims(-2)", F32, "tensor<16x1x32xf32>", IR_EXPAND_DIMS);
+    bzok("tl.expand_dims(B, -1)", F32, "tensor<1xi32>", -1);
+    bzerr("tl.expand_dims(x, -3)", F32, "invalid axis -3. Expected -2 <= axis < 2");
+    bzerr("tl.expand_dims(x, 2)", F32, "invalid axis 2");
+    bzerr("tl.expand_dims(tl.sum(x, 0), 1)", F32, "invalid axis 1");
+    bzerr("tl.expand_dims(x, (0, 0))", F32, "duplicate axes, normalized axes = [0, 0]");
+    bzerr("tl.expand_dims(x, (0, -3))", F32, "duplicate axes, normalized axes = [0, 0]");
+}
+END_TEST
+
+/* core.py trans/permute: dims as a tuple or individual arguments (axis 0
+ * included); trans() swaps the last two axes of any rank >= 2 */
+START_TEST(permute_dims)
+{
+    int64_t order[IR_ATTR_ARRAY_MAX];
+    ir_func *f = bz("tl.permute(x2, 1, 0)", F32, "tensor<32x16xf32>", IR_TRANS);
+    ck_assert_int_eq(ir_attr_array_get(ir_def(f, find_named(f, "z"))->attr[0], order), 2);
+    ck_assert(order[0] == 1 && order[1] == 0);
+    ir_func_free(f);
+    bzok("x2.permute((1, 0))", F32, "tensor<32x16xf32>", IR_TRANS);
+    bzok("x2.permute(0, 1)", F32, "tensor<16x32xf32>", IR_TRANS);
+    bzok("tl.permute(x, 0)", F32, "tensor<16xf32>", IR_TRANS);
+    f = bz("tl.reshape(x2, (2, 8, 32)).trans()", F32, "tensor<2x32x8xf32>", IR_TRANS);
+    ck_assert_int_eq(ir_attr_array_get(ir_def(f, find_named(f, "z"))->attr[0], order), 3);
+    ck_assert(order[0] == 0 && order[1] == 2 && order[2] == 1);
+    ir_func_free(f);
+    bzok("tl.reshape(x2, (2, 8, 32)).trans(2, 0, 1)", F32, "tensor<32x2x8xf32>", IR_TRANS);
+    bzerr("tl.permute(x2, 0, 0)", F32, "must be a permutation of 0, 1, ..., 1");
+    bzerr("tl.permute(x2, (1, 0, 2))", F32, "same length as input shape");
+    bzerr("x.trans()", F32, "0- or 1-dimensional");
+}
+END_TEST
+
+/* semantic.py: program_id/num_programs axes and the 16-byte TMA box row */
+START_TEST(triton_value_errors)
+{
+    bzerr("tl.program_id(3)", F32, "program_id axis must be 0, 1, or 2 but got 3");
+    bzerr("tl.num_programs(-1)", F32, "num_programs axis must be 0, 1, or 2 but got -1");
+    bzerr("tl.make_tensor_descriptor(X, [16, 16], [16, 1], [8, 2])", F32,
+          "Descriptor block shape must have at least 16 bytes in the last dimension, but got 2 * 4 = 8 bytes");
+    bzok("tl.make_tensor_descriptor(X, [16, 16], [16, 1], [8, 4]).load([0, 0])", F32, "tensor<8x4xf32>", -1);
 }
 END_TEST
 
@@ -777,6 +847,10 @@ TCase *tc_builtins(void)
     tcase_add_test(tc, dot_accumulate_rewrite);
     tcase_add_test(tc, casts);
     tcase_add_test(tc, indexing_and_transpose);
+    tcase_add_test(tc, slices_with_none_bounds);
+    tcase_add_test(tc, expand_dims_axes);
+    tcase_add_test(tc, permute_dims);
+    tcase_add_test(tc, triton_value_errors);
     tcase_add_test(tc, load_mask_other);
     tcase_add_test(tc, store_casts_to_pointee);
     tcase_add_test(tc, hints_are_noops);

@@ -171,7 +171,6 @@ START_TEST(unsupported_statements)
         { "    @triton.jit\n    def h(): pass\n", 5, NULL },
         { "    s = f\"{x}\"\n", 9, "f-string" },
         { "    y = 1 $ 2\n", 11, NULL },
-        { "    y = x[1:2]\n", 12, "slice" },
         { "    y = foo(*x)\n", 13, NULL },
     };
     for (size_t i = 0; i < TT_COUNTOF(cases); i++) {

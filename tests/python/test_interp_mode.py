@@ -255,3 +255,19 @@ def test_compile_error_is_tritons_compilation_error():
     exec(src, ns)
     with pytest.raises(triton.TritonError, match="undefined_name2"):
         ns["bad2_kernel"][(1,)](torch.zeros(1))
+
+
+def test_compile_error_chains_its_messages_as_triton_does():
+    # Triton chains the ValueError/TypeError of its front end as __cause__, and
+    # its interpreter raises InterpreterError: tests match on both
+    from triton.runtime.errors import InterpreterError
+    src = ("import triton\nimport triton.language as tl\n"
+           "@triton.jit\ndef bad3_kernel(x_ptr):\n    tl.store(x_ptr, tl.program_id(7))\n")
+    ns = {}
+    exec(src, ns)
+    with pytest.raises(InterpreterError) as e:
+        ns["bad3_kernel"][(1,)](torch.zeros(1))
+    assert isinstance(e.value, triton.CompilationError) and isinstance(e.value, tritium.CompileError)
+    cause = str(e.value.__cause__)
+    assert cause == "program_id axis must be 0, 1, or 2 but got 7", cause
+    assert "tl.program_id(7)" in str(e.value) and "^" in str(e.value)    # the located diagnostic stays
