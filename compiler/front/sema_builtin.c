@@ -515,6 +515,13 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         int64_t n = ir_type_numel(ir_value_type(S->fn, x.v));
         return sema_reshape(S, p, x, 1, &n);
     }
+    case B_ITEM: {
+        /* core.py item/_unsplat: a one-element tensor as a 0-d one */
+        sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "input"), "input");
+        if (ir_type_numel(ir_value_type(S->fn, x.v)) != 1)
+            sema_error(S, p, "item: can only unsplat single-element tensors, got %s", sv_describe(S, &x));
+        return sema_reshape(S, p, x, 0, NULL);
+    }
     case B_EXPAND_DIMS: {
         /* core.py expand_dims: axes index the result (rank + #axes), may be negative, must be distinct;
          * inserted in increasing order */

@@ -62,6 +62,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(RESHAPE, "reshape", "input,*shape,can_reorder", IN_TL | IN_METHOD) \
     X(VIEW, "view", "input,*shape", IN_TL | IN_METHOD) \
     X(RAVEL, "ravel", "x,can_reorder", IN_TL | IN_METHOD) \
+    X(ITEM, "item", "input", IN_METHOD) \
     X(BROADCAST_TO, "broadcast_to", "input,*shape", IN_TL | IN_METHOD) \
     X(EXPAND_DIMS, "expand_dims", "input,axis", IN_TL | IN_METHOD) \
     X(MULTIPLE_OF, "multiple_of", "input,values", IN_TL) \

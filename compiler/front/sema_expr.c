@@ -390,12 +390,13 @@ static sval eval_subscript(sema *S, node *e)
         return base.items[k];
     }
     if (base.k != V_TENSOR) sema_error(S, e->pos, "%s is not subscriptable", sv_describe(S, &base));
-    /* only None and slices whose bounds are all None (core.py tensor.__getitem__) */
-    int nslices = 0;
+    /* only None and slices whose bounds are all None (core.py tensor.__getitem__):
+     * None at position i inserts axis i, ':' is a no-op (so s[None, None, :] on
+     * a 0-d s is 1x1; an axis past the rank is expand_dims's error) */
     for (int i = 0; i < e->items.n; i++) {
         node *it = e->items.v[i];
         node *vals[3] = { it, NULL, NULL };
-        if (it->kind == E_SLICE) vals[0] = it->a, vals[1] = it->b, vals[2] = it->c, nslices++;
+        if (it->kind == E_SLICE) vals[0] = it->a, vals[1] = it->b, vals[2] = it->c;
         for (int k = 0; k < 3; k++) {
             if (!vals[k]) continue;
             sval v = sema_expr(S, vals[k]);
@@ -404,8 +405,7 @@ static sval eval_subscript(sema *S, node *e)
                            "whose bounds may only be None)", it->kind == E_SLICE ? "slice bound " : "", sv_describe(S, &v));
         }
     }
-    int rank = sv_shape(S, &base)->rank, dim = 0;
-    if (nslices > rank) sema_error(S, e->pos, "too many ':' for a tensor of rank %d", rank);
+    int dim = 0;
     for (int i = 0; i < e->items.n; i++, dim++)
         if (e->items.v[i]->kind != E_SLICE) base = sema_expand_dims(S, e->items.v[i]->pos, base, dim);
     return base;

@@ -2,7 +2,7 @@
  * (scalars become tensors), static and runtime if, runtime for/while with
  * loop-carried values (scf.for / scf.while), tl.static_range unrolling,
  * return from helpers; and front_compile, which specializes a kernel. */
-#include "front_int.h"
+#include "sema_builtin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +156,20 @@ static int leaf_count(sema *S, src_pos p, const char *name, sval v);
 static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n);
 static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k);
 
+/* The runtime condition of an if as a 0-d bool: a one-element tensor is
+ * unsplatted (code_generator.py visit_If: _unsplat with a warning), a larger
+ * one is an error. */
+static sval if_cond(sema *S, src_pos p, sval c)
+{
+    if (sv_shape(S, &c)->rank != 0) {
+        if (ir_type_numel(ir_value_type(S->fn, c.v)) != 1)
+            sema_error(S, p, "the condition of an if must be a scalar or a one-element tensor, got %s", sv_describe(S, &c));
+        c = sema_reshape(S, p, c, 0, NULL);
+    }
+    if (c.dt != TT_BOOL) c = sema_cast(S, p, c, TT_BOOL, 0, false);
+    return c;
+}
+
 static void exec_if(sema *S, node *s)
 {
     sval c = sema_expr(S, s->a);
@@ -165,8 +179,7 @@ static void exec_if(sema *S, node *s)
         else sema_block(S, &s->orelse);
         return;
     }
-    if (sv_shape(S, &c)->rank != 0) sema_error(S, s->a->pos, "the condition of an if must be a scalar, got %s", sv_describe(S, &c));
-    if (c.dt != TT_BOOL) c = sema_cast(S, s->a->pos, c, TT_BOOL, 0, false);
+    c = if_cond(S, s->a->pos, c);
 
     names assigned = {0};
     assigned_names(S, &s->body, &assigned);
@@ -753,8 +766,7 @@ static sval rebuild_ret(sema *S, sval shape, const sval *vals, int *k)
  * visit_if_top_level, which branches to the function's exit instead). */
 static void tail_if(sema *S, node *s, sval c)
 {
-    if (sv_shape(S, &c)->rank != 0) sema_error(S, s->a->pos, "the condition of an if must be a scalar, got %s", sv_describe(S, &c));
-    if (c.dt != TT_BOOL) c = sema_cast(S, s->a->pos, c, TT_BOOL, 0, false);
+    c = if_cond(S, s->a->pos, c);
     enum { CAP = 64 };
     scope before = scope_copy(S, S->sc), *outer = S->sc;
     int32_t parent = S->b.region, loc = S->b.loc;

@@ -605,7 +605,10 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
     case '|': opc = IR_ORI; break;
     case '^': opc = IR_XORI; break;
     case '<': opc = IR_SHLI; break;
-    case '>': opc = sg ? IR_SHRSI : IR_SHRUI; break;
+    /* arithmetic or logical by the signedness of the tensor whose method runs
+     * (self of tensor.__rshift__/__rrshift__, core.py), not of the promoted type:
+     * int8 >> uint8 computes in uint8 but shifts arithmetically */
+    case '>': opc = tt_dtype_is_signed(a_sc ? bdt : adt) ? IR_SHRSI : IR_SHRUI; break;
     }
     if (opc < 0) sema_error(S, p, "unsupported operator %s", op);
     return emit1(S, opc, t, 2, ops, ct, 0);
