@@ -89,7 +89,7 @@ static api_value *add_value(tritium_launch *L, const char *name, bool is_const, 
     if (!L || !name) { api_fail("tritium: no launch or parameter name"); return NULL; }
     int p = -1;
     for (int i = 0; i < L->nparams; i++)
-        if (of_param(name, L->params[i].name) && (!strchr(name, '[') || !L->params[i].is_constexpr)) p = i;
+        if (of_param(name, L->params[i].name) && (!strchr(name, '[') || !L->params[i].is_constexpr || is_const)) p = i;
     if (extra && p >= 0) {
         api_fail("tritium: error: extra tensor '%s' has the name of a parameter of '%s'", name, L->kernel);
         return NULL;

@@ -1027,7 +1027,9 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             if (c) v = const_value(c);
             else if (a && a->kind == ARG_INT) v = sv_int(a->i);
             else if (a && a->kind == ARG_FLOAT) v = sv_float(a->f);
-            else if (pa->def) {
+            else if (!a && tuple_param(&S, pa->pos, fp, l, pa->name, 0, &v)) {
+                /* a tuple constexpr (out_shape: tl.constexpr = (8, 8)): elements NAME[k] */
+            } else if (pa->def) {
                 scope empty = {0};
                 S.sc = &empty;
                 S.plain_globals = true;

@@ -447,6 +447,12 @@ def _add_const(L, name, v):
         return lib.tritium_launch_const_float(L, n, v)
     if isinstance(v, str):
         return lib.tritium_launch_const_str(L, n, v.encode())
+    if isinstance(v, (tuple, list)) and v:            # element by element: NAME[0], NAME[1], ...
+        for i, x in enumerate(v):
+            rc = _add_const(L, "%s[%d]" % (name, i), _unwrap(x))
+            if rc:
+                return rc
+        return 0
     tn = getattr(v, "name", None) if type(v).__name__ in ("dtype", "pointer_type") else None
     if tn is None and hasattr(v, "is_floating_point") and hasattr(v, "itemsize"):   # a torch dtype
         code = _torch_dtypes().get(v)

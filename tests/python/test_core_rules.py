@@ -89,3 +89,19 @@ def test_colon_on_a_scalar_is_a_no_op():
     z = torch.zeros(1)
     scalar_index_kernel[(1,)](z, x, N=8)
     assert z.item() == 28.0
+
+
+@triton.jit
+def reshape_const_kernel(Z, X, N: tl.constexpr, SHAPE: tl.constexpr, NESTED: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    z = tl.reshape(x, SHAPE)                       # a tuple constexpr from the host
+    rows = tl.arange(0, SHAPE[0])[:, None] * SHAPE[1] + tl.arange(0, SHAPE[1])[None, :]
+    tl.store(Z + rows, z * NESTED[1][0] + NESTED[0])
+
+
+def test_tuple_constexpr_arguments():
+    x = np.arange(32, dtype=np.int32)
+    for shape in ((4, 8), (8, 4)):
+        z = torch.zeros(32, dtype=torch.int32)
+        reshape_const_kernel[(1,)](z, torch.from_numpy(x), N=32, SHAPE=shape, NESTED=(5, (3, 7)))
+        np.testing.assert_array_equal(z.numpy(), x.reshape(shape).ravel() * 3 + 5)
