@@ -233,6 +233,9 @@ enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_PRO
        MOD_USER = 1000 /* + unit */ };
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);
+/* Attribute `name` of any value (modules, tensors, dtypes, descriptors) as
+ * `v.name` resolves it (sema_expr.c); false when there is none. */
+bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);
 /* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_MATH, MOD_LIBDEVICE)? (triton_names.c) */
 bool sema_triton_defines(int mod, const char *name);

@@ -70,6 +70,7 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
                 return true;
             }
         }
+        if (!strcmp(name, "pi32_t")) { *out = sv_dtype(TT_PTR, TT_I32); return true; }   /* core.py: pointer_type(int32) */
         if (!strcmp(name, "math")) { *out = (sval){ .k = V_MODULE, .i = MOD_MATH, .v = -1 }; return true; }
         if (!strcmp(name, "extra")) { *out = (sval){ .k = V_MODULE, .i = MOD_EXTRA, .v = -1 }; return true; }
         if (!strcmp(name, "PropagateNan")) { *out = (sval){ .k = V_MODULE, .i = MOD_PROPAGATE_NAN, .v = -1 }; return true; }
@@ -210,11 +211,12 @@ static bool is_instance(sema *S, src_pos p, sval obj, sval cls)
         case B_PY_INT: return obj.k == V_INT || obj.k == V_BOOL;
         case B_PY_FLOAT: return obj.k == V_FLOAT;
         case B_PY_BOOL: return obj.k == V_BOOL;
+        case B_POINTER_TYPE: return obj.k == V_DTYPE && obj.dt == TT_PTR;
         default: break;
         }
     }
-    sema_error(S, p, "isinstance(): tritium supports the classes tl.tensor, tl.tensor_descriptor, tl.constexpr, int, "
-               "float and bool, got %s", sv_describe(S, &cls));
+    sema_error(S, p, "isinstance(): tritium supports the classes tl.tensor, tl.tensor_descriptor, tl.constexpr, "
+               "tl.pointer_type, int, float and bool, got %s", sv_describe(S, &cls));
 }
 
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
@@ -401,8 +403,18 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     case B_UMULHI: {
         sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "x");
         sval y = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "y"), "y");
-        if (!tt_dtype_is_int(x.dt) || tt_dtype_is_signed(x.dt) || tt_dtype_bits(x.dt) != 32 || y.dt != x.dt)
-            sema_error(S, p, "umulhi requires two uint32 tensors");
+        /* math.py umulhi: _check_dtype(int32, int64, uint32, uint64), then
+         * binary_op_type_legalization; the high half of the unsigned product */
+        sval *xy[2] = { &x, &y };
+        for (int i = 0; i < 2; i++) {
+            tt_dtype d = xy[i]->dt;
+            if (d != TT_I32 && d != TT_I64 && d != TT_U32 && d != TT_U64)
+                sema_error(S, p, "umulhi: expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got %s",
+                           d == TT_PTR ? "pointer" : tt_dtype_triton_name(d));
+        }
+        tt_dtype ct = sema_promote(S, p, x, y);
+        x = sema_cast(S, p, x, ct, 0, false);
+        y = sema_cast(S, p, y, ct, 0, false);
         sema_broadcast_pair(S, p, &x, &y);
         ir_value ops[2] = { x.v, y.v };
         return sema_emit(S, IR_MULHIUI, ir_value_type(S->fn, x.v), 2, ops, x.dt, 0);
@@ -702,6 +714,17 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_PY_ISINSTANCE:
         return sv_bool(is_instance(S, p, sema_arg_req(S, p, &B, "obj"), sema_arg_req(S, p, &B, "cls")));
+    case B_PY_HASATTR:
+    case B_PY_GETATTR: {
+        /* Python's, at compile time (code_generator.py's builtin_namespace) */
+        sval obj = sema_arg_req(S, p, &B, "obj"), name = sema_arg_req(S, p, &B, "name"), out;
+        if (name.k != V_STR) sema_error(S, p, "%s(): attribute name must be a string", btab[id].name);
+        bool ok = sema_attr(S, p, obj, name.s, &out);
+        if (id == B_PY_HASATTR) return sv_bool(ok);
+        if (ok) return out;
+        if (nargs + nkw == 3) return sema_arg(&B, "default");   /* given, None included */
+        sema_error(S, p, "%s has no attribute '%s'", sv_describe(S, &obj), name.s);
+    }
     case B_TDESC_TYPE: case B_TENSOR_TYPE:
         sema_error(S, p, "tl.%s is a class; tritium supports it only in isinstance()", btab[id].name);
     }

@@ -76,8 +76,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(DEVICE_PRINT, "device_print", "prefix,*args,hex", IN_TL) \
     X(INLINE_ASM, "inline_asm_elementwise", "asm,constraints,args,dtype,is_pure,pack", IN_TL) \
     X(TUPLE, "tuple", "args", IN_TL) \
-    X(STATIC_RANGE, "static_range", "arg1,arg2,arg3", IN_TL) \
-    X(RANGE, "range", "arg1,arg2,arg3,num_stages,loop_unroll_factor,disallow_acc_multi_buffer,flatten,warp_specialize,disable_licm", IN_TL | IN_PY) \
+    X(STATIC_RANGE, "static_range", "arg1,arg2,step", IN_TL) \
+    X(RANGE, "range", "arg1,arg2,step,num_stages,loop_unroll_factor,disallow_acc_multi_buffer,flatten,warp_specialize,disable_licm", IN_TL | IN_PY) \
     X(CAST, "cast", "input,dtype,fp_downcast_rounding,bitcast", IN_TL | IN_METHOD) \
     X(TO, "to", "input,dtype,fp_downcast_rounding,bitcast", IN_METHOD) \
     X(CONSTEXPR, "constexpr", "value", IN_TL) \
@@ -123,6 +123,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(PY_BOOL, "bool", "x", IN_PY) \
     X(PY_PRINT, "print", "prefix,*args,hex", IN_PY) \
     X(PY_ISINSTANCE, "isinstance", "obj,cls", IN_PY) \
+    X(PY_HASATTR, "hasattr", "obj,name", IN_PY) \
+    X(PY_GETATTR, "getattr", "obj,name,default", IN_PY) \
     X(DTYPE_METHOD, "<dtype method>", "", 0)   /* sema_dtype.c; self->s names the method */ \
     X(LIBDEVICE_FN, "<libdevice>", "", 0)      /* sema_libdevice.c; self->s names the function */
 

@@ -121,6 +121,13 @@ static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *ou
     return ok;
 }
 
+bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out)
+{
+    const char *why = NULL;
+    if (base.k == V_MODULE) return module_attr(S, p, base, name, out, &why);
+    return sema_tensor_attr(S, p, base, name, out);
+}
+
 /* One import: the module, or the attribute imported from it. */
 static bool resolve_alias(sema *S, src_pos p, const alias *a, sval *out, const char **why)
 {
@@ -468,7 +475,7 @@ static sval expr_value(sema *S, node *e)
             sema_error(S, e->pos, "module '%s' has no attribute '%s': %s", S->m->units.v[base.i - MOD_USER].name, e->name,
                        why ? why : "not found");
         }
-        if (sema_tensor_attr(S, e->pos, base, e->name, &out)) return out;
+        if (sema_attr(S, e->pos, base, e->name, &out)) return out;
         sema_error(S, e->pos, "%s has no attribute '%s'", sv_describe(S, &base), e->name);
     }
     case E_CALL: return eval_call(S, e);

@@ -490,19 +490,24 @@ static void exec_for(sema *S, node *s)
     bool is_static = !strcmp(fname, "static_range");
     if (!is_static && strcmp(fname, "range"))
         sema_error(S, it->pos, "a kernel loop must iterate over range(), tl.range() or tl.static_range()");
-    int n = it->items.n;
-    if (n < 1 || n > 3) sema_error(S, it->pos, "range expects 1 to 3 positional arguments");
-    for (int i = 0; i < it->kwnames.n; i++) {
-        static const char *const hints[] = { "num_stages", "loop_unroll_factor", "disallow_acc_multi_buffer",
-                                             "flatten", "warp_specialize", "disable_licm", NULL };
-        bool ok = false;
-        for (int j = 0; hints[j]; j++) ok |= !strcmp(it->kwnames.v[i]->name, hints[j]);
-        if (!ok || is_static) sema_error(S, it->kwvals.v[i]->pos, "unexpected keyword argument '%s' to %s", it->kwnames.v[i]->name, fname);
-        sema_expr(S, it->kwvals.v[i]);   /* hints: evaluated, no semantic effect */
+    /* bound as core.py range/static_range bind (arg1, arg2=None, step=None,
+     * hints...); the hints have no semantic effect */
+    enum { MAXA = 16 };
+    int n = it->items.n, nkw = it->kwnames.n;
+    if (n > MAXA || nkw > MAXA) sema_error(S, it->pos, "too many arguments to %s", fname);
+    sval args[MAXA], kwv[MAXA];
+    const char *kwn[MAXA];
+    for (int i = 0; i < n; i++) args[i] = sema_expr(S, it->items.v[i]);
+    for (int i = 0; i < nkw; i++) {
+        kwn[i] = it->kwnames.v[i]->name;
+        kwv[i] = sema_expr(S, it->kwvals.v[i]);
     }
-    sval a[3];
-    for (int i = 0; i < n; i++) a[i] = sema_expr(S, it->items.v[i]);
-    sval lb = n == 1 ? sv_int(0) : a[0], ub = n == 1 ? a[0] : a[1], st = n == 3 ? a[2] : sv_int(1);
+    bargs B;
+    sema_bind_args(S, it->pos, (int)fn.i, NULL, args, n, kwn, kwv, nkw, &B);
+    sval a1 = sema_arg_req(S, it->pos, &B, "arg1");
+    bool two = sema_arg_has(&B, "arg2");
+    sval lb = two ? a1 : sv_int(0), ub = two ? sema_arg(&B, "arg2") : a1;
+    sval st = sema_arg_has(&B, "step") ? sema_arg(&B, "step") : sv_int(1);
     if (s->a->kind != E_NAME) sema_error(S, s->a->pos, "the loop variable must be a single name");
     const char *var = s->a->name;
 
