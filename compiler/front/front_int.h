@@ -230,6 +230,7 @@ bool sema_debug_enabled(const char *env);
 bool front_jit_debug(const front_module *m, int fi);
 /* builtins: resolve a module attribute / tensor method / Python builtin */
 enum { MOD_TRITON, MOD_TL, MOD_MATH, MOD_LIBDEVICE, MOD_EXTRA, MOD_CUDA, MOD_PROPAGATE_NAN /* tl.PropagateNan */,
+       MOD_RANDOM /* tl.random: the prelude's random.py */,
        MOD_USER = 1000 /* + unit */ };
 bool sema_module_attr(sema *S, int mod, const char *name, sval *out);
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out);

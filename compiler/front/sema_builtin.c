@@ -39,15 +39,20 @@ static const struct { const char *name; tt_dtype d; } dtypes[] = {
     { "float8e4b8", TT_F8E4B8 }, { "float8e5b16", TT_F8E5B16 },
 };
 
-/* tl.rand & co. are the prelude's __tl_ functions (prelude.c) */
-static bool prelude_func(sema *S, const char *name, sval *out)
+/* tl.rand & co. (and tl.random.NAME) are the prelude's __tl_ functions
+ * (prelude.c): names[] lists those tl exports, random[] those of
+ * language/random.py. */
+static bool prelude_func(sema *S, const char *name, sval *out, bool random)
 {
     static const char *const names[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x",
                                          "philox", "uint_to_uniform_float", "pair_uniform_to_normal",
                                          "swizzle2d", "reduce_or", "softmax", "sort", "topk", "bitonic_merge",
                                          "flip", "interleave", NULL };
-    for (int k = 0; names[k]; k++) {
-        if (strcmp(names[k], name)) continue;
+    static const char *const rnames[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x", "philox",
+                                          "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal", NULL };
+    const char *const *tab = random ? rnames : names;
+    for (int k = 0; tab[k]; k++) {
+        if (strcmp(tab[k], name)) continue;
         char full[64];
         snprintf(full, sizeof full, "__tl_%s", name);
         for (int i = S->m->nuser; i < S->m->funcs.n; i++) {
@@ -72,11 +77,13 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
         }
         if (!strcmp(name, "pi32_t")) { *out = sv_dtype(TT_PTR, TT_I32); return true; }   /* core.py: pointer_type(int32) */
         if (!strcmp(name, "math")) { *out = (sval){ .k = V_MODULE, .i = MOD_MATH, .v = -1 }; return true; }
+        if (!strcmp(name, "random")) { *out = (sval){ .k = V_MODULE, .i = MOD_RANDOM, .v = -1 }; return true; }
         if (!strcmp(name, "extra")) { *out = (sval){ .k = V_MODULE, .i = MOD_EXTRA, .v = -1 }; return true; }
         if (!strcmp(name, "PropagateNan")) { *out = (sval){ .k = V_MODULE, .i = MOD_PROPAGATE_NAN, .v = -1 }; return true; }
-        if (prelude_func(S, name, out)) return true;
+        if (prelude_func(S, name, out, false)) return true;
         return find(name, IN_TL, out, V_BUILTIN);
     case MOD_MATH: return find(name, IN_MATH, out, V_BUILTIN);
+    case MOD_RANDOM: return prelude_func(S, name, out, true);   /* language/random.py */
     case MOD_LIBDEVICE: return find(name, IN_LIBDEVICE, out, V_BUILTIN) || sema_libdevice_attr(name, out);
     case MOD_EXTRA:
         if (!strcmp(name, "cuda")) { *out = (sval){ .k = V_MODULE, .i = MOD_CUDA, .v = -1 }; return true; }
@@ -154,7 +161,7 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
     /* language/standard.py's @_tensor_member_fn functions of the prelude */
     bool member = !strcmp(name, "softmax") || !strcmp(name, "reduce_or") || !strcmp(name, "flip") ||
                   !strcmp(name, "sort");
-    if ((member && prelude_func(S, name, out)) || find(name, IN_METHOD, out, V_METHOD)) {
+    if ((member && prelude_func(S, name, out, false)) || find(name, IN_METHOD, out, V_METHOD)) {
         out->self = arena_alloc(S->a, sizeof(sval));
         *out->self = self;
         return true;
@@ -378,6 +385,13 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         x = sema_want_tensor(S, p, x, "the argument");
         if (x.dt == TT_PTR) sema_error(S, p, "abs of a pointer");
         if (tt_dtype_is_int(x.dt) && !tt_dtype_is_signed(x.dt)) return x;
+        if (tt_dtype_is_fp8(x.dt)) {
+            /* math.py abs: fp8 clears the sign bit (its and-mask for e4b15;
+             * fabs, the same bits, for the others) */
+            sval bits = sema_cast(S, p, x, TT_I8, 0, true);
+            sval mask = sema_const_tensor(S, p, 0x7f, 0x7f, TT_I8, 0, NULL);
+            return sema_cast(S, p, sema_binop(S, p, "&", bits, mask), x.dt, 0, true);
+        }
         return sema_emit(S, tt_dtype_is_float(x.dt) ? IR_ABSF : IR_ABSI, ir_value_type(S->fn, x.v), 1, &x.v, x.dt, 0);
     }
     case B_SIGMOID: {

@@ -50,6 +50,7 @@ static int triton_module(const char *name)
 {
     static const struct { const char *path; int mod; } mods[] = {
         { "triton", MOD_TRITON }, { "triton.language", MOD_TL }, { "triton.language.math", MOD_MATH },
+        { "triton.language.random", MOD_RANDOM },
         { "triton.language.extra", MOD_EXTRA }, { "triton.language.extra.cuda", MOD_CUDA },
         { "triton.language.extra.libdevice", MOD_LIBDEVICE }, { "triton.language.extra.cuda.libdevice", MOD_LIBDEVICE },
     };

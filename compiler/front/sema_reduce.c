@@ -205,7 +205,7 @@ static sval combine_builtin(sema *S, src_pos p, node *call, int id, const bargs 
             }
         }
     }
-    if (n == 1) return res[0];
+    if (in.k != V_TUPLE) return res[0];   /* a tuple input, even of one tensor, gives a tuple */
     sval tup = { .k = V_TUPLE, .n = n, .v = -1 };
     tup.items = res;
     return tup;

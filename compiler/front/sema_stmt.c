@@ -307,11 +307,29 @@ sval sema_ternary(sema *S, node *e, sval c)
     S->runtime_cf++;
     int32_t rthen = ir_new_region(S->fn, 0, NULL);
     S->b.region = rthen;
-    sval x = sema_to_tensor(S, e->a->pos, sema_expr(S, e->a));
+    sval x = sema_expr(S, e->a);
+    /* both sides void (tl.store(...) if c else tl.store(...)): an scf.if
+     * without results (code_generator.py visit_IfExp, ret_type void) */
+    bool is_void = x.k == V_NONE;
+    if (!is_void) x = sema_to_tensor(S, e->a->pos, x);
     int32_t relse = ir_new_region(S->fn, 0, NULL);
     S->b.region = relse;
-    sval y = sema_to_tensor(S, e->c->pos, sema_expr(S, e->c));
+    sval y = sema_expr(S, e->c);
+    if (is_void && y.k != V_NONE) sema_to_tensor(S, e->a->pos, x);   /* the error of a None beside a value */
     S->runtime_cf--;
+    if (is_void) {
+        S->b.loc = loc;
+        S->b.region = rthen;
+        ir_emit(&S->b, IR_YIELD, 0, NULL, 0, NULL);
+        S->b.region = relse;
+        ir_emit(&S->b, IR_YIELD, 0, NULL, 0, NULL);
+        S->b.region = parent;
+        int op = ir_emit(&S->b, IR_IF, 0, NULL, 1, &c.v);
+        ir_op_add_region(S->fn, parent, op, rthen);
+        ir_op_add_region(S->fn, parent, op, relse);
+        return sv_none();
+    }
+    y = sema_to_tensor(S, e->c->pos, y);
     if (!same_type(S, x, y))
         sema_error(S, e->pos, "the two sides of a conditional expression have different types: %s and %s",
                    sv_describe(S, &x), sv_describe(S, &y));

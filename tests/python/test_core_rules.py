@@ -105,3 +105,144 @@ def test_tuple_constexpr_arguments():
         z = torch.zeros(32, dtype=torch.int32)
         reshape_const_kernel[(1,)](z, torch.from_numpy(x), N=32, SHAPE=shape, NESTED=(5, (3, 7)))
         np.testing.assert_array_equal(z.numpy(), x.reshape(shape).ravel() * 3 + 5)
+
+
+@triton.jit
+def ptr_where_kernel(C, A, B, Out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    a = tl.load(A + offs).to(tl.pi32_t)          # int64 values as int32 pointers, never dereferenced
+    b = tl.load(B + offs).to(tl.pi32_t)
+    tl.store(Out + offs, tl.where(tl.load(C + offs), a, b))
+
+
+def test_pi32_t_pointer_values():
+    rs = np.random.RandomState(5)
+    a = rs.randint(-2**62, 2**62, 64, dtype=np.int64)
+    b = rs.randint(-2**62, 2**62, 64, dtype=np.int64)
+    c = rs.randint(0, 2, 64).astype(bool)
+    out = torch.zeros(64, dtype=torch.int64)
+    ptr_where_kernel[(1,)](torch.from_numpy(c), torch.from_numpy(a), torch.from_numpy(b), out, N=64)
+    np.testing.assert_array_equal(out.numpy(), np.where(c, a, b))
+
+
+@triton.jit
+def umulhi_kernel(X, Y, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Z + offs, tl.umulhi(tl.load(X + offs), tl.load(Y + offs)))
+
+
+@pytest.mark.parametrize("xd,yd", [("int32", "int32"), ("int64", "int64"), ("uint64", "uint64"), ("int32", "uint32")])
+def test_umulhi_widths(xd, yd):
+    # math.py umulhi: int32/int64/uint32/uint64, promoted; the high half of the unsigned product
+    rs = np.random.RandomState(7)
+    x = rs.randint(np.iinfo(xd).min, np.iinfo(xd).max, 32, dtype=np.int64 if xd != "uint64" else np.uint64).astype(xd)
+    y = rs.randint(np.iinfo(yd).min, np.iinfo(yd).max, 32, dtype=np.int64 if yd != "uint64" else np.uint64).astype(yd)
+    zd = np.result_type(x.dtype, y.dtype) if xd[-2:] == yd[-2:] and xd[0] == yd[0] else np.dtype(yd)
+    bits = zd.itemsize * 8
+    z = torch.from_numpy(np.zeros(32, dtype=zd))
+    umulhi_kernel[(1,)](torch.from_numpy(x), torch.from_numpy(y), z, N=32)
+    mask = (1 << bits) - 1
+    ref = [((int(a) & mask) * (int(b) & mask)) >> bits for a, b in zip(x, y)]
+    got = [int(v) & mask for v in z.numpy()]
+    assert got == ref
+
+
+@triton.jit
+def static_range_kernel(Z, N: tl.constexpr, STEP: tl.constexpr):
+    acc = 0
+    for i in tl.static_range(1, N, step=STEP):
+        acc += i
+    for j in tl.range(0, N, step=STEP, num_stages=2):
+        acc += 1000 * j
+    tl.store(Z, acc)
+
+
+def test_range_step_keyword():
+    z = torch.zeros(1, dtype=torch.int32)
+    static_range_kernel[(1,)](z, N=50, STEP=7)
+    assert z.item() == sum(range(1, 50, 7)) + 1000 * sum(range(0, 50, 7))
+
+
+@triton.jit
+def hasattr_kernel(x, Out):
+    v = 0
+    if x is not None and hasattr(x, "dtype") and isinstance(x.dtype, tl.pointer_type):
+        v = tl.load(x) + getattr(x, "missing", 100)
+    tl.store(Out, v)
+
+
+def test_hasattr_getattr():
+    out = torch.zeros(1, dtype=torch.int32)
+    hasattr_kernel[(1,)](None, out)
+    assert out.item() == 0
+    hasattr_kernel[(1,)](7, out)          # a scalar: has a dtype, not a pointer one
+    assert out.item() == 0
+    hasattr_kernel[(1,)](torch.full((1,), 5, dtype=torch.int32), out)
+    assert out.item() == 105
+
+
+@triton.jit
+def reduce_tuple1_kernel(X, Out, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    s, = tl.reduce((x, ), 0, _add)
+    t = tl.reduce(x, 0, _add)
+    tl.store(Out, s * 1000 + t)
+
+
+@triton.jit
+def _add(a, b):
+    return a + b
+
+
+def test_reduce_of_a_one_tuple_is_a_tuple():
+    x = np.arange(16, dtype=np.int32)
+    out = torch.zeros(1, dtype=torch.int32)
+    reduce_tuple1_kernel[(1,)](torch.from_numpy(x), out, N=16)
+    assert out.item() == int(x.sum()) * 1001
+
+
+@triton.jit
+def void_ternary_kernel(X, Out):
+    pid = tl.program_id(0)
+    tl.store(Out + pid, tl.load(X)) if pid % 2 == 0 else tl.store(Out + pid, tl.load(X + 1))
+
+
+def test_ternary_of_two_stores():
+    out = torch.zeros(4, dtype=torch.float32)
+    void_ternary_kernel[(4,)](torch.tensor([3.0, 4.0]), out)
+    assert out.tolist() == [3.0, 4.0, 3.0, 4.0]
+
+
+@triton.jit
+def abs_kernel(X, Z, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Z + offs, tl.abs(tl.load(X + offs)))
+
+
+@pytest.mark.parametrize("dt", [tl.float8e4nv, tl.float8e5, tl.float8e4b15])
+def test_abs_fp8_clears_the_sign_bit(dt):
+    codes = torch.arange(-128, 128, dtype=torch.int16).to(torch.int8)
+    out = torch.empty(256, dtype=torch.int8)
+    abs_kernel[(1,)](triton.reinterpret(codes, dt), triton.reinterpret(out, dt), N=256)
+    np.testing.assert_array_equal(out.numpy(), codes.numpy() & np.int8(0x7f))
+
+
+@triton.jit
+def u2f_kernel(X, Out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Out + offs, tl.random.uint_to_uniform_float(tl.load(X + offs)))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_uint_to_uniform_float_widths(dtype):
+    info = np.iinfo(dtype)
+    x = np.array([info.min, info.max, 0, 1, info.max // 3, -1, info.min + 1, 12345], dtype=dtype)
+    out = torch.zeros(8, dtype=torch.float32)
+    u2f_kernel[(1,)](torch.from_numpy(x), out, N=8)
+    # random.py: signed view, x < 0 -> -x - 1, times 2**-63 * (1 - 2**-23) (2**-31 for 32 bits)
+    s = x.view(np.int64 if x.itemsize == 8 else np.int32).astype(object)
+    s = [(-v - 1) if v < 0 else v for v in s]
+    scale = np.float32(1.0842020432385337e-19) if x.itemsize == 8 else np.float32(4.6566127342e-10)
+    ref = np.array([np.float32(v) * scale for v in s], dtype=np.float32)
+    np.testing.assert_array_equal(out.numpy(), ref)
+    assert out.numpy().max() < 1.0
