@@ -16,7 +16,12 @@
  * interp_last_writer); with check_races loads record the reader and both
  * check for a conflicting access by another program of the launch;
  * atomics never race with atomics, and a program that took a lock
- * (atomic_cas or atomic_xchg) is trusted. Shadow words are read and
+ * (atomic_cas or atomic_xchg) is trusted. A plain store of the bits an
+ * initialized element already holds conflicts with nothing: the last writer
+ * stored the same value (programs that all store one value, as when every
+ * program writes a shared result, are not a race on a GPU either), and while
+ * every store of the launch kept the element's original value (SH_SAME) a
+ * read sees that value in any order. Shadow words are read and
  * written with relaxed atomics: the programs of a parallel launch touch
  * them at the same time (the last reader wins), which must not be a data
  * race of the interpreter itself (TSan, `meson test --setup tsan`). */
@@ -129,19 +134,26 @@ static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e,
         uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
         if (wr) {
             uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
-            if ((w & SH_PROG) && (w & SH_PROG) != p->me && !(w & (SH_ATOMIC | SH_SYNC)) && !p->synced)
+            if ((w & SH_PROG) && (w & SH_PROG) != p->me && !(w & (SH_ATOMIC | SH_SYNC | SH_SAME)) && !p->synced)
                 note(fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
         }
     }
     if (check_init && !b->init[e]) note(fs, FK_UNINIT, lane, addr, bi, 0, -1);
 }
 
-/* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC). */
+/* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC);
+ * v: the bytes a plain store writes (NULL for atomics), compared with the
+ * element's before it is overwritten. */
 static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
-                                faults *fs, uint32_t *wr, bool races, uint32_t *reader, int32_t loc, uint32_t flags)
+                                faults *fs, uint32_t *wr, bool races, uint32_t *reader, int32_t loc, uint32_t flags,
+                                const void *v)
 {
     uint32_t me = p->me | flags;
-    if (races) {
+    if (races && v && (!b->init || b->init[e]) && !memcmp(b->host + (e << b->eshift), v, (size_t)1 << b->eshift)) {
+        uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+        if (w & SH_PROG) return;                       /* the last writer stored these bits too */
+        me |= SH_SAME;
+    } else if (races) {
         uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
         if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
             note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
@@ -379,14 +391,17 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
             if (races) {
                 uint32_t bad = writer_conflicts(wr + e0, len, me, flags, s->parallel);
                 if (reader) bad |= reader_conflicts(reader + e0, len, me, flags, s->parallel);
-                suspect = bad != 0;
+                /* a run that keeps the bits it overwrites: SH_SAME, element by element (a run
+                 * that changes some of them marks them all as written) */
+                suspect = bad != 0 ||
+                          !memcmp(b->host + (a - b->base), (const uint8_t *)val + (r + c0) * esz, (size_t)(len * esz));
             }
             if (suspect) {
                 if (!fs.any) memset(fs.f, 0, sizeof fs.f);
                 fs.any = true;
                 for (int64_t c = 0; c < len; c++)
                     shadow_write(p, b, bi, e0 + c, r + c0 + c, a + ((uint64_t)c << b->eshift), &fs, wr, races, reader,
-                                 loc, flags);
+                                 loc, flags, (const uint8_t *)val + (r + c0 + c) * esz);
             } else {
                 shadow_fill(wr + e0, mine, len, s->parallel);
                 shadow_fill((uint32_t *)(b->wloc + e0), (uint32_t)loc, len, s->parallel);
@@ -544,7 +559,8 @@ static void eval_store(interp_prog *p, const ir_op *op)
         for (int64_t i = 0; i < n; i++) {
             if (mask && !mask[i]) continue;
             int64_t e = (int64_t)((ptr[i] - base) >> b->eshift);
-            shadow_write(p, b, bi, e, i, ptr[i], &fs, wr, s->o.check_races, reader, op->loc, flags);
+            shadow_write(p, b, bi, e, i, ptr[i], &fs, wr, s->o.check_races, reader, op->loc, flags,
+                         (const uint8_t *)val + i * esz);
         }
         switch (esz) {
         case 1: SCATTER(uint8_t) break;
@@ -572,7 +588,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
                 continue;
             }
             shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, s->o.check_races, reader,
-                         op->loc, flags);
+                         op->loc, flags, (const uint8_t *)val + i * esz);
             memcpy(b->host + (a - b->base), (const uint8_t *)val + i * esz, (size_t)esz);
         }
     }
@@ -730,7 +746,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
             old = do_rmw(h, kind, vr->dt, esz, v);
         }
         memcpy(o, &old, (size_t)esz);
-        shadow_write(p, b, bi, e, i, a, &fs, wr, false, NULL, op->loc, SH_ATOMIC);
+        shadow_write(p, b, bi, e, i, a, &fs, wr, false, NULL, op->loc, SH_ATOMIC, NULL);
     }
     /* a program that takes a lock orders its plain accesses itself */
     if (cas || kind == RMW_XCHG) p->synced = true;

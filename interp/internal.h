@@ -84,7 +84,8 @@ void ts_free(tstack *t);
 /* Shadow writer words: linear program id + 1, with flag bits. */
 #define SH_ATOMIC 0x80000000u      /* written by an atomic */
 #define SH_SYNC   0x40000000u      /* written by a program that took a lock */
-#define SH_PROG   0x3fffffffu
+#define SH_SAME   0x20000000u      /* every write so far stored the element's value of before the launch */
+#define SH_PROG   0x1fffffffu
 
 typedef struct interp_buf {
     uint64_t base, end;            /* virtual [base, end) */

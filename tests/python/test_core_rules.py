@@ -246,3 +246,56 @@ def test_uint_to_uniform_float_widths(dtype):
     ref = np.array([np.float32(v) * scale for v in s], dtype=np.float32)
     np.testing.assert_array_equal(out.numpy(), ref)
     assert out.numpy().max() < 1.0
+
+
+@triton.jit
+def same_value_kernel(X, Out, Ref, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(X + offs)
+    tl.store(Out + offs, tl.minimum(x, 0.5))        # every program stores the same values
+    tl.store(Ref, tl.num_programs(0))
+
+
+@triton.jit
+def load_store_back_kernel(P):
+    a = tl.load(P)                                  # every program reads P[0] and stores it back
+    tl.store(P, a)
+
+
+@triton.jit
+def keep_then_change_kernel(P, Out):
+    pid = tl.program_id(0)
+    if pid == 0:
+        tl.store(P, tl.load(P))                     # keeps P[0]
+    else:
+        tl.store(P, tl.load(P) + 1.0)               # changes it: the order decides the result
+
+
+@triton.jit
+def change_then_read_kernel(P, Out):
+    pid = tl.program_id(0)
+    if pid == 0:
+        tl.store(P, 7.0)                            # changes P[0]
+    else:
+        tl.store(P, 7.0)                            # the same value again: no conflict with program 0
+        tl.store(Out + pid, tl.load(P + 1))         # reads an element nobody writes
+
+
+def test_stores_of_one_value_are_not_races():
+    x = torch.linspace(-1, 1, 64)
+    out, ref = torch.zeros(64), torch.zeros(1, dtype=torch.int32)
+    same_value_kernel[(16,)](x, out, ref, N=64)
+    assert torch.equal(out, torch.minimum(x, torch.tensor(0.5))) and ref.item() == 16
+    p = torch.zeros(4)
+    load_store_back_kernel[(2,)](p)
+    assert p.tolist() == [0.0] * 4
+    p, o = torch.zeros(4), torch.zeros(4)
+    change_then_read_kernel[(4,)](p, o)
+    assert p[0].item() == 7.0
+
+
+def test_a_store_that_changes_a_kept_value_is_a_race():
+    p, o = torch.zeros(2), torch.zeros(2)
+    with pytest.raises(tritium.KernelError) as e:
+        keep_then_change_kernel[(2,)](p, o)
+    assert e.value.stats["races"] >= 1
