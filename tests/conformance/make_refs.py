@@ -398,3 +398,37 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def core_rules():
+    """kernels/core_rules.py: its own generator, so adding it changes no
+    other reference (python3 -c 'import make_refs; make_refs.core_rules()')."""
+    import ml_dtypes as md
+    r = np.random.default_rng(77)
+    x = r.integers(-128, 128, 64).astype(np.int8)
+    y = r.integers(0, 8, 64).astype(np.uint8)
+    save("core_shift_x", x)
+    save("core_shift_y", y)
+    save("core_shift_z", x >> y.astype(np.int8))                     # numpy: arithmetic on int8
+    a = r.integers(-2**63, 2**63 - 1, 64, dtype=np.int64)
+    b = r.integers(-2**63, 2**63 - 1, 64, dtype=np.int64)
+    m = (1 << 64) - 1
+    hi = [((int(p) & m) * (int(q) & m)) >> 64 for p, q in zip(a, b)]
+    save("core_umulhi_x", a)
+    save("core_umulhi_y", b)
+    save("core_umulhi_z", np.array(hi, dtype=np.uint64).view(np.int64))
+    codes = np.arange(256, dtype=np.uint8)
+    f8 = codes.view(md.float8_e4m3fn)
+    codes[~np.isfinite(f8.astype(np.float32))] = 0                     # NaN codes -> 0
+    save("core_abs_codes", codes)                                      # read as :f8e4nv
+    save("core_abs_out", np.abs(codes.view(md.float8_e4m3fn).astype(np.float32)))
+    u = np.concatenate([np.array([-2**63, 2**63 - 1, 0, -1], dtype=np.int64),
+                        r.integers(-2**63, 2**63 - 1, 60, dtype=np.int64)])
+    save("core_uniform_x", u)
+    s = [(-int(v) - 1) if v < 0 else int(v) for v in u]
+    save("core_uniform_z", np.array([np.float32(v) * np.float32(1.0842020432385337e-19) for v in s], dtype=np.float32))
+    t = r.integers(-50, 50, 16).astype(np.int32)
+    t[0] = 7
+    save("core_unsplat_x", t)
+    s_ = int(t.sum())
+    save("core_unsplat_z", np.array([s_ * 1000 + 107 if p % 2 == 0 else -s_ for p in range(4)], dtype=np.int32))
