@@ -213,6 +213,10 @@ void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value);
  * whose every dimension is bounds-checked: out-of-bounds lanes read the
  * padding and drop stores, as TMA does. */
 sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding);
+/* A tt.assert, always compiled, that a device-side descriptor's base is
+ * 16-byte aligned and its strides but the last multiples of 16 bytes (TMA's
+ * rule; Triton 3.6's interpreter asserts it in TensorDescHandle.validate). */
+void sema_desc_check_alignment(sema *S, src_pos p, sval desc);
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets);
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value);
 /* desc.atomic_{add,min,max,and,or,xor}: op is the name without "atomic_" */

@@ -640,16 +640,11 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     case B_ADVANCE:
         return sema_advance(S, p, sema_arg_req(S, p, &B, "base"), sema_arg_req(S, p, &B, "offsets"));
     case B_MAKE_TENSOR_DESC: {
-        sval base = sema_arg_req(S, p, &B, "base"), block = sema_arg_req(S, p, &B, "block_shape");
-        /* semantic.py make_tensor_descriptor: a TMA box row is at least 16 bytes */
-        if (base.k == V_TENSOR && base.dt == TT_PTR && block.k == V_TUPLE && block.n > 0 && block.items[block.n - 1].k == V_INT) {
-            int64_t last = block.items[block.n - 1].i, esize = tt_dtype_bits(base.pt) / 8;
-            if (last * esize < 16)
-                sema_error(S, p, "Descriptor block shape must have at least 16 bytes in the last dimension, but got "
-                           "%lld * %lld = %lld bytes", (long long)last, (long long)esize, (long long)(last * esize));
-        }
-        return sema_make_tensor_desc(S, p, base, sema_arg_req(S, p, &B, "shape"), sema_arg_req(S, p, &B, "strides"), block,
-                                     sema_arg(&B, "padding_option"));
+        sval d = sema_make_tensor_desc(S, p, sema_arg_req(S, p, &B, "base"), sema_arg_req(S, p, &B, "shape"),
+                                       sema_arg_req(S, p, &B, "strides"), sema_arg_req(S, p, &B, "block_shape"),
+                                       sema_arg(&B, "padding_option"));
+        sema_desc_check_alignment(S, p, d);
+        return d;
     }
     case B_DESC_LOAD:
     case B_DESC_STORE: {

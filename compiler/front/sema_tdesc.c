@@ -46,8 +46,8 @@ sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strid
     }
     int64_t esize = tt_dtype_size(base.pt);
     if (block.items[rank - 1].i * esize < 16)
-        sema_error(S, p, "%s: the block shape must have at least 16 bytes in the last dimension, but got %lld * %lld = "
-                   "%lld bytes", fn, (long long)block.items[rank - 1].i, (long long)esize,
+        sema_error(S, p, "Descriptor block shape must have at least 16 bytes in the last dimension, but got %lld * %lld = "
+                   "%lld bytes", (long long)block.items[rank - 1].i, (long long)esize,
                    (long long)(block.items[rank - 1].i * esize));
     sval last = strides.items[rank - 1];
     if ((last.k == V_INT || last.k == V_BOOL) && last.i != 1)
@@ -74,6 +74,23 @@ sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strid
         d.items[1 + 3 * rank + k] = block.items[k];
     }
     return d;
+}
+
+void sema_desc_check_alignment(sema *S, src_pos p, sval d)
+{
+    int rank = rank_of(&d);
+    int64_t esize = tt_dtype_size(elem_of(&d));
+    sval addr = sema_cast(S, p, d.items[0], TT_I64, 0, true);
+    sval ok = sema_binop(S, p, "==", sema_binop(S, p, "&", addr, sv_int(15)), sv_int(0));
+    for (int k = 0; k < rank - 1; k++) {
+        sval bytes = sema_binop(S, p, "*", d.items[1 + rank + k], sv_int(esize));
+        ok = sema_binop(S, p, "&", ok, sema_binop(S, p, "==", sema_binop(S, p, "&", bytes, sv_int(15)), sv_int(0)));
+    }
+    sema_setloc(S, p);
+    int at = ir_emit(&S->b, IR_ASSERT, 0, NULL, 1, &ok.v);
+    ir_attr_set_str(S->fn, ir_op_at(S->fn, S->b.region, at), "message",
+                    "make_tensor_descriptor: the base must be 16-byte aligned and every stride but the last a multiple "
+                    "of 16 bytes");
 }
 
 /* offsets (a list of rank integers) as the i32 scalars of a copy of the

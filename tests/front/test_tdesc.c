@@ -119,10 +119,33 @@ START_TEST(tdesc_faults_name_tensor)
 }
 END_TEST
 
+/* TMA's alignment rule for device-side descriptors (Triton's interpreter
+ * asserts it): base 16-byte aligned, strides but the last multiples of 16
+ * bytes; a violation stops the program with a report naming the rule. */
+START_TEST(tdesc_alignment)
+{
+    static const char *const bodies[] = {
+        "    d = tl.make_tensor_descriptor(X + 4, [8, 60], [64, 1], [8, 16])\n    tl.store(Y, d.load([0, 0]).sum())",
+        "    d = tl.make_tensor_descriptor(X + 1, [8, 60], [64, 1], [8, 16])\n    tl.store(Y, d.load([0, 0]).sum())",
+        "    d = tl.make_tensor_descriptor(X, [8, 60], [63, 1], [8, 16])\n    tl.store(Y, d.load([0, 0]).sum())",
+        "    s = tl.load(Y + 1).to(tl.int32) + 62\n"
+        "    d = tl.make_tensor_descriptor(X, [8, 60], [s, 1], [8, 16])\n    tl.store(Y, d.load([0, 0]).sum())",
+    };
+    for (int i = 0; i < 4; i++) {
+        char *rep = NULL;
+        interp_stats st = run_desc(bodies[i], &rep);
+        if (i == 0) ck_assert_msg(st.faults == 0, "%s\n%s", bodies[i], rep);
+        else ck_assert_msg(st.faults > 0 && strstr(rep, "16-byte aligned"), "%s\n%s", bodies[i], rep);
+        free(rep);
+    }
+}
+END_TEST
+
 TCase *tc_tdesc(void)
 {
     TCase *tc = tcase_create("tdesc");
     tcase_add_test(tc, tdesc_compile_errors);
     tcase_add_test(tc, tdesc_faults_name_tensor);
+    tcase_add_test(tc, tdesc_alignment);
     return tc;
 }
