@@ -308,6 +308,46 @@ static void fused(interp_prog *p, const ir_op *op, int k)
     }
 }
 
+static int64_t sext_at(const void *t, int esz, int64_t i)
+{
+    switch (esz) {
+    case 1: return ((const int8_t *)t)[i];
+    case 2: return ((const int16_t *)t)[i];
+    case 4: return ((const int32_t *)t)[i];
+    default: return ((const int64_t *)t)[i];
+    }
+}
+
+/* The CT_* row facts of c = a + b (internal.h), from each row's first lane:
+ * uniform + uniform is uniform; a run plus a uniform row is a run when
+ * the row's exact sums a[r,0] + b[r,0] .. + cols - 1 fit the type, which
+ * also proves no lane overflowed (CT_EXACT: overflow.c skips the op). */
+static uint8_t addi_facts(interp_prog *p, const ir_op *op, const void *a, const void *b)
+{
+    const ival_info *vr = &p->s->vi[op->res];
+    if (vr->dt == TT_BOOL) return 0;
+    int64_t n = vr->numel, cols = vr->rank ? vr->shape[vr->rank - 1] : 1;
+    uint8_t single = interp_ct_single(vr);
+    const ival_info *va = &p->s->vi[op->opnd[0]], *vb = &p->s->vi[op->opnd[1]];
+    uint8_t fa = va->numel == 1 ? CT_UNIF | single : p->contig[op->opnd[0]];
+    uint8_t fb = vb->numel == 1 ? CT_UNIF | single : p->contig[op->opnd[1]];
+    uint8_t f = 0;
+    if (fa & fb & CT_UNIF) f = CT_UNIF | single;
+    else if (((fa & CT_RUN) && (fb & CT_UNIF)) || ((fa & CT_UNIF) && (fb & CT_RUN))) f = CT_RUN;
+    if (!f || n % cols) return 0;
+    int esz = vr->esize;
+    int64_t max = esz == 8 ? INT64_MAX : (int64_t)((1ull << (8 * esz - 1)) - 1), min = -max - 1;
+    int64_t span = f & CT_UNIF ? 0 : cols - 1;
+    /* operands of n lanes here (interp_operand splats 0-d ones) */
+    for (int64_t r = 0; r < n; r += cols) {
+        int64_t lo, hi;
+        if (__builtin_add_overflow(sext_at(a, esz, r), sext_at(b, esz, r), &lo) ||
+            __builtin_add_overflow(lo, span, &hi) || lo < min || hi > max)
+            return 0;
+    }
+    return f | CT_EXACT;
+}
+
 static void int_bin(interp_prog *p, const ir_op *op, const bin_fn *fns, bool is_signed)
 {
     const ival_info *vr = &p->s->vi[op->res];
@@ -319,6 +359,7 @@ static void int_bin(interp_prog *p, const ir_op *op, const bin_fn *fns, bool is_
     }
     void *o = interp_result(p, op, 0);
     fns[width_index(vr->dt)](o, a, b, n);
+    if (op->opc == IR_ADDI) p->contig[op->res] = addi_facts(p, op, a, b);
     if (vr->dt == TT_BOOL) {
         uint8_t *ob = o;
         for (int64_t i = 0; i < n; i++) ob[i] &= 1;

@@ -302,7 +302,7 @@ static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint
 {
     interp_session *s = p->s;
     if (n % cols) return false;
-    if (!(p->contig[pv] && s->vi[pv].numel == n) && !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz)))
+    if (!((p->contig[pv] & CT_RUN) && s->vi[pv].numel == n) && !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz)))
         return false;
     int cache = -1;
     for (int64_t r = 0; r < n; r += cols) {
@@ -755,6 +755,17 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
 
 /* ---- pointer arithmetic ---- */
 
+/* Lane i of an integer tile of element size esz, sign-extended (i1: 0/1). */
+static inline int64_t lane_int(const void *t, int esz, int64_t i)
+{
+    switch (esz) {
+    case 1: return ((const int8_t *)t)[i];
+    case 2: return ((const int16_t *)t)[i];
+    case 4: return ((const int32_t *)t)[i];
+    default: return ((const int64_t *)t)[i];
+    }
+}
+
 /* o = base + off << pshift, and whether the result is rows of consecutive
  * elements (computed in the same pass, so loads and stores need not check). */
 #define ADDPTR(T, EXT)                                                                            \
@@ -802,6 +813,21 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     uint64_t *restrict o = interp_result(p, op, 0);
     int pshift = __builtin_ctz((unsigned)vr->psize);
     int64_t cols = row_len(vr);
+    /* rows of a uniform base plus a run of offsets, or of a run of
+     * pointers plus uniform offsets, are runs: computed from each row's
+     * first lane, with no pass over the offsets */
+    uint8_t fb = scalar_base ? CT_UNIF | interp_ct_single(vr) : p->contig[op->opnd[0]];
+    uint8_t fo = vo->numel == 1 && n > 1 ? CT_UNIF | interp_ct_single(vr) : p->contig[op->opnd[1]];
+    if (n % cols == 0 && (((fb & CT_UNIF) && (fo & CT_RUN)) || ((fb & CT_RUN) && (fo & CT_UNIF)))) {
+        int64_t so = vo->numel == 1 ? 0 : 1;
+        for (int64_t r = 0; r < n; r += cols) {
+            uint64_t first = (scalar_base ? ptr[0] : ptr[r]) + ((uint64_t)lane_int(off_, vo->esize, r * so) << pshift);
+            uint64_t *restrict row = o + r, step = (uint64_t)1 << pshift;
+            for (int64_t c = 0; c < cols; c++) row[c] = first + (uint64_t)c * step;
+        }
+        p->contig[op->res] = CT_RUN;
+        return;
+    }
     uint64_t diff = 0;
     /* offsets are sign-extended (LLVM GEP), i1 is 0/1 */
     switch (vo->dt) {
@@ -811,7 +837,7 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     case TT_I32: ADDPTR(int32_t, int64_t) break;
     default: ADDPTR(int64_t, int64_t) break;
     }
-    p->contig[op->res] = diff == 0;
+    p->contig[op->res] = diff == 0 ? CT_RUN : 0;
 }
 
 static void eval_ptr_int(interp_prog *p, const ir_op *op)

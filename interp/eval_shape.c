@@ -142,6 +142,22 @@ static void eval_trans(interp_prog *p, const ir_op *op)
     gather(out, src, vr->esize, sh, st);
 }
 
+static int64_t cols_of(const ival_info *vi) { return vi->rank ? vi->shape[vi->rank - 1] : 1; }
+
+/* The CT_* row facts of a splat, broadcast, expand_dims or reshape result
+ * (internal.h): rows that are copies of the operand's rows, or pieces of
+ * them, keep its facts; a row made of one repeated element is uniform. */
+static uint8_t shape_facts(interp_prog *p, const ir_op *op)
+{
+    const ival_info *vr = &p->s->vi[op->res], *vs = &p->s->vi[op->opnd[0]];
+    uint8_t single = interp_ct_single(vr);
+    if (op->opc == IR_SPLAT || vs->numel == 1) return CT_UNIF | single;
+    int64_t rc = cols_of(vr), sc = cols_of(vs);
+    if (op->opc == IR_BROADCAST && sc == 1) return CT_UNIF | single;
+    if (op->opc == IR_BROADCAST ? rc != sc : sc % rc != 0) return single;
+    return (uint8_t)((p->contig[op->opnd[0]] & (CT_RUN | CT_UNIF)) | single);
+}
+
 void interp_eval_shape(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
@@ -149,10 +165,12 @@ void interp_eval_shape(interp_prog *p, const ir_op *op)
     case IR_SPLAT: {
         const ival_info *vr = &s->vi[op->res];
         interp_splat(interp_result(p, op, 0), p->vals[op->opnd[0]], vr->esize, vr->numel);
+        p->contig[op->res] = shape_facts(p, op);
         break;
     }
     case IR_BROADCAST:
         eval_broadcast(p, op);
+        p->contig[op->res] = shape_facts(p, op);
         break;
     case IR_TRANS:
         eval_trans(p, op);
@@ -171,6 +189,7 @@ void interp_eval_shape(interp_prog *p, const ir_op *op)
             break;
         }
         p->vals[op->res] = p->vals[op->opnd[0]];      /* same bytes: share the tile */
+        if (op->opc != IR_BITCAST) p->contig[op->res] = shape_facts(p, op);
         break;
     }
     case IR_JOIN: case IR_SPLIT: case IR_CAT: case IR_GATHER: case IR_HISTOGRAM:

@@ -73,10 +73,18 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
                 store_scalar_int(interp_result(p, op, 0), s->vi[op->res].esize, v);
             } else {
                 p->vals[op->res] = s->constdata[op->res];   /* constants and ranges: built once */
+                p->contig[op->res] = (op->opc == IR_MAKE_RANGE ? CT_RUN : CT_UNIF) | interp_ct_single(&s->vi[op->res]);
             }
             break;
         case F_SHAPE:
-            if (op->opc == IR_SPLAT && s->addr_splat[op->res] && !TRAP_GET(s->trap)) break;
+            if (op->opc == IR_SPLAT) {
+                if (s->addr_splat[op->res] && !TRAP_GET(s->trap)) break;
+                if (s->constdata[op->res]) {            /* a splat of an argument or constant: built once */
+                    p->vals[op->res] = s->constdata[op->res];
+                    p->contig[op->res] = CT_UNIF | interp_ct_single(&s->vi[op->res]);
+                    break;
+                }
+            }
             interp_eval_shape(p, op);
             break;
         case F_PTR:

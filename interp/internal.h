@@ -108,11 +108,27 @@ typedef struct interp_buf {
 
 /* ---- program state (one per thread) --------------------------------- */
 
+/* Row facts of a tile (rows: the last dimension; a 0-d or [..., 1] tile has
+ * both). They let tt.addptr and the memory ops skip per-lane work; each is
+ * exact, never a guess. Kept by constants and tt.make_range (exec.c), splat,
+ * broadcast, expand_dims, reshape (eval_shape.c), arith.addi (eval_arith.c)
+ * and tt.addptr (eval_mem.c). */
+#define CT_RUN  1                  /* x[r, c] == x[r, 0] + c (ints, exactly: no wrap); pointers:
+                                    * address + c * element size */
+#define CT_UNIF 2                  /* x[r, c] == x[r, 0] */
+#define CT_EXACT 4                 /* arith.addi: no lane overflowed its type (overflow.c skips) */
+
+/* Rows of one element (or a 0-d tile) are both runs and uniform. */
+static inline uint8_t interp_ct_single(const ival_info *vi)
+{
+    return !vi->rank || vi->shape[vi->rank - 1] == 1 ? CT_RUN | CT_UNIF : 0;
+}
+
 typedef struct interp_prog {
     struct interp_session *s;
     void **vals;                   /* per ir_value */
-    uint8_t *contig;               /* per ir_value: set by tt.addptr when its tile is rows of
-                                    * consecutive elements (0 for values addptr did not make) */
+    uint8_t *contig;               /* per ir_value: CT_* facts about its tile's rows, set by the
+                                    * ops that track them every time they run (0 for the others) */
     tstack mem;
     int64_t pid[3];
     int64_t lin;                   /* linear program id */
@@ -202,7 +218,8 @@ struct interp_session {
     int nvals;
     ival_info *vi;
     void **argdata;                /* per body argument: its scalar tile */
-    void **constdata;              /* per value: cached tile of a constant/make_range */
+    void **constdata;              /* per value: cached tile of a constant/make_range, or of a
+                                    * splat of a kernel argument or constant (session.c) */
     int *opbase;                   /* per region: global number of its op 0 */
     int nops_total;
     uint8_t *fuse;                 /* NUMERICS_FAST: per global op, 1/2: lhs/rhs is a fusable mulf */

@@ -136,6 +136,7 @@ void interp_overflow_check(interp_prog *p, const ir_op *op, int flag)
     int64_t n = vi->numel;
     const void *a = p->vals[op->opnd[0]], *b = p->vals[op->opnd[1]];
     if (!a || !b || !p->vals[op->res]) return;
+    if (op->opc == IR_ADDI && (p->contig[op->res] & CT_EXACT)) return;   /* proved per row (eval_arith.c) */
     int64_t sa = s->vi[op->opnd[0]].numel == 1 ? 0 : 1, sb = s->vi[op->opnd[1]].numel == 1 ? 0 : 1;
     int64_t max = (int64_t)((1ull << (8 * es - 1)) - 1), min = -max - 1;
     const void *res = p->vals[op->res];

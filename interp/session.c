@@ -143,6 +143,35 @@ static void find_addr_splats(interp_session *s)
     }
 }
 
+/* Splats of a kernel argument or a scalar constant hold the same tile in
+ * every program: built once, like constants (exec.c hands them out), so a
+ * loop's `cols < N` or `other=0.` costs no fill per iteration. Splats read
+ * only as tt.addptr's base are never built. */
+static void build_invariant_splats(interp_session *s)
+{
+    const ir_func *f = s->f;
+    const ir_region *body = &f->regions.v[IR_BODY];
+    for (int r = 0; r < f->regions.n; r++) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = 0; i < reg->nops; i++) {
+            const ir_op *op = &reg->ops[i];
+            if (op->opc != IR_SPLAT || s->addr_splat[op->res]) continue;
+            ir_value v = op->opnd[0];
+            const ir_value_info *in = &f->values.v[v];
+            const void *src = NULL;
+            if (in->def_kind == IR_DEF_ARG && in->region == IR_BODY && in->index >= 0 && in->index < body->nargs)
+                src = s->argdata[in->index];
+            else if (in->def_kind == IR_DEF_OP && f->regions.v[in->region].ops[in->index].opc == IR_CONSTANT)
+                src = s->constdata[v];
+            if (!src || s->vi[v].numel != 1) continue;
+            const ival_info *vi = &s->vi[op->res];
+            void *d = arena_alloc(&s->perm, (size_t)vi->numel * vi->esize);
+            interp_splat(d, src, vi->esize, vi->numel);
+            s->constdata[op->res] = d;
+        }
+    }
+}
+
 /* Inline PTX (tt.elementwise_inline_asm) cannot run on the CPU: a located
  * error at the first such op, and no session. */
 static bool refuse_inline_asm(const ir_func *f)
@@ -211,6 +240,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
     }
     if (s->o.numerics == NUMERICS_FAST) find_fusions(s);
     find_addr_splats(s);
+    if (ok) build_invariant_splats(s);
     interp_overflow_plan(s);
     if (ok) interp_views_plan(s);
     if (!ok) {

@@ -1,5 +1,6 @@
 /* test_mem.c — loads, stores, masks, pointers, atomics and the memory
  * queries (interp_resolve, interp_buffer_base, interp_last_writer). */
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -169,6 +170,44 @@ static void build_atomics(kb *k, int64_t programs)
     k->l.grid[0] = programs;
 }
 
+/* The row facts (CT_*, internal.h) let tt.addptr compute a row from its
+ * first lane; these kernels would give other addresses if a fact were
+ * claimed that does not hold. The addresses are read back through
+ * tt.ptr_to_int and compared with the wrapped int32 sums computed here. */
+START_TEST(row_facts_exact)
+{
+    int64_t n = 8;
+    for (int variant = 0; variant < 3; variant++) {
+        kb k;
+        kb_init(&k, "facts");
+        tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &n);
+        ir_value px = kb_tensor_arg(&k, "x", tx);
+        ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_I64, 1, &n));
+        /* 0: splat(K) + range wraps past INT32_MAX in the middle of the row;
+         * 1: range + range is no run (0, 2, 4, ...);  2: range + splat(K) is */
+        int32_t K = variant == 0 ? INT32_MAX - 3 : 5;
+        ir_value kv = kb_int_arg(&k, "K", TT_I32, K);
+        ir_value r = range(&k, 0, 8), sk = splat(&k, kv, TYT(TT_I32, 8));
+        ir_value offs = variant == 1 ? op(&k, IR_ADDI, TYT(TT_I32, 8), 2, r, range(&k, 0, 8))
+                                     : variant == 0 ? op(&k, IR_ADDI, TYT(TT_I32, 8), 2, sk, r)
+                                                    : op(&k, IR_ADDI, TYT(TT_I32, 8), 2, r, sk);
+        ir_value pi = op(&k, IR_PTR_TO_INT, TYT(TT_I64, 8), 1, ptrs(&k, px, offs));
+        ir_value base = splat(&k, op(&k, IR_PTR_TO_INT, ty(TT_I64), 1, px), TYT(TT_I64, 8));
+        store(&k, ptrs(&k, po, range(&k, 0, 8)), op(&k, IR_SUBI, TYT(TT_I64, 8), 2, pi, base), -1);
+        ret(&k);
+        interp_stats st;
+        ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+        ck_assert_int_eq(st.overflows, variant == 0);       /* the wrap is still reported */
+        const int64_t *o = kb_tensor(&k, 1)->data;
+        for (int c = 0; c < 8; c++) {
+            int64_t off = variant == 1 ? 2 * c : (int32_t)((uint32_t)K + (uint32_t)c);
+            ck_assert_int_eq(o[c], off * 4);
+        }
+        kb_free(&k);
+    }
+}
+END_TEST
+
 START_TEST(atomics_parallel)
 {
     for (int sched = SCHED_IN_ORDER; sched <= SCHED_PARALLEL; sched++) {
@@ -285,6 +324,7 @@ TCase *mem_tcase(void)
     tcase_add_test(tc, all_masked_garbage_pointer);
     tcase_add_test(tc, scalar_and_int_ptr);
     tcase_add_test(tc, queries);
+    tcase_add_test(tc, row_facts_exact);
     tcase_add_test(tc, atomics_parallel);
     tcase_add_test(tc, atomic_old_values_and_cas);
     tcase_add_test(tc, spin_lock);
