@@ -54,9 +54,9 @@ static void flush(interp_prog *p, faults *fs, int acc, const char *opname, tt_dt
         if (fs->f[k].count) interp_report(p, k, acc, opname, adt, esize, tile, &fs->f[k]);
 }
 
-static inline uint32_t *writer_of(interp_session *s, interp_buf *b)
+static inline sh_layer *writer_of(interp_session *s, interp_buf *b)
 {
-    uint32_t *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+    sh_layer *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
     if (!w) {
         interp_shadow_writer(s, b);
         w = b->writer;
@@ -65,15 +65,15 @@ static inline uint32_t *writer_of(interp_session *s, interp_buf *b)
 }
 
 /* The reader shadow if some load allocated it (stores only consult it). */
-static inline uint32_t *reader_if(interp_session *s, interp_buf *b)
+static inline sh_layer *reader_if(interp_session *s, interp_buf *b)
 {
     return s->o.check_races ? __atomic_load_n(&b->reader, __ATOMIC_ACQUIRE) : NULL;
 }
 
-static inline uint32_t *reader_of(interp_session *s, interp_buf *b)
+static inline sh_layer *reader_of(interp_session *s, interp_buf *b)
 {
     if (!s->o.check_races) return NULL;
-    uint32_t *r = __atomic_load_n(&b->reader, __ATOMIC_ACQUIRE);
+    sh_layer *r = __atomic_load_n(&b->reader, __ATOMIC_ACQUIRE);
     if (!r) {
         interp_shadow_reader(s, b);
         r = b->reader;
@@ -81,89 +81,102 @@ static inline uint32_t *reader_of(interp_session *s, interp_buf *b)
     return r;
 }
 
-/* Row-wise shadow loops. The shadow words are shared between threads only
- * while a parallel launch runs (s->parallel): there they are read and
- * written with relaxed atomics, which keeps the interpreter free of data
- * races under TSan; a sequential launch keeps plain loops, which the
- * compiler vectorizes (relaxed atomics are not vectorized: measured 2x the
- * instructions in load and store rows). */
-static void shadow_fill(uint32_t *restrict d, uint32_t v, int64_t n, bool par)
-{
-    if (par)
-        for (int64_t c = 0; c < n; c++) __atomic_store_n(&d[c], v, __ATOMIC_RELAXED);
-    else
-        for (int64_t c = 0; c < n; c++) d[c] = v;
-}
+/* Run-wise shadow scans over the pieces of a layer (shadow.c): one test
+ * per granule that holds one word, a loop over the others. The shadow
+ * words are shared between threads only while a parallel launch runs
+ * (par): there they are read with relaxed atomics, which keeps the
+ * interpreter free of data races under TSan; a sequential launch keeps
+ * plain loops, which the compiler vectorizes. */
+#define SCAN(L, e0, n, par, TEST)                                                                 \
+    do {                                                                                          \
+        for (int64_t e_ = (e0), end_ = (e0) + (n), len_; e_ < end_; e_ += len_) {                  \
+            uint32_t x = 0;                                                                       \
+            const uint32_t *f_;                                                                   \
+            len_ = sh_piece((L), e_, end_, &x, &f_);                                              \
+            if (!f_) {                                                                            \
+                bad |= (TEST);                                                                    \
+            } else if (par) {                                                                     \
+                for (int64_t c_ = 0; c_ < len_; c_++) {                                           \
+                    x = __atomic_load_n(&f_[c_], __ATOMIC_RELAXED);                               \
+                    bad |= (TEST);                                                                \
+                }                                                                                 \
+            } else {                                                                              \
+                for (int64_t c_ = 0; c_ < len_; c_++) {                                           \
+                    x = f_[c_];                                                                   \
+                    bad |= (TEST);                                                                \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    } while (0)
 
 /* Nonzero when a writer word of another program conflicts with an access
- * of program me; flags are the access's own SH_ATOMIC/SH_SYNC bits. */
-static uint32_t writer_conflicts(const uint32_t *restrict w, int64_t n, uint32_t me, uint32_t flags, bool par)
+ * of program me to [e0, e0 + n); flags are the access's own SH_ATOMIC/SH_SYNC bits. */
+static uint32_t writer_conflicts(const sh_layer *w, int64_t e0, int64_t n, uint32_t me, uint32_t flags, bool par)
 {
     uint32_t bad = 0;
-#define CONFLICT(x) (uint32_t)(((x) & SH_PROG) != 0 && ((x) & SH_PROG) != me && !(((x) | flags) & (SH_ATOMIC | SH_SYNC)))
-    if (par)
-        for (int64_t c = 0; c < n; c++) bad |= CONFLICT(__atomic_load_n(&w[c], __ATOMIC_RELAXED));
-    else
-        for (int64_t c = 0; c < n; c++) bad |= CONFLICT(w[c]);
-#undef CONFLICT
+    SCAN(w, e0, n, par, (uint32_t)((x & SH_PROG) != 0 && (x & SH_PROG) != me && !((x | flags) & (SH_ATOMIC | SH_SYNC))));
     return bad;
 }
 
 /* Nonzero when a store of program me (flags: its SH_ATOMIC/SH_SYNC bits)
- * conflicts with the last reader of an element. */
-static uint32_t reader_conflicts(const uint32_t *restrict rd, int64_t n, uint32_t me, uint32_t flags, bool par)
+ * conflicts with the last reader of an element of [e0, e0 + n). */
+static uint32_t reader_conflicts(const sh_layer *rd, int64_t e0, int64_t n, uint32_t me, uint32_t flags, bool par)
 {
     if (flags) return 0;
     uint32_t bad = 0;
-    if (par)
-        for (int64_t c = 0; c < n; c++) {
-            uint32_t x = __atomic_load_n(&rd[c], __ATOMIC_RELAXED);
-            bad |= (uint32_t)(x != 0 && x != me);
-        }
-    else
-        for (int64_t c = 0; c < n; c++) bad |= (uint32_t)(rd[c] != 0 && rd[c] != me);
+    SCAN(rd, e0, n, par, (uint32_t)(x != 0 && x != me));
+    return bad;
+}
+
+/* Nonzero when an element of [e0, e0 + n) was never written. */
+static uint32_t uninit_any(const sh_layer *init, int64_t e0, int64_t n, bool par)
+{
+    uint32_t bad = 0;
+    SCAN(init, e0, n, par, (uint32_t)(x == 0));
     return bad;
 }
 
 /* Shadow bookkeeping of one plain read of element e. */
 static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
-                               faults *fs, uint32_t *reader, bool check_init)
+                               faults *fs, sh_layer *reader, bool check_init)
 {
+    bool par = p->s->parallel;
     if (reader) {
-        __atomic_store_n(&reader[e], p->me, __ATOMIC_RELAXED);
-        uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+        sh_set(reader, e, p->me, par);
+        const sh_layer *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
         if (wr) {
-            uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+            uint32_t w = sh_get(wr, e);
             if ((w & SH_PROG) && (w & SH_PROG) != p->me && !(w & (SH_ATOMIC | SH_SYNC | SH_SAME)) && !p->synced)
-                note(fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
+                note(fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
         }
     }
-    if (check_init && !b->init[e]) note(fs, FK_UNINIT, lane, addr, bi, 0, -1);
+    if (check_init && !sh_get(b->init, e)) note(fs, FK_UNINIT, lane, addr, bi, 0, -1);
 }
 
 /* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC);
  * v: the bytes a plain store writes (NULL for atomics), compared with the
  * element's before it is overwritten. */
 static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e, int64_t lane, uint64_t addr,
-                                faults *fs, uint32_t *wr, bool races, uint32_t *reader, int32_t loc, uint32_t flags,
+                                faults *fs, sh_layer *wr, bool races, sh_layer *reader, int32_t loc, uint32_t flags,
                                 const void *v)
 {
+    bool par = p->s->parallel;
     uint32_t me = p->me | flags;
-    if (races && v && (!b->init || b->init[e]) && !memcmp(b->host + (e << b->eshift), v, (size_t)1 << b->eshift)) {
-        uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+    if (races && v && (!b->init || sh_get(b->init, e)) && !memcmp(b->host + (e << b->eshift), v, (size_t)1 << b->eshift)) {
+        uint32_t w = sh_get(wr, e);
         if (w & SH_PROG) return;                       /* the last writer stored these bits too */
         me |= SH_SAME;
     } else if (races) {
-        uint32_t w = __atomic_load_n(&wr[e], __ATOMIC_RELAXED);
+        uint32_t w = sh_get(wr, e);
         if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
-            note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, b->wloc[e]);
-        uint32_t r = reader ? __atomic_load_n(&reader[e], __ATOMIC_RELAXED) : 0;
+            note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
+        uint32_t r = reader ? sh_get(reader, e) : 0;
         if (r && r != p->me && !(me & (SH_ATOMIC | SH_SYNC)))
             note(fs, FK_RACE_WR, lane, addr, bi, (int64_t)r - 1, -1);
     }
-    __atomic_store_n(&b->wloc[e], loc, __ATOMIC_RELAXED);
-    __atomic_store_n(&wr[e], me, __ATOMIC_RELAXED);
-    if (b->init) b->init[e] = 1;
+    sh_set(b->wloc, e, (uint32_t)loc, par);
+    sh_set(wr, e, me, par);
+    if (b->init) sh_set(b->init, e, 1, par);
 }
 
 /* Lowest/highest address and OR of all addresses of the active lanes. */
@@ -338,18 +351,18 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
             interp_buf *b = &s->bufs[bi];
             int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
             memcpy(orow + c0 * esz, b->host + (a - b->base), (size_t)(len * esz));
-            uint32_t *reader = reader_of(s, b);
+            sh_layer *reader = reader_of(s, b);
             bool check_init = b->init && s->o.check_uninit;
             if (!reader && !check_init) continue;
             bool suspect = false;
             if (reader) {
-                shadow_fill(reader + e0, me, len, s->parallel);
-                const uint32_t *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+                sh_fill(reader, e0, len, me, s->parallel);
+                const sh_layer *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
                 if (wr && !p->synced) {
-                    suspect = writer_conflicts(wr + e0, len, me, 0, s->parallel) != 0;
+                    suspect = writer_conflicts(wr, e0, len, me, 0, s->parallel) != 0;
                 }
             }
-            if (check_init && memchr(b->init + e0, 0, (size_t)len)) suspect = true;
+            if (check_init && uninit_any(b->init, e0, len, s->parallel)) suspect = true;
             if (!suspect) continue;
             if (!fs.any) memset(fs.f, 0, sizeof fs.f);
             fs.any = true;
@@ -386,11 +399,11 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
             int bi = run_buffer(s, a, (uint64_t)len * (uint64_t)esz, esz, &cache);
             interp_buf *b = &s->bufs[bi];
             int64_t e0 = (int64_t)((a - b->base) >> b->eshift);
-            uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
+            sh_layer *wr = writer_of(s, b), *reader = reader_if(s, b);
             bool suspect = false;
             if (races) {
-                uint32_t bad = writer_conflicts(wr + e0, len, me, flags, s->parallel);
-                if (reader) bad |= reader_conflicts(reader + e0, len, me, flags, s->parallel);
+                uint32_t bad = writer_conflicts(wr, e0, len, me, flags, s->parallel);
+                if (reader) bad |= reader_conflicts(reader, e0, len, me, flags, s->parallel);
                 /* a run that keeps the bits it overwrites: SH_SAME, element by element (a run
                  * that changes some of them marks them all as written) */
                 suspect = bad != 0 ||
@@ -403,9 +416,9 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
                     shadow_write(p, b, bi, e0 + c, r + c0 + c, a + ((uint64_t)c << b->eshift), &fs, wr, races, reader,
                                  loc, flags, (const uint8_t *)val + (r + c0 + c) * esz);
             } else {
-                shadow_fill(wr + e0, mine, len, s->parallel);
-                shadow_fill((uint32_t *)(b->wloc + e0), (uint32_t)loc, len, s->parallel);
-                if (b->init) memset(b->init + e0, 1, (size_t)len);
+                sh_fill(wr, e0, len, mine, s->parallel);
+                sh_fill(b->wloc, e0, len, (uint32_t)loc, s->parallel);
+                if (b->init) sh_fill(b->init, e0, len, 1, s->parallel);
             }
             memcpy(b->host + (a - b->base), (const uint8_t *)val + (r + c0) * esz, (size_t)(len * esz));
         }
@@ -476,7 +489,7 @@ static void eval_load(interp_prog *p, const ir_op *op)
         case 4: GATHER(uint32_t) break;
         default: GATHER(uint64_t) break;
         }
-        uint32_t *reader = reader_of(s, b);
+        sh_layer *reader = reader_of(s, b);
         bool check_init = b->init && s->o.check_uninit;
         if (reader || check_init) {
             memset(fs.f, 0, sizeof fs.f);
@@ -489,7 +502,7 @@ static void eval_load(interp_prog *p, const ir_op *op)
     } else {
         memset(fs.f, 0, sizeof fs.f);
         interp_buf *b = NULL;
-        uint32_t *reader = NULL;
+        sh_layer *reader = NULL;
         bi = -1;
         for (int64_t i = 0; i < n; i++) {
             uint8_t *o = (uint8_t *)out + i * esz;
@@ -554,7 +567,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
         interp_buf *b = &s->bufs[bi];
         uint8_t *h = b->host;
         uint64_t base = b->base;
-        uint32_t *wr = writer_of(s, b), *reader = reader_if(s, b);
+        sh_layer *wr = writer_of(s, b), *reader = reader_if(s, b);
         /* shadow first: race checks need the previous writer */
         for (int64_t i = 0; i < n; i++) {
             if (mask && !mask[i]) continue;
@@ -570,7 +583,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
         }
     } else {
         interp_buf *b = NULL;
-        uint32_t *wr = NULL, *reader = NULL;
+        sh_layer *wr = NULL, *reader = NULL;
         for (int64_t i = 0; i < n; i++) {
             if (mask && !mask[i]) continue;
             uint64_t a = ptr[i];
@@ -713,7 +726,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
     fs.any = false;
     memset(fs.f, 0, sizeof fs.f);
     interp_buf *b = NULL;
-    uint32_t *wr = NULL;
+    sh_layer *wr = NULL;
     int bi = -1;
     bool check_init = false;
     for (int64_t i = 0; i < n; i++) {
@@ -735,7 +748,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
             continue;
         }
         int64_t e = (int64_t)((a - b->base) >> b->eshift);
-        if (check_init && !b->init[e]) note(&fs, FK_UNINIT, i, a, bi, 0, -1);
+        if (check_init && !sh_get(b->init, e)) note(&fs, FK_UNINIT, i, a, bi, 0, -1);
         uint64_t v = 0, c = 0, old;
         memcpy(&v, val + i * esz, (size_t)esz);
         void *h = b->host + (a - b->base);
@@ -822,8 +835,17 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
         int64_t so = vo->numel == 1 ? 0 : 1;
         for (int64_t r = 0; r < n; r += cols) {
             uint64_t first = (scalar_base ? ptr[0] : ptr[r]) + ((uint64_t)lane_int(off_, vo->esize, r * so) << pshift);
-            uint64_t *restrict row = o + r, step = (uint64_t)1 << pshift;
-            for (int64_t c = 0; c < cols; c++) row[c] = first + (uint64_t)c * step;
+            uint64_t *restrict row = o + r, step = (uint64_t)1 << pshift, a = first;
+            int64_t c = 0;
+            /* two 2-lane vectors (GCC/Clang vector extension): the plain
+             * loop is vectorized with a shuffle per store */
+            typedef uint64_t u64x2 __attribute__((vector_size(16)));
+            u64x2 v0 = { a, a + step }, v1 = { a + 2 * step, a + 3 * step }, inc = { 4 * step, 4 * step };
+            for (; c + 4 <= cols; c += 4, v0 += inc, v1 += inc) {
+                memcpy(row + c, &v0, 16);
+                memcpy(row + c + 2, &v1, 16);
+            }
+            for (a += (uint64_t)c * step; c < cols; c++, a += step) row[c] = a;
         }
         p->contig[op->res] = CT_RUN;
         return;

@@ -6,6 +6,7 @@
  *   eval_*.c      one evaluator per op family (tight loops per dtype)
  *   tile.c        tile memory: a mark/release stack allocator per program
  *   memory.c      the virtual address space, buffers and shadow state
+ *   shadow.c      shadow layers: one word per element, kept per granule
  *   report.c      fault and race reports
  *   sched.c       the grid scheduler (in order, reverse, random, parallel)
  *
@@ -79,6 +80,56 @@ void ts_release(tstack *t, tmark m);
 void ts_reset(tstack *t);
 void ts_free(tstack *t);
 
+/* ---- shadow layers (shadow.c) ----------------------------------------- */
+
+/* One 32-bit word per element of a buffer, kept per granule of SH_GRAN
+ * elements while all of a granule's elements hold the same word. */
+#define SH_GSHIFT 5
+#define SH_GRAN (1 << SH_GSHIFT)
+typedef struct sh_layer {
+    uint32_t *coarse;              /* per granule: the word of all its elements (unless on) */
+    uint8_t *on;                   /* per granule: 1 when fine[] holds its words */
+    uint32_t *fine;                /* per element; read only in granules that are on */
+    int64_t n, ngran;              /* elements, granules */
+    pthread_mutex_t lock;          /* splits and merges during a parallel launch */
+} sh_layer;
+
+/* A layer of n elements, every word 0; never NULL (dies when out of memory). */
+sh_layer *sh_new(int64_t n);
+void sh_free(sh_layer *L);
+void sh_clear(sh_layer *L);        /* every word 0 */
+/* Words [e0, e0 + len) = v; par: a parallel launch is running. */
+void sh_fill(sh_layer *L, int64_t e0, int64_t len, uint32_t v, bool par);
+void sh_set_slow(sh_layer *L, int64_t e, uint32_t v, bool par);
+
+static inline uint32_t sh_get(const sh_layer *L, int64_t e)
+{
+    int64_t g = e >> SH_GSHIFT;
+    if (__atomic_load_n(&L->on[g], __ATOMIC_ACQUIRE)) return __atomic_load_n(&L->fine[e], __ATOMIC_RELAXED);
+    return __atomic_load_n(&L->coarse[g], __ATOMIC_RELAXED);
+}
+
+static inline void sh_set(sh_layer *L, int64_t e, uint32_t v, bool par)
+{
+    int64_t g = e >> SH_GSHIFT;
+    if (__atomic_load_n(&L->on[g], __ATOMIC_ACQUIRE)) __atomic_store_n(&L->fine[e], v, __ATOMIC_RELAXED);
+    else if (__atomic_load_n(&L->coarse[g], __ATOMIC_RELAXED) != v) sh_set_slow(L, e, v, par);
+}
+
+/* The piece of [e, end) that starts at e and stays in e's granule: its
+ * length; *fine points at its words, or is NULL and *v is all of them. */
+static inline int64_t sh_piece(const sh_layer *L, int64_t e, int64_t end, uint32_t *v, const uint32_t **fine)
+{
+    int64_t g = e >> SH_GSHIFT, stop = (g + 1) << SH_GSHIFT;
+    if (__atomic_load_n(&L->on[g], __ATOMIC_ACQUIRE)) {
+        *fine = L->fine + e;
+    } else {
+        *fine = NULL;
+        *v = __atomic_load_n(&L->coarse[g], __ATOMIC_RELAXED);
+    }
+    return (stop < end ? stop : end) - e;
+}
+
 /* ---- buffers and shadow state (memory.c) ----------------------------- */
 
 /* Shadow writer words: linear program id + 1, with flag bits. */
@@ -97,11 +148,11 @@ typedef struct interp_buf {
     int64_t numel;
     const tt_tensor *t;
     const char *name;              /* the launch argument's name */
-    /* shadow, allocated on first need (NULL before) */
-    uint32_t *writer;              /* last writer program, SH_* flags */
-    int32_t *wloc;                 /* location of the writing op */
-    uint32_t *reader;              /* last reader program + 1 (check_races) */
-    uint8_t *init;                 /* 1 when written (uninit-marked buffers) */
+    /* shadow layers, allocated on first need (NULL before) */
+    sh_layer *writer;              /* last writer program, SH_* flags */
+    sh_layer *wloc;                /* location of the writing op (an int32) */
+    sh_layer *reader;              /* last reader program + 1 (check_races) */
+    sh_layer *init;                /* 1 when written (uninit-marked buffers) */
     bool uninit;                   /* created with `empty` */
     bool view_check;               /* views of it do not cover it: check lanes (view.c) */
 } interp_buf;

@@ -7,36 +7,13 @@
  * and is reported instead of silently reading a neighbour. Buffers are kept
  * in ascending address order; lookups are binary searches.
  *
- * Shadow state per element is allocated on first need: the last writer
- * (always, for interp_last_writer and diff), the last reader (check_races)
- * and the initialized byte (buffers marked with interp_mark_uninitialized). */
+ * Shadow state per element is allocated on first need, as layers of 32-bit
+ * words (shadow.c): the last writer and its op (always, for
+ * interp_last_writer and diff), the last reader (check_races) and the
+ * initialized flag (buffers marked with interp_mark_uninitialized). */
 #include "internal.h"
 
 #include <stdio.h>
-#include <sys/mman.h>
-
-/* Zeroed shadow arrays. Large ones come straight from mmap with transparent
- * huge pages requested: first touch of a fresh shadow is most of the cost
- * of a short launch, and 2 MiB pages take 512 times fewer faults. */
-#define BIG_SHADOW ((size_t)2 << 20)
-
-static void *shadow_calloc(size_t n)
-{
-    if (n < BIG_SHADOW) return xcalloc(n, 1);
-    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) die("out of memory (%zu bytes of shadow)", n);
-#ifdef MADV_HUGEPAGE
-    madvise(p, n, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-static void shadow_free(void *p, size_t n)
-{
-    if (!p) return;
-    if (n < BIG_SHADOW) free(p);
-    else munmap(p, n);
-}
 
 #define VA_BASE 0x10000000000ull
 #define VA_ALIGN 4096ull
@@ -99,11 +76,10 @@ void interp_buffers_free(interp_session *s)
 {
     for (int i = 0; i < s->nbufs; i++) {
         interp_buf *b = &s->bufs[i];
-        size_t n = (size_t)(b->numel ? b->numel : 1);
-        shadow_free(b->writer, n * 4);
-        shadow_free(b->wloc, n * 4);
-        shadow_free(b->reader, n * 4);
-        shadow_free(b->init, n);
+        sh_free(b->writer);
+        sh_free(b->wloc);
+        sh_free(b->reader);
+        sh_free(b->init);
     }
     free(s->bufs);
     free(s->arg_buf);
@@ -129,9 +105,8 @@ void interp_shadow_writer(interp_session *s, interp_buf *b)
 {
     pthread_mutex_lock(&s->shadow_lock);
     if (!__atomic_load_n(&b->writer, __ATOMIC_ACQUIRE)) {
-        size_t n = (size_t)(b->numel ? b->numel : 1);
-        b->wloc = shadow_calloc(n * 4);
-        __atomic_store_n(&b->writer, (uint32_t *)shadow_calloc(n * 4), __ATOMIC_RELEASE);
+        b->wloc = sh_new(b->numel);
+        __atomic_store_n(&b->writer, sh_new(b->numel), __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&s->shadow_lock);
 }
@@ -139,10 +114,8 @@ void interp_shadow_writer(interp_session *s, interp_buf *b)
 void interp_shadow_reader(interp_session *s, interp_buf *b)
 {
     pthread_mutex_lock(&s->shadow_lock);
-    if (!__atomic_load_n(&b->reader, __ATOMIC_ACQUIRE)) {
-        size_t n = (size_t)(b->numel ? b->numel : 1);
-        __atomic_store_n(&b->reader, (uint32_t *)shadow_calloc(n * 4), __ATOMIC_RELEASE);
-    }
+    if (!__atomic_load_n(&b->reader, __ATOMIC_ACQUIRE))
+        __atomic_store_n(&b->reader, sh_new(b->numel), __ATOMIC_RELEASE);
     pthread_mutex_unlock(&s->shadow_lock);
 }
 
@@ -152,10 +125,9 @@ void interp_shadow_clear(interp_session *s)
 {
     for (int i = 0; i < s->nbufs; i++) {
         interp_buf *b = &s->bufs[i];
-        size_t n = (size_t)b->numel;
-        if (b->writer) memset(b->writer, 0, n * sizeof *b->writer);
-        if (b->wloc) memset(b->wloc, 0, n * sizeof *b->wloc);
-        if (b->reader) memset(b->reader, 0, n * sizeof *b->reader);
+        if (b->writer) sh_clear(b->writer);
+        if (b->wloc) sh_clear(b->wloc);
+        if (b->reader) sh_clear(b->reader);
     }
 }
 
@@ -181,12 +153,12 @@ bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t 
 {
     if (arg < 0 || arg >= s->l->nargs + s->l->nextra || s->arg_buf[arg] < 0) return false;
     const interp_buf *b = &s->bufs[s->arg_buf[arg]];
-    const uint32_t *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
+    const sh_layer *w = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
     if (!w || elem < 0 || elem >= b->numel) return false;
-    uint32_t x = __atomic_load_n(&w[elem], __ATOMIC_RELAXED);
+    uint32_t x = sh_get(w, elem);
     if (!(x & SH_PROG)) return false;
     if (program) *program = (int64_t)(x & SH_PROG) - 1;
-    if (loc) *loc = __atomic_load_n(&b->wloc[elem], __ATOMIC_RELAXED);
+    if (loc) *loc = (int32_t)sh_get(b->wloc, elem);
     return true;
 }
 
@@ -195,6 +167,6 @@ void interp_mark_uninitialized(interp_session *s, int arg)
     if (arg < 0 || arg >= s->l->nargs + s->l->nextra || s->arg_buf[arg] < 0) return;
     interp_buf *b = &s->bufs[s->arg_buf[arg]];
     b->uninit = true;
-    if (!b->init) b->init = shadow_calloc((size_t)(b->numel ? b->numel : 1));
-    else memset(b->init, 0, (size_t)b->numel);
+    if (!b->init) b->init = sh_new(b->numel);
+    else sh_clear(b->init);
 }

@@ -301,6 +301,97 @@ START_TEST(uninitialized_reads)
 }
 END_TEST
 
+/* The shadow is kept per granule of SH_GRAN elements (shadow.c) while a
+ * granule's elements agree; these accesses split granules and must still
+ * be seen element by element. */
+static char *run_marked(kb *k, interp_sched sched, interp_stats *st, interp_session **keep)
+{
+    char *rep = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&rep, &len);
+    interp_options o;
+    interp_options_default(&o);
+    o.report = f;
+    o.sched = sched;
+    interp_session *s = kb_session(k, &o);
+    interp_mark_uninitialized(s, 0);
+    ck_assert_int_eq(interp_run_launch(s), 0);
+    interp_get_stats(s, st);
+    if (keep) *keep = s;
+    else interp_session_free(s);
+    fclose(f);
+    return rep;
+}
+
+START_TEST(uninit_hole_in_written_run)
+{
+    /* out[0..100) is stored with lane 37 masked out, then out[0..128) is
+     * loaded: element 37 and the 28 never-written elements past 100 are
+     * uninitialized, nothing else */
+    kb k;
+    kb_init(&k, "hole");
+    int64_t n = 200;
+    ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &n));
+    ir_type t = TYT(TT_I32, 128), tb = TYT(TT_BOOL, 128);
+    ir_value r = range(&k, 0, 128);
+    ir_value m = op(&k, IR_ANDI, tb, 2, opa(&k, IR_CMPI, tb, CMPI_SLT, 0, 2, r, cint(&k, t, 100)),
+                    opa(&k, IR_CMPI, tb, CMPI_NE, 0, 2, r, cint(&k, t, 37)));
+    store(&k, ptrs(&k, po, r), cflt(&k, TYT(TT_F32, 128), 2.0), m);
+    load(&k, ptrs(&k, po, range(&k, 0, 100)), -1, -1);
+    load(&k, ptrs(&k, po, range(&k, 100, 128)), -1, -1);
+    ret(&k);
+    interp_stats st;
+    char *rep = run_marked(&k, SCHED_IN_ORDER, &st, NULL);
+    ck_assert_int_eq(st.uninit_reads, 1 + 28);
+    HAS(rep, "reads out[37], which was created with `empty` and has not been written");
+    HAS(rep, "reads out[100]");
+    ck_assert_int_eq(count_str(rep, "warning:"), 2);
+    free(rep);
+    kb_free(&k);
+}
+END_TEST
+
+START_TEST(races_in_split_granules)
+{
+    /* program p stores out[40p .. 40p + 48): 8 elements overlap the next
+     * program's, never on a granule boundary; program 3 also stores one
+     * element (out[10]) inside program 0's run */
+    for (int rev = 0; rev < 2; rev++) {
+        kb k;
+        kb_init(&k, "split");
+        int64_t n = 200;
+        ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_I32, 1, &n));
+        ir_type t = TYT(TT_I32, 48);
+        ir_value base = op(&k, IR_MULI, ty(TT_I32), 2, pid(&k, 0), cint(&k, ty(TT_I32), 40));
+        ir_value offs = op(&k, IR_ADDI, t, 2, splat(&k, base, t), range(&k, 0, 48));
+        store(&k, ptrs(&k, po, offs), splat(&k, pid(&k, 0), t), -1);
+        ir_value is3 = opa(&k, IR_CMPI, ty(TT_BOOL), CMPI_EQ, 0, 2, pid(&k, 0), cint(&k, ty(TT_I32), 3));
+        store(&k, ptrs(&k, po, cint(&k, ty(TT_I32), 10)), pid(&k, 0), is3);
+        ret(&k);
+        k.l.grid[0] = 4;
+        interp_stats st;
+        interp_session *s;
+        char *rep = run_marked(&k, rev ? SCHED_REVERSE : SCHED_IN_ORDER, &st, &s);
+        ck_assert_int_eq(st.races, 3 * 8 + 1);
+        HAS(rep, "write-write race");
+        ck_assert_int_eq(st.uninit_reads, 0);
+        /* the last writer, element by element, against the schedule's order */
+        for (int64_t e = 0; e < 168; e++) {
+            int64_t prog = -1, want = e == 10 ? (rev ? 0 : 3) : rev ? e / 40 : (e >= 40 && e % 40 < 8 ? e / 40 : e / 40);
+            if (rev && e >= 40 && e % 40 < 8) want = e / 40 - 1;      /* reverse: the lower program writes last */
+            if (e >= 160) want = 3;
+            ck_assert(interp_last_writer(s, 0, e, &prog, NULL));
+            ck_assert_msg(prog == want, "element %lld: last writer %lld, expected %lld", (long long)e,
+                          (long long)prog, (long long)want);
+        }
+        ck_assert(!interp_last_writer(s, 0, 168, NULL, NULL));
+        interp_session_free(s);
+        free(rep);
+        kb_free(&k);
+    }
+}
+END_TEST
+
 START_TEST(loop_step_zero)
 {
     kb k;
@@ -337,6 +428,8 @@ TCase *report_tcase(void)
     tcase_add_test(tc, write_write_race);
     tcase_add_test(tc, read_write_races);
     tcase_add_test(tc, uninitialized_reads);
+    tcase_add_test(tc, uninit_hole_in_written_run);
+    tcase_add_test(tc, races_in_split_granules);
     tcase_add_test(tc, loop_step_zero);
     return tc;
 }
