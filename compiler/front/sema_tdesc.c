@@ -133,7 +133,10 @@ static sval block_value(sema *S, src_pos p, const char *fn, sval desc, sval v, b
         sema_error(S, p, "%s: the value must be a tensor of the descriptor's block shape %s, got %s", fn,
                    shape_str(S, shape, rank), sv_describe(S, &v));
     if (cast) return sema_cast(S, p, v, elem_of(&desc), 0, false);
-    if (v.dt != elem_of(&desc))
+    tt_dtype et = elem_of(&desc);
+    if (v.dt != et && tt_dtype_is_int(v.dt) && tt_dtype_is_int(et) && tt_dtype_bits(v.dt) == tt_dtype_bits(et))
+        return sema_cast(S, p, v, et, 0, true);     /* int32 into a uint32 descriptor: MLIR's types are signless */
+    if (v.dt != et)
         sema_error(S, p, "%s: the value is %s but the descriptor holds %s (Triton requires the same dtype)", fn,
                    sv_describe(S, &v), tt_dtype_triton_name(elem_of(&desc)));
     return v;

@@ -44,6 +44,8 @@ START_TEST(tdesc_compile_errors)
     expect_err("    h.atomic_min([0, 0], tl.zeros((8, 16), tl.float16))", "does not support desc.atomic_min on fp16");
     expect_err("    e.atomic_add([0, 0], tl.zeros((8, 8), tl.int32))", "block shape [8, 16]");
     expect_err("    e.atomic_add([0, 0], tl.zeros((8, 16), tl.int64))", "same dtype");
+    expect_err("    e.atomic_add([0, 0], tl.zeros((8, 16), tl.float32))", "same dtype");
+    expect_err("    e.atomic_add([0, 0], tl.zeros((8, 16), tl.uint32))\n    tl.static_assert(False, 'compiled')", "compiled");
     /* store: exactly the block's shape, cast to its dtype */
     expect_err("    d.store([0, 0], 1.0)", "block shape [1, 32]");
     expect_err("    e.store([0, 0], tl.zeros((16,), tl.int32))", "block shape [8, 16]");
