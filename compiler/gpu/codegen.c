@@ -171,10 +171,13 @@ static const char tritium_passes[] =
 
 const char *gpu_default_passes(void) { return "tritium-lean-o3-1"; }
 
-int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
+/* One target machine per compile, for the module's data layout and for PTX
+ * emission (creating it costs ~1.6M instructions). Level 3 by default: level
+ * 2 only swaps the codegen's two GVN passes for EarlyCSE (~5-8 % of a
+ * compile) but loses facts GVN proves, e.g. the parity of a loop's remainder
+ * iteration (tests/gpu/kernels.py `loops`). */
+int gpu_target_machine(gctx *g, const char *arch)
 {
-    (void)arch;
-    LLVMTargetMachineRef tm = NULL;
     char *msg = NULL;
     LLVMTargetRef T;
     if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &T, &msg)) {
@@ -184,9 +187,19 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     }
     const char *feat = !strcmp(arch, "sm_90a") ? "+ptx80" : "";
     int lvl = g->o->cg_level >= 0 && g->o->cg_level <= 3 ? g->o->cg_level : 3;
-    LLVMCodeGenOptLevel cgl = (LLVMCodeGenOptLevel)lvl;
-    tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, cgl,
-                                 LLVMRelocDefault, LLVMCodeModelDefault);
+    g->tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, (LLVMCodeGenOptLevel)lvl,
+                                    LLVMRelocDefault, LLVMCodeModelDefault);
+    if (!g->tm) {
+        snprintf(g->err, g->errlen, "gpu: cannot create the NVPTX target machine for %s", arch);
+        return -1;
+    }
+    return 0;
+}
+
+int gpu_codegen(gctx *g, char **ptx, size_t *len)
+{
+    LLVMTargetMachineRef tm = g->tm;
+    char *msg = NULL;
     int rc = -1;
     LLVMValueRef flag = LLVMConstInt(g->t_i32, g->fast ? 1 : 0, 0);
     LLVMAddModuleFlag(g->M, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16, LLVMValueAsMetadata(flag));
@@ -244,6 +257,5 @@ int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len)
     LLVMDisposeMemoryBuffer(buf);
     rc = 0;
 out:
-    LLVMDisposeTargetMachine(tm);
     return rc;
 }

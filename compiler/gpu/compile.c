@@ -158,23 +158,13 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.t_gptr = LLVMPointerTypeInContext(g.C, 1);
     g.t_sptr = LLVMPointerTypeInContext(g.C, 3);
     int rc = -1;
-    LLVMTargetRef T;
-    char *msg = NULL;
-    LLVMTargetMachineRef tm = NULL;
-    if (LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &T, &msg)) {
-        snprintf(err, errlen, "gpu: NVPTX target unavailable: %s", msg ? msg : "?");
-        LLVMDisposeMessage(msg);
-        goto out;
-    }
-    tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, "", LLVMCodeGenLevelAggressive,
-                                 LLVMRelocDefault, LLVMCodeModelDefault);
+    if (gpu_target_machine(&g, arch)) goto out;
     LLVMSetTarget(g.M, "nvptx64-nvidia-cuda");
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(g.tm);
     char *dl = LLVMCopyStringRepOfTargetData(td);
     LLVMSetDataLayout(g.M, dl);
     LLVMDisposeMessage(dl);
     LLVMDisposeTargetData(td);
-    LLVMDisposeTargetMachine(tm);
 
     size_t nv = (size_t)f->values.n + 1;
     g.vlay = xcalloc(nv, sizeof(int));
@@ -207,7 +197,7 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
         for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g.fn); b; b = LLVMGetNextBasicBlock(b))
             for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) ninst++;
     if (g.failed) goto out;
-    if (gpu_codegen(&g, arch, &out->ptx, &out->ptx_len)) goto out;
+    if (gpu_codegen(&g, &out->ptx, &out->ptx_len)) goto out;
     if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: where a cold compile goes (bench/compile_time.py) */
         fprintf(stderr, "gpu time: %s: analysis %.2f lower %.2f opt %.2f codegen %.2f total %.2f ms; "
                 "cpu: opt %.2f codegen %.2f total %.2f ms; %u instructions\n",
@@ -233,6 +223,7 @@ out:
     vec_free(&g.remat);
     vec_free(&g.lw);
     arena_free(&g.mem);
+    if (g.tm) LLVMDisposeTargetMachine(g.tm);
     LLVMDisposeBuilder(g.B);
     LLVMDisposeModule(g.M);
     LLVMContextDispose(g.C);

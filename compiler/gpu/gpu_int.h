@@ -15,6 +15,7 @@
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
 #include "tritium/gpu.h"
 
 #define GL_MAXREG 24
@@ -110,6 +111,7 @@ typedef struct gctx {
 
     LLVMContextRef C;
     LLVMModuleRef M;
+    LLVMTargetMachineRef tm;       /* NVPTX at the options' codegen level: data layout and PTX emission */
     LLVMBuilderRef B;
     LLVMValueRef fn;
     LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_f16, t_bf16, t_f32, t_f64, t_gptr, t_sptr;
@@ -266,7 +268,10 @@ void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase);
 void gpu_lower(gctx *g, const char *name);
 
 /* codegen.c */
-int gpu_codegen(gctx *g, const char *arch, char **ptx, size_t *len);
+/* The NVPTX target machine for arch (sm_NN[a]) at the options' codegen
+ * level, into g->tm (the caller disposes of it). 0, or -1 with g->err set. */
+int gpu_target_machine(gctx *g, const char *arch);
+int gpu_codegen(gctx *g, char **ptx, size_t *len);
 void gpu_llvm_init(void);
 /* $TRITIUM_LLVM_ARG as applied when LLVM was initialized ("" when none): part
  * of every cache key. Initializes LLVM. */

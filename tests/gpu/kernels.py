@@ -180,6 +180,22 @@ def misc3d(x_ptr, y_ptr, s_ptr, r_ptr, seed, n, N: tl.constexpr):
     tl.store(r_ptr + offs, tl.rand(seed, offs))
 
 
+@triton.jit
+def umulhi_k(x_ptr, y_ptr, o32_ptr, oc_ptr, n, BLOCK: tl.constexpr):
+    # tl.umulhi (mul.hi.u32), one operand a runtime zero, and two constants
+    # (folded by the lowering)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0).to(tl.uint32, bitcast=True)
+    y = tl.load(y_ptr + offs, mask=m, other=0).to(tl.uint32, bitcast=True)
+    z = x * 0
+    r = tl.umulhi(x, y) ^ tl.umulhi(y, z)
+    tl.store(o32_ptr + offs, r.to(tl.int32, bitcast=True), mask=m)
+    a = tl.full([BLOCK], 3735928559, tl.uint32)
+    b = tl.full([BLOCK], 305419896, tl.uint32)
+    tl.store(oc_ptr + offs, tl.umulhi(a, b).to(tl.int32, bitcast=True), mask=m)
+
+
 # combine regions: tl.reduce / tl.associative_scan with user combine
 # functions, against the named-combiner fast paths (tt.reduce_region, tt.scan)
 @triton.jit

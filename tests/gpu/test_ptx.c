@@ -335,6 +335,22 @@ START_TEST(more_kernels)
     ck_assert(!strstr(p, "__nv_"));         /* libdevice linked in and inlined */
     free(p);
     launch_free(&l);
+
+    /* tl.umulhi is mul.hi.u32 (as Triton's __nv_umulhi); of two constants,
+     * folded: 0xDEADBEEF * 0x12345678 >> 32 = 265666030 */
+    lb_init(&l, 4, 1, 1);
+    lb_tensor1(&l, "x_ptr", TT_I32, 1000);
+    lb_tensor1(&l, "y_ptr", TT_I32, 1000);
+    lb_tensor1(&l, "o32_ptr", TT_I32, 1000);
+    lb_tensor1(&l, "oc_ptr", TT_I32, 1000);
+    lb_int(&l, "n", 1000);
+    lb_const(&l, "BLOCK", 256);
+    p = ptx_for("tests/gpu/kernels.py", "umulhi_k", &l, NULL, NULL);
+    ck_assert_int_ge(count_substr(p, "mul.hi.u32"), 2);
+    ck_assert(!strstr(p, "mul.wide.u32"));
+    ck_assert(strstr(p, "265666030"));
+    free(p);
+    launch_free(&l);
 }
 END_TEST
 
