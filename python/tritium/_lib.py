@@ -61,8 +61,10 @@ def _candidates():
     for d in (here, os.path.join(site, ".tritium.mesonpy.libs"), os.path.join(site, "tritium.libs")):
         yield from sorted(glob.glob(os.path.join(d, "libtritium.so*")))
     root = os.path.dirname(site)          # python/ in a source checkout
-    for b in sorted(glob.glob(os.path.join(root, "build*", "repl", "libtritium.so"))):
-        yield b
+    # build/ first: "build-asan" sorts before "build/", and a sanitizer
+    # build's library cannot be loaded into a plain python
+    builds = glob.glob(os.path.join(root, "build*", "repl", "libtritium.so"))
+    yield from sorted(builds, key=lambda b: (os.path.basename(os.path.dirname(os.path.dirname(b))) != "build", b))
 
 
 def _load():
