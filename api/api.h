@@ -38,6 +38,7 @@ struct tritium_launch {
     struct { api_value *v; int n, cap; } vals;
     int64_t grid[3];
     int num_warps;
+    int debug;                     /* LAUNCH_DEBUG_* */
     launch l;                      /* assembled by api_assemble (borrows the tensors) */
     bool assembled;
     ir_func *fn;                   /* compiled for l (owned by the module's cache) */

@@ -369,13 +369,22 @@ int tritium_launch_num_warps(tritium_launch *L, int w)
     return 0;
 }
 
+int tritium_launch_debug(tritium_launch *L, int on)
+{
+    api_clear_error();
+    if (!L) return -1;
+    assembled_free(L);
+    L->debug = on ? LAUNCH_DEBUG_ON : LAUNCH_DEBUG_OFF;
+    return 0;
+}
+
 /* The specialization key: kernel, each runtime argument's kind and dtype,
  * each constexpr's value (Triton's cache key, jit.py: specialization and
  * constexprs; runtime integer values are not part of it). */
 static char *spec_key(const tritium_launch *L)
 {
     strbuf b = {0};
-    sb_printf(&b, "%s", L->kernel);
+    sb_printf(&b, "%s|debug=%d", L->kernel, L->debug);
     for (int i = 0; i < L->l.nargs; i++) {
         const launch_arg *a = &L->l.args[i];
         sb_printf(&b, "|%s:%c%d", a->name, a->kind == ARG_TENSOR ? 't' : a->kind == ARG_INT ? 'i' : 'f',
@@ -472,6 +481,7 @@ static int assemble(tritium_launch *L)
     l->nargs = nk;
     memcpy(l->grid, L->grid, sizeof l->grid);
     l->num_warps = L->num_warps;
+    l->debug = L->debug;
     L->assembled = true;
     int rc = TRITIUM_OK;
     for (int i = 0; i < L->vals.n && rc == TRITIUM_OK; i++)

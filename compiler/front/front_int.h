@@ -227,6 +227,9 @@ void sema_desc_scatter(sema *S, src_pos p, sval desc, sval value, sval x_offsets
 /* tl.device_assert(cond, msg, mask) / `assert cond, msg` (sema_print.c):
  * a tt.assert when S->debug, else nothing (semantic.device_assert). */
 sval sema_device_assert(sema *S, src_pos p, sval cond, sval msg, sval mask);
+/* Python's str() (repr when `repr`) of a compile-time value, appended to b;
+ * tensors as Triton's tensor.__str__ (sema_print.c). */
+void sema_py_str(sema *S, strbuf *b, const sval *v, bool repr);
 /* TRITON_DEBUG's value turns debug on ("1", "true", "on"; knobs.py
  * env_bool through getenv_bool). */
 bool sema_debug_enabled(const char *env);

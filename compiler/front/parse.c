@@ -87,6 +87,7 @@ static bool enter(parser *P)
 }
 
 static node *parse_or(parser *P);
+static node *parse_fstring(parser *P);
 
 /* listcomp (after '[' elt): 'for' NAME 'in' or_test ']'. Triton 3.6 unrolls
  * one generator over a tuple (code_generator.py, visit_ListComp); it ignores
@@ -116,6 +117,130 @@ static node *parse_listcomp(parser *P, token *open, node *elt)
     }
     if (!expect_op(P, "]")) return NULL;
     return n;
+}
+
+static void push_lit(parser *P, node *fs, token *t, strbuf *lit)
+{
+    if (!lit->s || !lit->len) return;
+    node *piece = mk(P, E_STR, t);
+    piece->name = arena_strdup(P->a, lit->s);
+    list_push(P, &fs->items, piece);
+    lit->len = 0;
+    lit->s[0] = 0;
+}
+
+/* One replacement field's expression, lexed and parsed on its own; its
+ * tokens are placed where the text sits in the source when the string
+ * token is one line (otherwise at the token). */
+static node *fstring_expr(parser *P, token *t, const char *text, size_t len, src_pos *at)
+{
+    while (len && (*text == ' ' || *text == '\t')) text++, len--;
+    char *src = arena_strndup(P->a, text, len);
+    lexed lx;
+    lex_file(P->a, src, &lx);
+    const char *raw = memchr(t->start, '\n', (size_t)t->len) ? NULL : strstr(t->start, src);
+    int col0 = raw && raw < t->start + t->len ? t->col + (int)(raw - t->start) : -1;
+    for (int k = 0; k < lx.ntoks; k++) {
+        token *u = &lx.toks[k];
+        u->col = col0 > 0 && u->line == 1 ? col0 + u->col - 1 : t->col;
+        u->line = t->line;
+    }
+    *at = tpos(P, &lx.toks[0]);
+    parser sub = { .a = P->a, .file = P->file, .toks = lx.toks, .ntoks = lx.ntoks, .depth = P->depth };
+    node *e = lx.ntoks > 1 ? parse_expr(&sub) : NULL;
+    if (!e && !sub.errors) error_at(P, t, "f-string: empty expression not allowed");
+    else if (e && sub.toks[sub.i].kind != TK_NEWLINE && sub.toks[sub.i].kind != TK_EOF)
+        error_at(&sub, &sub.toks[sub.i], "f-string: expected '}'"), e = NULL;
+    P->errors += sub.errors;
+    return e;
+}
+
+/* fstring: STRING+ where one is an f-string. Literal text and replacement
+ * fields {expr[=][!conv][:spec]} become E_STR and E_FVALUE items. Triton
+ * formats each field with "{}" or "{!conv}" and ignores the format spec
+ * (code_generator.py, visit_JoinedStr), so the spec is skipped here too. */
+static node *parse_fstring(parser *P)
+{
+    token *t0 = peek(P);
+    node *fs = mk(P, E_FSTRING, t0);
+    strbuf lit = {0};
+    while (peek(P)->kind == TK_STRING) {
+        token *t = next(P);
+        const char *s = t->sval;
+        if (!t->fstring) {
+            sb_puts(&lit, s);
+            continue;
+        }
+        for (size_t i = 0; s[i];) {
+            if ((s[i] == '{' && s[i + 1] == '{') || (s[i] == '}' && s[i + 1] == '}')) {
+                sb_putc(&lit, s[i]);
+                i += 2;
+                continue;
+            }
+            if (s[i] == '}') {
+                error_at(P, t, "f-string: single '}' is not allowed");
+                sb_free(&lit);
+                return NULL;
+            }
+            if (s[i] != '{') {
+                sb_putc(&lit, s[i++]);
+                continue;
+            }
+            /* the field: up to '=', '!', ':' or '}' at bracket depth 0 outside quotes */
+            size_t start = ++i, end = 0;
+            int depth = 0;
+            char q = 0;
+            for (; s[i]; i++) {
+                char c = s[i];
+                if (q) { if (c == q) q = 0; continue; }
+                if (c == '\'' || c == '"') q = c;
+                else if (c == '(' || c == '[' || c == '{') depth++;
+                else if ((c == ')' || c == ']' || c == '}') && depth) depth--;
+                else if (!depth && (c == '}' || c == ':' || (c == '!' && s[i + 1] != '=') ||
+                                    (c == '=' && s[i + 1] != '=' && !strchr("=!<>", s[i - 1])))) break;
+            }
+            end = i;
+            bool self_doc = s[i] == '=';
+            if (self_doc) i++;
+            char conv = 0;
+            if (s[i] == '!') {
+                conv = s[i + 1];
+                if (conv != 'r' && conv != 's' && conv != 'a') {
+                    error_at(P, t, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+                    sb_free(&lit);
+                    return NULL;
+                }
+                i += 2;
+            }
+            if (s[i] == ':')
+                for (int d = 0; s[i] && (s[i] != '}' || d); i++) d += s[i] == '{' ? 1 : s[i] == '}' && d ? -1 : 0;
+            if (s[i] != '}') {
+                error_at(P, t, "f-string: expecting '}'");
+                sb_free(&lit);
+                return NULL;
+            }
+            i++;
+            src_pos at;
+            node *e = fstring_expr(P, t, s + start, end - start, &at);
+            if (!e) {
+                sb_free(&lit);
+                return NULL;
+            }
+            if (self_doc) {                     /* f"{x=}": the text, then repr unless converted */
+                sb_printf(&lit, "%.*s=", (int)(end - start), s + start);
+                if (!conv) conv = 'r';
+            }
+            push_lit(P, fs, t, &lit);
+            node *fv = mk(P, E_FVALUE, t);
+            fv->pos = at;
+            fv->a = e;
+            fv->ival = conv;
+            list_push(P, &fs->items, fv);
+        }
+    }
+    push_lit(P, fs, t0, &lit);
+    sb_free(&lit);
+    return fs;
 }
 
 /* atom: NAME | NUMBER | STRING+ | '(' [exprlist] ')' | '[' [exprlist] ']' | True | False | None */
@@ -148,21 +273,16 @@ static node *parse_atom(parser *P)
         n->fval = t->fval;
         return n;
     case TK_STRING: {
+        bool f = false;
+        for (int k = P->i; P->toks[k].kind == TK_STRING; k++) f |= P->toks[k].fstring;
+        if (f) return parse_fstring(P);
         next(P);
         n = mk(P, E_STR, t);
         strbuf b = {0};
         sb_puts(&b, t->sval);
-        bool f = t->fstring;
-        while (peek(P)->kind == TK_STRING) {
-            f |= peek(P)->fstring;
-            sb_puts(&b, next(P)->sval);
-        }
+        while (peek(P)->kind == TK_STRING) sb_puts(&b, next(P)->sval);
         n->name = arena_strdup(P->a, b.s ? b.s : "");
         sb_free(&b);
-        if (f) {
-            error_at(P, t, "f-strings are not supported in kernels");
-            return NULL;
-        }
         return n;
     }
     case TK_OP:

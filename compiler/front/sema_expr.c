@@ -542,6 +542,28 @@ static sval expr_value(sema *S, node *e)
         }
         return t;
     }
+    case E_FSTRING: {
+        /* fields must be constexprs (code_generator.py, visit_JoinedStr) */
+        strbuf b = {0};
+        for (int i = 0; i < e->items.n; i++) {
+            node *it = e->items.v[i];
+            if (it->kind == E_STR) {
+                sb_puts(&b, it->name);
+                continue;
+            }
+            sval v = sema_expr(S, it->a);
+            if (v.k == V_TENSOR || v.k == V_BLOCKPTR || v.k == V_TDESC || v.k == V_FUNC || v.k == V_MODULE ||
+                v.k == V_BUILTIN || v.k == V_METHOD) {
+                sb_free(&b);
+                sema_error(S, it->pos, "cannot evaluate an f-string field that is not a constexpr (got %s)",
+                           sv_describe(S, &v));
+            }
+            sema_py_str(S, &b, &v, it->ival == 'r' || it->ival == 'a');
+        }
+        sval r = { .k = V_STR, .s = arena_strdup(S->a, b.s ? b.s : ""), .v = -1 };
+        sb_free(&b);
+        return r;
+    }
     case E_DICT:
         sema_error(S, e->pos, "dict literals are not supported in kernels");
     default:

@@ -170,7 +170,7 @@ bool sema_debug_enabled(const char *env)
 
 /* Python's str() of a compile-time value, as print shows it; tensors as
  * Triton's tensor.__str__ ("fp32[constexpr[16], constexpr[32]]"). */
-static void py_str(sema *S, strbuf *b, const sval *v, bool repr)
+void sema_py_str(sema *S, strbuf *b, const sval *v, bool repr)
 {
     switch (v->k) {
     case V_INT: sb_printf(b, "%lld", (long long)v->i); return;
@@ -197,7 +197,7 @@ static void py_str(sema *S, strbuf *b, const sval *v, bool repr)
         sb_printf(b, "(");
         for (int i = 0; i < v->n; i++) {
             if (i) sb_printf(b, ", ");
-            py_str(S, b, &v->items[i], true);
+            sema_py_str(S, b, &v->items[i], true);
         }
         sb_printf(b, v->n == 1 ? ",)" : ")");
         return;
@@ -223,7 +223,7 @@ void sema_static_print(sema *S, src_pos p, const bargs *B)
     strbuf b = { 0 };
     for (int i = 0; t.k == V_TUPLE && i < t.n; i++) {
         if (i) sb_printf(&b, "%s", sep.k == V_STR ? sep.s : " ");
-        py_str(S, &b, &t.items[i], false);
+        sema_py_str(S, &b, &t.items[i], false);
     }
     sb_printf(&b, "%s", end.k == V_STR ? end.s : "\n");
     fputs(b.s, stdout);

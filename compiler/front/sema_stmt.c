@@ -1029,7 +1029,8 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
     S.sc = &top;
     S.fn = ir_func_new(fd->name);
     S.b = (ir_builder){ S.fn, IR_BODY, -1 };
-    S.debug = front_jit_debug(m, fi) || sema_debug_enabled(getenv("TRITON_DEBUG"));
+    S.debug = (l->debug ? l->debug == LAUNCH_DEBUG_ON : front_jit_debug(m, fi)) ||
+              sema_debug_enabled(getenv("TRITON_DEBUG"));
     if (setjmp(S.fail)) {
         ir_func_free(S.fn);
         arena_free(&mem);

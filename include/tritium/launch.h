@@ -76,6 +76,12 @@ typedef struct launch_const {
     char *s;
 } launch_const;
 
+/* launch.debug: not given (the @triton.jit(debug=) decorator's or
+ * TRITON_DEBUG decides), or given as debug=False / debug=True (runtime/jit.py
+ * JITFunction.run: kwargs["debug"] = kwargs.get("debug", self.debug) or
+ * knobs.runtime.debug). */
+enum { LAUNCH_DEBUG_DEFAULT, LAUNCH_DEBUG_OFF, LAUNCH_DEBUG_ON };
+
 typedef struct launch {
     launch_arg *args; int nargs;   /* runtime parameters, in kernel order */
     int nextra;                    /* then args[nargs .. nargs+nextra): tensors that are
@@ -84,6 +90,7 @@ typedef struct launch {
     launch_const *consts; int nconsts;
     int64_t grid[3];               /* missing dims are 1 */
     int num_warps;                 /* default 4 */
+    int debug;                     /* Triton's `debug` launch option: LAUNCH_DEBUG_* */
     uint64_t seed;
 } launch;
 

@@ -130,6 +130,11 @@ int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype);
  * num_warps a power of two 1..32. */
 int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z);
 int tritium_launch_num_warps(tritium_launch *L, int num_warps);
+/* Triton's `debug` launch option (kernel[grid](..., debug=True)): on
+ * compiles device_assert, off leaves it out even under
+ * @triton.jit(debug=True); without this call the decorator and
+ * TRITON_DEBUG decide (runtime/jit.py, JITFunction.run). */
+int tritium_launch_debug(tritium_launch *L, int on);
 /* Compile the kernel for this launch now (also done by tritium_run). The
  * module caches one compiled kernel per specialization: argument dtypes,
  * integer widths, integers equal to 1 and constexpr values (Triton's cache key without

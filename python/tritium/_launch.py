@@ -510,7 +510,7 @@ def _add_runtime(L, name, v, staging):
 class Launch:
     """A built launch (libtritium handle) with its CUDA staging."""
 
-    def __init__(self, jitfn, bound, grid, num_warps, staging=None):
+    def __init__(self, jitfn, bound, grid, num_warps, staging=None, debug=None):
         self.info = kernel_info(jitfn)
         lib = _lib.lib()
         self.L = lib.tritium_launch_new(self.info.module, self.info.name.encode())
@@ -529,6 +529,10 @@ class Launch:
                 if rc:
                     raise UnsupportedLaunch(_lib.last_error())
             if lib.tritium_launch_grid(self.L, *grid) or lib.tritium_launch_num_warps(self.L, int(num_warps)):
+                raise UnsupportedLaunch(_lib.last_error())
+            if debug is None:                        # @triton.jit(debug=...), however it was applied
+                debug = getattr(jitfn, "debug", None)
+            if debug is not None and lib.tritium_launch_debug(self.L, int(bool(debug))):
                 raise UnsupportedLaunch(_lib.last_error())
         except BaseException:
             self.free()
@@ -643,7 +647,7 @@ def interp_launch(jitfn, args, kwargs, grid):
     g = grid_of(grid, bound)
     if g[0] * g[1] * g[2] == 0:                      # Triton launches nothing for an empty grid
         return
-    L = Launch(jitfn, bound, g, opts.get("num_warps") or 4)
+    L = Launch(jitfn, bound, g, opts.get("num_warps") or 4, debug=opts.get("debug"))
     try:
         rc, stats, text = L.run_interp()
     finally:

@@ -110,6 +110,7 @@ def _declare(lib):
         "tritium_launch_const_dtype": (I, [P, C, I]),
         "tritium_launch_grid": (I, [P, I64, I64, I64]),
         "tritium_launch_num_warps": (I, [P, I]),
+        "tritium_launch_debug": (I, [P, I]),
         "tritium_launch_compile": (I, [P]),
         "tritium_options_default": (None, [ctypes.POINTER(Options)]),
         "tritium_run": (I, [P, ctypes.POINTER(Options), ctypes.POINTER(P)]),

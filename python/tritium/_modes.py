@@ -161,7 +161,7 @@ def record(jitfn, args, kwargs, grid):
         with open(kfile, "w") as f:
             f.write(_launch._TEXTS[info.file])
     words = ["tritium", "run", "%s:%s" % (os.path.abspath(kfile), info.name),
-             "--grid", ",".join(str(x) for x in g), "--num-warps", str(opts.get("num_warps") or 4)]
+             "--grid", ",".join(str(x) for x in g), "--num-warps", str(opts.get("num_warps") or 4, debug=opts.get("debug"))]
     notes = []
     for name, is_constexpr in info.params:
         v = bound[name]
@@ -246,7 +246,7 @@ def _other_interp_run(jitfn, args, kwargs, grid):
     try:
         bound, opts = _launch.bind(jitfn, args, kwargs)
         g = _launch.grid_of(grid, bound)
-        L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4)
+        L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, debug=opts.get("debug"))
         try:
             L.run_interp()
         finally:
@@ -272,7 +272,7 @@ def _check_hook(jitfn, args, kwargs, grid, real):
         return real()
     staging = _launch._Staging(copy_all=True)
     try:
-        L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging)
+        L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging, debug=opts.get("debug"))
     except (_launch.UnsupportedLaunch, _launch.CompileError) as e:
         return _unchecked_launch(row, info, e, real)
     try:
@@ -404,7 +404,7 @@ def _debug_hook(jitfn, args, kwargs, grid, real):
     sys.stderr.write("tritium: debug: launch of %s, grid %s: stopping at %s\n" % (info.short, tuple(g), bp[6:]))
     # the launch runs in the debugger on host copies of its tensors, which go back when it ends
     staging = _launch._Staging(copy_all=True)
-    L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging)
+    L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging, debug=opts.get("debug"))
     try:
         res = L.debug(argv)
     finally:

@@ -169,7 +169,6 @@ START_TEST(unsupported_statements)
         { "    yield x\n", 5, "yield" },
         { "    raise ValueError('no')\n", 5, "raise" },
         { "    @triton.jit\n    def h(): pass\n", 5, NULL },
-        { "    s = f\"{x}\"\n", 9, "f-string" },
         { "    y = 1 $ 2\n", 11, NULL },
         { "    y = foo(*x)\n", 13, NULL },
     };

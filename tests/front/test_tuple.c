@@ -1,6 +1,7 @@
-/* test_tuple.c — tuples as Triton 3.6 builds them at compile time: list
+/* test_tuple.c — compile-time Python values as Triton 3.6 builds them: list
  * comprehensions over tuples (code_generator.py visit_ListComp), tuple + and
- * * (core.py tuple.__add__/__mul__), and lazy diagnostics: a jit function
+ * * (core.py tuple.__add__/__mul__), f-strings of constexprs
+ * (visit_JoinedStr), and lazy diagnostics: a jit function
  * that does not parse fails only the launches that reach it (Triton parses
  * a function when a launch first reaches it). Expected values are Python's
  * own results for the same tuple expressions. */
@@ -87,6 +88,29 @@ START_TEST(unreached_parse_error_does_not_fail_other_kernels)
 }
 END_TEST
 
+/* f-strings of constexprs: the expected texts are Python's own
+ * "{}".format / "{!r}".format of the same values. static_assert's message
+ * shows the text in the diagnostic. */
+START_TEST(fstring_of_constexprs)
+{
+    static const char src[] = PRELUDE
+        "def k(Y, N: tl.constexpr, DT: tl.constexpr):\n"
+        "    tl.static_assert(N == 5, f\"N={N} {N * 2!r} {{x}} {DT} {'s'!r} {'s'} {N=} {1.5} {None} {(1, 2)} {N:>8}|\" 'plain{}')\n";
+    const char *d = compile_err(src, "k", "Y:*i32[1] N=4 DT=tl.float16");
+    ck_assert_msg(strstr(d, "k.py:5:8: error: static_assert failed: N=4 8 {x} fp16 's' s N=4 1.5 None (1, 2) 4|plain{}\n"),
+                  "got:\n%s", d);
+    /* a field that is not a constexpr is a located error */
+    d = compile_err(PRELUDE "def k(Y):\n    y = tl.load(Y)\n    tl.static_assert(True, f\"y={y + 1}\")\n", "k", "Y:*i32[1]");
+    ck_assert_msg(strstr(d, "k.py:6:33: error: cannot evaluate an f-string field that is not a constexpr"), "got:\n%s", d);
+    d = compile_err(PRELUDE "def k(Y):\n    tl.static_assert(True, f\"{}\")\n", "k", "Y:*i32[1]");
+    ck_assert_msg(strstr(d, "empty expression"), "got:\n%s", d);
+    d = compile_err(PRELUDE "def k(Y):\n    tl.static_assert(True, f\"{1!x}\")\n", "k", "Y:*i32[1]");
+    ck_assert_msg(strstr(d, "invalid conversion character"), "got:\n%s", d);
+    d = compile_err(PRELUDE "def k(Y):\n    tl.static_assert(True, f\"a}b\")\n", "k", "Y:*i32[1]");
+    ck_assert_msg(strstr(d, "single '}'"), "got:\n%s", d);
+}
+END_TEST
+
 TCase *tc_tuple(void)
 {
     TCase *tc = tcase_create("tuple");
@@ -94,5 +118,6 @@ TCase *tc_tuple(void)
     tcase_add_test(tc, comprehension_over_runtime_tuple_unrolls);
     tcase_add_test(tc, comprehension_errors_are_located);
     tcase_add_test(tc, unreached_parse_error_does_not_fail_other_kernels);
+    tcase_add_test(tc, fstring_of_constexprs);
     return tc;
 }

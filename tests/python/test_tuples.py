@@ -80,3 +80,29 @@ def test_unreached_broken_helper_is_reported_only_when_used():
     with pytest.raises(Exception) as e:
         calls_broken[(1,)](out)
     assert "lambda" in str(e.value) and "test_tuples.py" in str(e.value)
+
+
+@triton.jit
+def positive_kernel(X, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.device_assert(x > 0, f"x must be positive (N={N})")
+
+
+@triton.jit(debug=True)
+def positive_kernel_dbg(X, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    tl.device_assert(x > 0, f"x must be positive (N={N})")
+
+
+def test_debug_launch_option_and_decorator():
+    # runtime/jit.py: debug = the launch's debug= if given, else the decorator's
+    x = torch.tensor([1.0, -2.0, 3.0, 4.0])
+    positive_kernel[(1,)](x, N=4)                            # asserts are not compiled
+    with pytest.raises(Exception) as e:
+        positive_kernel[(1,)](x, N=4, debug=True)
+    assert "x must be positive (N=4)" in str(e.value)
+    with pytest.raises(Exception) as e:
+        positive_kernel_dbg[(1,)](x, N=4)
+    assert "x must be positive (N=4)" in str(e.value)
+    positive_kernel_dbg[(1,)](x, N=4, debug=False)
+    positive_kernel[(1,)](torch.ones(4), N=4, debug=True)    # holds: no error
