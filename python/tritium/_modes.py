@@ -161,7 +161,7 @@ def record(jitfn, args, kwargs, grid):
         with open(kfile, "w") as f:
             f.write(_launch._TEXTS[info.file])
     words = ["tritium", "run", "%s:%s" % (os.path.abspath(kfile), info.name),
-             "--grid", ",".join(str(x) for x in g), "--num-warps", str(opts.get("num_warps") or 4, debug=opts.get("debug"))]
+             "--grid", ",".join(str(x) for x in g), "--num-warps", str(opts.get("num_warps") or 4)]
     notes = []
     for name, is_constexpr in info.params:
         v = bound[name]
