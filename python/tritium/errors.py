@@ -30,8 +30,9 @@ class CompileError(RuntimeError):
     and a triton.runtime.errors.InterpreterError too when Triton is loaded
     (Triton raises the first when compiling for a GPU and the second from its
     interpreter), so `pytest.raises(...)` in Triton's own tests sees it as
-    Triton's error. Its __cause__ is a Diagnostic holding the messages alone,
-    where Triton chains the ValueError or TypeError its front end raised."""
+    Triton's error. Its error_message is the messages alone (Triton's
+    CompilationError attribute), and its __cause__ a Diagnostic of them, where
+    Triton chains the ValueError or TypeError its front end raised."""
 
 
 class Diagnostic(Exception):
@@ -74,5 +75,6 @@ def compile_error(message):
     Triton is imported) whose __cause__ is a Diagnostic of its messages."""
     e = _triton_class()(message)
     msgs = [line.split(": error: ", 1)[1] for line in message.splitlines() if ": error: " in line]
-    e.__cause__ = Diagnostic("\n".join(msgs) if msgs else message)
+    e.error_message = "\n".join(msgs) if msgs else message    # CompilationError.error_message
+    e.__cause__ = Diagnostic(e.error_message)
     return e

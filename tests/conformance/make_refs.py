@@ -382,6 +382,14 @@ def tdesc():
     save("tdesc_hy", hx[:, :512].astype(np.float16))
 
 
+def indexing():
+    """kernels/indexing.py: permute(2, 0, 1) and trans() of a [2, 4, 8] tile."""
+    x = np.random.default_rng(8).integers(-1000, 1000, size=(2, 4, 8), dtype=np.int32)
+    save("index_x", x)
+    save("index_permute", np.transpose(x, (2, 0, 1)))
+    save("index_trans", np.transpose(x, (0, 2, 1)))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -394,6 +402,7 @@ def main():
     shape()
     fp8()
     tdesc()
+    indexing()
 
 
 if __name__ == "__main__":

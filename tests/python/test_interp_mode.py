@@ -270,4 +270,5 @@ def test_compile_error_chains_its_messages_as_triton_does():
     assert isinstance(e.value, triton.CompilationError) and isinstance(e.value, tritium.CompileError)
     cause = str(e.value.__cause__)
     assert cause == "program_id axis must be 0, 1, or 2 but got 7", cause
+    assert e.value.error_message == cause
     assert "tl.program_id(7)" in str(e.value) and "^" in str(e.value)    # the located diagnostic stays
