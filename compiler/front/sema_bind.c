@@ -120,10 +120,11 @@ int sema_want_shape(sema *S, src_pos p, sval v, int64_t *shape, bool check_pow2)
     }
     int64_t numel = 1;
     for (int i = 0; i < rank; i++) {
-        if (shape[i] <= 0 || (check_pow2 && !sema_is_pow2(shape[i])))
-            sema_error(S, p, "shape dimensions must be powers of two, got %lld", (long long)shape[i]);
+        if (shape[i] <= 0 || (check_pow2 && !sema_is_pow2(shape[i])))   /* _utils.py validate_block_shape */
+            sema_error(S, p, "Shape element %d must be a power of 2, got %lld", i, (long long)shape[i]);
+        if (shape[i] > (1 << 20) / numel)     /* before multiplying: no int64 overflow */
+            sema_error(S, p, "numel exceeds triton maximum tensor numel (1048576, TRITON_MAX_TENSOR_NUMEL)");
         numel *= shape[i];
-        if (numel > (1 << 20)) sema_error(S, p, "tensor has more than 1048576 elements (TRITON_MAX_TENSOR_NUMEL)");
     }
     return rank;
 }

@@ -92,7 +92,9 @@ START_TEST(zeros_and_full)
     ck_assert(const_of(f, find_named(f, "z"), &c) && c == -7);
     ir_func_free(f);
     bzok("tl.zeros_like(x2)", F32, "tensor<16x32xf32>", IR_CONSTANT);
-    bzerr("tl.zeros([16, 3], tl.float32)", F32, NULL);   /* not a power of two */
+    bzerr("tl.zeros([16, 3], tl.float32)", F32, "Shape element 1 must be a power of 2, got 3");
+    bzerr("tl.zeros([1048576, 2 ** 44], tl.float32)", F32, "maximum tensor numel");   /* 2^64: no wrap to 0 */
+    bzerr("tl.full((2, 0), 1, tl.int32)", F32, "Shape element 1 must be a power of 2");
     bzerr("tl.zeros([16, n], tl.float32)", F32, NULL);   /* runtime shape */
     bzerr("tl.zeros([16])", F32, NULL);                  /* dtype is required */
 }
