@@ -92,6 +92,19 @@ def apply(ns):
     # programs this one starts (pytest-xdist workers, subprocesses) inherit the mode
     os.environ["TRITIUM_MODE"] = mode
     os.environ["TRITIUM_OPTIONS"] = " ".join(options_to_argv(CONFIG))
+    _export_subprocess_hook()
+
+
+def _export_subprocess_hook():
+    """Python programs started from this one run under tritium too: the hook
+    directory (its sitecustomize.py turns TRITIUM_MODE on) and the directory
+    this package was imported from go first on PYTHONPATH. tritium.pth does
+    the same for an installed package, but Python reads .pth files only in
+    site directories, not in PYTHONPATH's."""
+    pkg = os.path.dirname(os.path.abspath(__file__))
+    old = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    add = [p for p in (os.path.join(pkg, "_subprocess"), os.path.dirname(pkg)) if p not in old]
+    os.environ["PYTHONPATH"] = os.pathsep.join(add + old)
 
 
 def _split(argv):

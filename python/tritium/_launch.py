@@ -92,10 +92,18 @@ def _def_source(jitfn):
     return orig, first, top
 
 
-def _closure_lines(fn):
+def _is_jit(v):
+    """A @triton.jit function (Triton's JITFunction, or its interpreter's
+    InterpretedFunction under TRITON_INTERPRET=1)."""
+    return type(v).__name__ in ("JITFunction", "InterpretedFunction") and hasattr(getattr(v, "fn", None), "__code__")
+
+
+def _closure_lines(fn, seen=None):
     """Module-level constexpr definitions for the values a nested kernel
     closes over (ints, floats, bools, strings): Triton treats them as
-    constexprs too."""
+    constexprs too; and the @triton.jit helpers it closes over (defined in
+    the enclosing Python function, as tests do), with their own closures."""
+    seen = set() if seen is None else seen
     out = []
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
@@ -104,6 +112,17 @@ def _closure_lines(fn):
             continue
         if isinstance(v, (bool, int, float, str)):
             out.append("%s = tl.constexpr(%r)\n" % (name, v))
+        elif _is_jit(v) and id(v) not in seen:
+            seen.add(id(v))
+            try:
+                orig = _def_source(v)[0]
+            except (OSError, TypeError):
+                continue
+            src = getattr(v, "src", None) or orig
+            out += _closure_lines(v.fn, seen)
+            out.append("@triton.jit\n" + src + ("" if src.endswith("\n") else "\n"))
+            if v.fn.__name__ != name:
+                out.append("%s = %s\n" % (name, v.fn.__name__))
     return out
 
 

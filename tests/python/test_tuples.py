@@ -106,3 +106,41 @@ def test_debug_launch_option_and_decorator():
     assert "x must be positive (N=4)" in str(e.value)
     positive_kernel_dbg[(1,)](x, N=4, debug=False)
     positive_kernel[(1,)](torch.ones(4), N=4, debug=True)    # holds: no error
+
+
+def test_nested_helpers_closed_over():
+    # helpers defined in the test function: the kernel reaches them through
+    # its closure, and one helper through the other's
+    @triton.jit
+    def sign(v):
+        return tl.where(v > 0, 1, tl.where(v < 0, -1, 0))
+
+    @triton.jit
+    def compare(a, b):
+        return sign(a - b)
+
+    @triton.jit
+    def kernel(X, Y, Z, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(Z + offs, compare(tl.load(X + offs), tl.load(Y + offs)))
+
+    x = torch.randint(-5, 5, (64,), dtype=torch.int32)
+    y = torch.randint(-5, 5, (64,), dtype=torch.int32)
+    z = torch.empty(64, dtype=torch.int32)
+    kernel[(1,)](x, y, z, BLOCK=64)
+    assert torch.equal(z, torch.sign(x - y).to(torch.int32))
+
+
+def test_subprocess_runs_under_tritium(tmp_path):
+    # python -m tritium exports its mode to Python programs it starts
+    import subprocess
+    import sys
+    child = tmp_path / "child.py"
+    child.write_text("import triton, tritium._config as c\nprint('child mode', c.CONFIG.mode)\n")
+    parent = tmp_path / "parent.py"
+    parent.write_text("import subprocess, sys\n"
+                      "r = subprocess.run([sys.executable, %r], capture_output=True, text=True)\n"
+                      "print(r.stdout, r.stderr)\n" % str(child))
+    p = subprocess.run([sys.executable, "-m", "tritium", str(parent)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "child mode interp" in p.stdout, p.stdout + p.stderr
