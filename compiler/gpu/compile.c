@@ -77,7 +77,8 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);
     /* developer knobs that change the code (pipeline.c, lower_dot.c) */
-    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA", "TRITIUM_WGMMA_ASYNC" };
+    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA", "TRITIUM_WGMMA_ASYNC",
+                            "TRITIUM_WGMMA_SMEM_A" };
     for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
         if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
     ir_print(m, f);

@@ -77,6 +77,12 @@ bool gl_mma(glayout *L, int op, int64_t M, int64_t N, int64_t K, int kw, int num
  * version 3 with warpsPerCTA [num_warps, 1]). False when the shape does not
  * fit: num_warps 4 or 8, M a multiple of 16 * num_warps, 16 <= N <= 256. */
 bool gl_wgmma(glayout *L, int64_t M, int64_t N, int num_warps);
+/* The layout of a wgmma A operand [M,K] held in registers (16-bit
+ * elements): per warp and k16 step the m16n8k16 A fragment (registers k0,
+ * m3, k3; lanes k1, k2, m0-m2), warps as in gl_wgmma, then k16 steps, then
+ * 64-row blocks in the high registers (PTX ISA "wgmma register fragment A").
+ * Same shape rules as gl_wgmma with K >= 16. */
+bool gl_wgmma_a(glayout *L, int64_t M, int64_t K, int num_warps);
 
 /* ---- axis.c: Triton's AxisInfo (contiguity, divisibility, constancy) ---- */
 typedef struct gaxis {

@@ -353,3 +353,19 @@ bool gl_wgmma(glayout *L, int64_t M, int64_t N, int num_warps)
     for (int i = 0; i < nwarp; i++) L->warp[i] = (gbasis){ 0, (int8_t)(4 + i) };
     return add_regs(L, 1, 3, nb) && add_regs(L, 0, 4 + nwarp, mb);
 }
+
+bool gl_wgmma_a(glayout *L, int64_t M, int64_t K, int num_warps)
+{
+    if (num_warps != 4 && num_warps != 8) return false;
+    if (!pow2(M) || !pow2(K) || M < 16 * (int64_t)num_warps || K < 16) return false;
+    int nwarp = log2i(num_warps), mb = log2i(M), kb = log2i(K);
+    int64_t shape[2] = { M, K };
+    init(L, 2, shape, nwarp);
+    L->reg[L->nreg++] = (gbasis){ 1, 0 };
+    L->reg[L->nreg++] = (gbasis){ 0, 3 };
+    L->reg[L->nreg++] = (gbasis){ 1, 3 };
+    L->lane[0] = (gbasis){ 1, 1 }; L->lane[1] = (gbasis){ 1, 2 };
+    L->lane[2] = (gbasis){ 0, 0 }; L->lane[3] = (gbasis){ 0, 1 }; L->lane[4] = (gbasis){ 0, 2 };
+    for (int i = 0; i < nwarp; i++) L->warp[i] = (gbasis){ 0, (int8_t)(4 + i) };
+    return add_regs(L, 1, 4, kb) && add_regs(L, 0, 4 + nwarp, mb);
+}

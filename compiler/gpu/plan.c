@@ -99,6 +99,21 @@ static void plan_loop_args(gctx *g, ir_op *op, int carried_region, const ir_valu
     }
 }
 
+/* Uses of v under region r: 1 when its only use is operand B of a dot on
+ * the wgmma path, else 2 (some other use) or 0 (none). */
+static int only_wgmma_b(gctx *g, int r, ir_value v)
+{
+    ir_region *rg = &g->f->regions.v[r];
+    int n = 0;
+    for (int i = 0; i < rg->nops && n < 2; i++) {
+        ir_op *op = &rg->ops[i];
+        for (int k = 0; k < op->nopnd; k++)
+            if (op->opnd[k] == v) n += op->opc == IR_DOT && k == 1 && g_dot_uses_wgmma(g, op) ? 1 : 2;
+        for (int k = 0; k < op->nregions && n < 2; k++) n += only_wgmma_b(g, op->region[k], v);
+    }
+    return n < 2 ? n : 2;
+}
+
 static void plan_op(gctx *g, ir_op *op)
 {
     ir_func *f = g->f;
@@ -160,6 +175,20 @@ static void plan_op(gctx *g, ir_op *op)
         return;
     }
     case IR_TRANS: case IR_RESHAPE:
+        if (opc == IR_TRANS && only_wgmma_b(g, IR_BODY, res) == 1) {
+            /* lower_wgmma.c stores the source: keep its registers (a relabeling, no conversion) */
+            glayout L = *gl_get(g, lay_of(g, op->opnd[0]));
+            if (L.rank == 2) {
+                for (int k = 0; k < L.nreg; k++) if (L.reg[k].dim >= 0) L.reg[k].dim ^= 1;
+                for (int k = 0; k < 5; k++) if (L.lane[k].dim >= 0) L.lane[k].dim ^= 1;
+                for (int k = 0; k < L.nwarp; k++) if (L.warp[k].dim >= 0) L.warp[k].dim ^= 1;
+                int64_t t = L.shape[0];
+                L.shape[0] = L.shape[1];
+                L.shape[1] = t;
+                g->vlay[res] = gl_intern(g, &L);
+                return;
+            }
+        }
         g->vlay[res] = gl_default_for(g, f->values.v[res].type);
         return;
     case IR_INLINE_ASM: {                        /* all results in the first tensor operand's layout */

@@ -3,14 +3,16 @@
 # tables on the GPU path: Triton's tutorial 06 forward (_attn_fwd, fp16, head
 # dim 64 and 128, causal and not, desc() arguments) and tutorial 08's grouped
 # GEMM (ptrs() tables), at small sizes.
-#   ptx:  `tritium ptx` of every launch (and ptxas -arch=sm_90 when ptxas is
-#         on PATH or in /usr/local/cuda/bin): runs without a GPU (meson suite gpu).
+#   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
+#         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
+#         suite gpu, with TRITIUM_WGMMA=1: gpu_wgmma_desc_ptx).
 #   diff: `tritium diff` of every launch, interpreter vs GPU (bench/device.sh run).
 # A launch whose kernel needs what tritium does not have yet ("tritium does not
 # support X yet") is reported as skipped, not failed. Exit 0 when none failed.
 set -u
 mode=${1:?usage: desc_gpu.sh ptx|diff TRITIUM}
 T=${2:?usage: desc_gpu.sh ptx|diff TRITIUM}
+case "$T" in */*) case "$T" in /*) ;; *) T=$(pwd)/$T ;; esac ;; esac
 cd "$(dirname "$0")/../.." || exit 2
 TUT=tests/python/tutorials
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tritium-desc-gpu.XXXXXX")

@@ -259,7 +259,28 @@ START_TEST(wgmma_fragments)
                         ck_assert_int_eq(c[1], 8 * (i / 4) + 2 * (l % 4) + i % 2);
                     }
     }
+    /* A from registers (f16/bf16): elements a0..a7 of lane l in warp w, k16
+     * step s, 64-row block b: row 16 w + l / 4 + 8 ((i / 2) % 2), column
+     * 16 s + 2 (l % 4) + i % 2 + 8 (i / 4) */
+    static const int64_t ashapes[][3] = { { 64, 16, 4 }, { 128, 64, 4 }, { 128, 32, 8 }, { 256, 64, 8 } };
+    for (size_t s = 0; s < sizeof ashapes / sizeof ashapes[0]; s++) {
+        int64_t M = ashapes[s][0], K = ashapes[s][1];
+        int nw = (int)ashapes[s][2];
+        glayout A;
+        ck_assert(gl_wgmma_a(&A, M, K, nw));
+        int64_t steps = K / 16, blocks = M / (16 * nw);
+        ck_assert_int_eq((int64_t)1 << A.nreg, 8 * steps * blocks);
+        for (int w = 0; w < nw; w++)
+            for (int l = 0; l < 32; l++)
+                for (int64_t r = 0; r < 8 * steps * blocks; r++) {
+                    int64_t i = r % 8, st = r / 8 % steps, b = r / 8 / steps, c[2];
+                    coord_of(&A, (int)r, l, w, c);
+                    ck_assert_int_eq(c[0], b * 16 * nw + (w / 4) * 64 + 16 * (w % 4) + l / 4 + 8 * ((i / 2) % 2));
+                    ck_assert_int_eq(c[1], 16 * st + 2 * (l % 4) + i % 2 + 8 * (i / 4));
+                }
+    }
     glayout C;
+    ck_assert(!gl_wgmma_a(&C, 64, 8, 4));
     ck_assert(!gl_wgmma(&C, 64, 64, 8));        /* two warpgroups need 128 rows */
     ck_assert(!gl_wgmma(&C, 128, 512, 4));      /* N above 256 */
     ck_assert(!gl_wgmma(&C, 128, 128, 2));

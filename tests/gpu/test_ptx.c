@@ -274,6 +274,17 @@ START_TEST(dot_wgmma)
     unsetenv("TRITIUM_WGMMA_ASYNC");
     free(p);
     launch_free(&l);
+    /* rows of A not provably 16-byte aligned: A not pipelined, so wgmma
+     * reads it from four f16x2 registers per k16 step (no A descriptor);
+     * B still from the pipeline (4 stages x 4 KB) */
+    mm_launch_k(&l, 72);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), 2);
+    ck_assert_int_eq(count_substr(p, "}, {%r"), 2);
+    ck_assert_int_eq(count_substr(p, "p, 1, 1, 1;"), 2);
+    ck_assert_int_eq(count_substr(p, "cp.async.cg.shared.global"), 4 * 2);
+    free(p);
+    launch_free(&l);
     mm_launch(&l, TT_BF16, 0);              /* bf16, the 128x128 result as 2x2 programs */
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
     ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"), 2);
