@@ -7,7 +7,10 @@
  *     their pointer's layout;
  *   - expand_dims inserts a dim into its operand's layout, reduce slices it;
  *   - elementwise ops take the layout of their first operand that cannot be
- *     recomputed cheaply (rematerialized), else of their first operand;
+ *     recomputed cheaply (rematerialized), else of their first operand
+ *     (with TRITIUM_WGMMA=1 loop-carried values with a cheap initial value
+ *     do not count: they follow what the loop yields; and a broadcast of
+ *     expand_dims(x) takes the layout x was reduced from);
  *   - tl.dot takes the wgmma or mma accumulator layout (or, on the FMA path, its
  *     accumulator's layout);
  *   - loop-carried values take their initial value's layout, unless that is
@@ -99,6 +102,38 @@ static void plan_loop_args(gctx *g, ir_op *op, int carried_region, const ir_valu
     }
 }
 
+/* A loop-carried value of an scf.for whose initial value is cheap to
+ * recompute: plan_loop_args gives it the layout the loop yields, so it
+ * should not decide the layout of the ops that read it. */
+static bool flexible(gctx *g, ir_value v)
+{
+    const ir_value_info *vi = &g->f->values.v[v];
+    if (vi->def_kind != IR_DEF_REGION_ARG) return false;
+    ir_region *rg = &g->f->regions.v[vi->region];
+    if (rg->parent_op < 0 || rg->parent_region < 0) return false;
+    ir_op *own = &g->f->regions.v[rg->parent_region].ops[rg->parent_op];
+    if (own->opc != IR_FOR || vi->index < 1 || 3 + vi->index - 1 >= own->nopnd) return false;
+    return gpu_is_remat(g, own->opnd[3 + vi->index - 1], 0);
+}
+
+/* broadcast(expand_dims(x, axis)): an interned layout of the result's shape
+ * whose slice along axis is x's layout (the layout x was reduced from, e.g.
+ * attention's row max broadcast back over the wgmma accumulator), or -1. */
+static int unreduced_layout(gctx *g, ir_op *bc)
+{
+    ir_op *e = ir_def(g->f, bc->opnd[0]);
+    if (!e || e->opc != IR_EXPAND_DIMS) return -1;
+    const ir_type_info *ti = ir_type_get(g->f->values.v[bc->res].type);
+    int axis = (int)e->attr[0], xl = lay_of(g, e->opnd[0]);
+    for (int i = 0; i < g->lays.n; i++) {
+        glayout L = g->lays.v[i], s;
+        if (L.rank != ti->rank || memcmp(L.shape, ti->shape, sizeof(int64_t) * (size_t)ti->rank)) continue;
+        gl_slice(&s, &L, axis);
+        if (gl_equal(&s, gl_get(g, xl))) return i;
+    }
+    return -1;
+}
+
 /* Uses of v under region r: 1 when its only use is operand B of a dot on
  * the wgmma path, else 2 (some other use) or 0 (none). */
 static int only_wgmma_b(gctx *g, int r, ir_value v)
@@ -124,9 +159,11 @@ static void plan_op(gctx *g, ir_op *op)
         return;
     }
     switch (opc) {
-    case IR_CONSTANT: case IR_MAKE_RANGE: case IR_SPLAT: case IR_BROADCAST:
-        g->vlay[res] = gl_default_for(g, f->values.v[res].type);
+    case IR_CONSTANT: case IR_MAKE_RANGE: case IR_SPLAT: case IR_BROADCAST: {
+        int u = opc == IR_BROADCAST && g_wgmma_enabled(g->sm) ? unreduced_layout(g, op) : -1;
+        g->vlay[res] = u >= 0 ? u : gl_default_for(g, f->values.v[res].type);
         return;
+    }
     case IR_EXPAND_DIMS: {
         glayout L;
         gl_expand(&L, gl_get(g, lay_of(g, op->opnd[0])), (int)op->attr[0]);
@@ -247,11 +284,12 @@ static void plan_op(gctx *g, ir_op *op)
     }
     if ((ir_ops[opc].props & P_ELEMWISE) && op->nres == 1) {
         int pick = -1, first = -1;
+        bool wg = g_wgmma_enabled(g->sm);     /* planner changes measured with the wgmma path first */
         for (int i = 0; i < op->nopnd; i++) {
             ir_value o = op->opnd[i];
             if (ir_type_rank(f->values.v[o].type) == 0) continue;
             if (first < 0) first = lay_of(g, o);
-            if (pick < 0 && !gpu_is_remat(g, o, 0)) pick = lay_of(g, o);
+            if (pick < 0 && !gpu_is_remat(g, o, 0) && !(wg && flexible(g, o))) pick = lay_of(g, o);
         }
         g->vlay[res] = pick >= 0 ? pick : first >= 0 ? first : gl_default_for(g, f->values.v[res].type);
         return;
