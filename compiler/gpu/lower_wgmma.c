@@ -182,12 +182,13 @@ void g_lower_wgmma(gctx *g, ir_op *op)
      * fragment layout ($TRITIUM_WGMMA_SMEM_A=1: through shared memory) */
     const char *sa = getenv("TRITIUM_WGMMA_SMEM_A");
     bool areg = g->stile[op->opnd[0]] == NULL && !(sa && !strcmp(sa, "1"));
-    /* B = tt.trans(x) held in registers (attention's k^T): x is stored as a
-     * K-major [N,K] tile (imm-trans-b 0), rows along x's contiguous dim */
+    /* B = tt.trans(x) (attention's k^T): x's [N,K] tile, from the pipeline
+     * or stored from registers, is read K-major (imm-trans-b 0) */
     ir_op *bt = ir_def(g->f, op->opnd[1]);
     int64_t ord[IR_ATTR_ARRAY_MAX];
     bool bkmaj = g->stile[op->opnd[1]] == NULL && bt && bt->opc == IR_TRANS &&
                  (ir_attr_array_get(bt->attr[0], ord) != 2 || ord[0] == 1);
+    const gtile *btile = bkmaj ? g->stile[bt->opnd[0]] : g->stile[op->opnd[1]];   /* x of a pipelined load */
     if (bkmaj) {
         rows[1] = N;
         cols[1] = K;
@@ -199,7 +200,7 @@ void g_lower_wgmma(gctx *g, ir_op *op)
         a = convert_at_def(g, op->opnd[0], gl_intern(g, &La));
     }
     for (int i = 0; i < 2; i++) {
-        const gtile *st = g->stile[op->opnd[i]];
+        const gtile *st = i ? btile : g->stile[op->opnd[i]];
         if (st && !st->wg) { gfail(g, op->loc, "internal: wgmma operand tile not in the wgmma layout"); return; }
         in_regs[i] = st == NULL;
         tp[i] = in_regs[i] ? &t[i] : st;

@@ -220,6 +220,18 @@ static bool piped(gpipe *p, ir_value v)
     return false;
 }
 
+/* B = tt.trans(x) (2-D, [1,0]) of a wgmma dot, x used only there: x, whose
+ * tile lower_wgmma.c reads K-major (attention's k.T); else -1. */
+static ir_value trans_source(gctx *g, gpipe *p, ir_value b)
+{
+    ir_op *t = top_def(g, p, b);
+    int64_t ord[IR_ATTR_ARRAY_MAX];
+    if (!t || t->opc != IR_TRANS || ir_type_rank(g->f->values.v[b].type) != 2) return -1;
+    if (ir_attr_array_get(t->attr[0], ord) == 2 && ord[0] != 1) return -1;
+    if (count_uses(g, p->body, b) != 1) return -1;
+    return t->opnd[0];
+}
+
 /* With $TRITIUM_WGMMA_ASYNC=1: a wgmma dot whose operands are both
  * pipelined, whose accumulator is a loop-carried value and whose result is
  * only yielded back into it: its MMA group may stay in flight into the next
@@ -237,7 +249,8 @@ static ir_op *async_dot(gctx *g, gpipe *p)
     for (int i = 0; i < rg->nops; i++) {
         ir_op *op = &rg->ops[i];
         if (op->opc != IR_DOT || !g_dot_uses_wgmma(g, op)) continue;
-        if (!piped(p, op->opnd[0]) || !piped(p, op->opnd[1])) continue;
+        ir_value bs = trans_source(g, p, op->opnd[1]);
+        if (!piped(p, op->opnd[0]) || !(piped(p, op->opnd[1]) || (bs >= 0 && piped(p, bs)))) continue;
         int k = carried_index(g, p, op->opnd[2]);
         if (k < 1 || k - 1 >= y->nopnd || y->opnd[k - 1] != op->res) continue;
         if (count_uses(g, p->body, op->res) != 1 || count_uses(g, p->body, op->opnd[2]) != 1) continue;
@@ -269,7 +282,8 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
         if (ae != TT_F16 && ae != TT_BF16) continue;
         bool wg = g_dot_uses_wgmma(g, op);
         try_load(g, p, op->opnd[0], wg);
-        try_load(g, p, op->opnd[1], wg);
+        ir_value bs = wg ? trans_source(g, p, op->opnd[1]) : -1;
+        try_load(g, p, bs >= 0 ? bs : op->opnd[1], wg);
     }
     if (!p->nload) return NULL;
     p->async = async_dot(g, p);
