@@ -250,3 +250,28 @@ def combine_scan(x_ptr, k_ptr, cs_ptr, rcs_ptr, cp_ptr, ks_ptr, kp_ptr, M: tl.co
     s, p = tl.associative_scan((k, k % 3 + 1), 1, _sum_prod_fn)
     tl.store(ks_ptr + offs, s)
     tl.store(kp_ptr + offs, p)
+
+
+# attention forward in miniature (q k^T, online softmax, p v): the wgmma path's
+# A-from-registers, K-major B (tl.trans) and planner rules (lower_wgmma.c, plan.c)
+@triton.jit
+def attn_fwd_small(q_ptr, k_ptr, v_ptr, o_ptr, N, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, N, BN):
+        rn = start + tl.arange(0, BN)
+        k = tl.load(k_ptr + rn[:, None] * D + rd[None, :])
+        v = tl.load(v_ptr + rn[:, None] * D + rd[None, :])
+        qk = tl.dot(q, tl.trans(k))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_ij[:, None])
+        alpha = tl.exp(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])

@@ -296,7 +296,32 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), 32);
     free(p);
     launch_free(&l);
+    /* attention in miniature, 8 warps (two warpgroups on M): q k^T with q
+     * from registers and k.T's [64,64] K tile read K-major (imm-trans-b 0),
+     * p v with p from registers and V N-major, 4 k16 steps each; K and V by
+     * cp.async; the row max/sum and alpha stay in the accumulator's slice
+     * layout (no f32 tile through shared memory in the loop) */
     gpu_options o;
+    gpu_options_default(&o);
+    o.num_warps = 8;
+    lb_init(&l, 2, 1, 1);
+    lb_tensor2(&l, "q_ptr", TT_F16, 256, 64);
+    lb_tensor2(&l, "k_ptr", TT_F16, 512, 64);
+    lb_tensor2(&l, "v_ptr", TT_F16, 512, 64);
+    lb_tensor2(&l, "o_ptr", TT_F32, 256, 64);
+    lb_int(&l, "N", 512);
+    lb_const(&l, "D", 64);
+    lb_const(&l, "BM", 128);
+    lb_const(&l, "BN", 64);
+    p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, NULL);
+    ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), 8);
+    ck_assert_int_eq(count_substr(p, "}, {%r"), 8);
+    ck_assert_int_eq(count_substr(p, "p, 1, 1, 0;"), 4);
+    ck_assert_int_eq(count_substr(p, "p, 1, 1, 1;"), 4);
+    ck_assert_int_gt(count_substr(p, "cp.async.cg.shared.global"), 0);
+    ck_assert_int_eq(count_substr(p, "st.shared.v4.f32"), 0);
+    free(p);
+    launch_free(&l);
     gpu_options_default(&o);
     o.arch = "sm_80";                       /* not Hopper: mma.sync */
     mm_launch(&l, TT_F16, 0);
