@@ -6,6 +6,8 @@
 #include <llvm-c/TargetMachine.h>
 #include <string.h>
 
+#include "gpu_rev.h"     /* GPU_SOURCE_HASH: this build's code generator (meson.build) */
+
 #define GPU_COMPILER_REV "tritium-gpu-1"
 
 const char *gpu_compiler_version(void)
@@ -14,7 +16,7 @@ const char *gpu_compiler_version(void)
     if (!v[0]) {
         unsigned maj = 0, min = 0, pat = 0;
         LLVMGetVersion(&maj, &min, &pat);
-        snprintf(v, sizeof v, "%s llvm-%u.%u.%u", GPU_COMPILER_REV, maj, min, pat);
+        snprintf(v, sizeof v, "%s-%s llvm-%u.%u.%u", GPU_COMPILER_REV, GPU_SOURCE_HASH, maj, min, pat);
     }
     return v;
 }

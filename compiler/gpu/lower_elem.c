@@ -37,6 +37,13 @@ static LLVMValueRef binary_intr(gctx *g, const char *name, LLVMValueRef a, LLVMV
     return g_intrinsic(g, name, &t, 1, args, 2);
 }
 
+/* The PTX inline-asm register class of an LLVM scalar type (f32 'f', f64
+ * 'd', i64 'l', else 'r'). */
+static char ptx_reg(gctx *g, LLVMTypeRef t)
+{
+    return t == g->t_f32 ? 'f' : t == g->t_f64 ? 'd' : t == g->t_i64 ? 'l' : 'r';
+}
+
 /* One ops_math.def function of the operands a[0..arity) in the form of the
  * variant their types select (see ops_math.def for the spelling of forms). */
 static LLVMValueRef math(gctx *g, const ir_op *op, LLVMValueRef *a)
@@ -59,6 +66,12 @@ static LLVMValueRef math(gctx *g, const ir_op *op, LLVMValueRef *a)
     if (!strncmp(form, "1/", 2))
         return LLVMBuildFDiv(g->B, LLVMConstReal(rt, 1.0), unary_intr(g, form + 2, a[0]), "");
     if (!strncmp(form, "llvm.", 5)) return unary_intr(g, form, a[0]);
+    if (!strncmp(form, "cvt.", 4)) {            /* one PTX instruction: cvt.rz.f32.s32 */
+        char text[48], cons[8];
+        snprintf(text, sizeof text, "%s $0, $1;", form);
+        snprintf(cons, sizeof cons, "=%c,%c", ptx_reg(g, rt), ptx_reg(g, LLVMTypeOf(a[0])));
+        return g_asm(g, rt, text, cons, a, 1, false);
+    }
     if (strncmp(form, "__nv_", 5)) die("math: %s: unknown GPU form '%s' in ops_math.def", ir_ops[op->opc].name, form);
     /* libdevice returns int for predicates (isnan, isinf, finitef, isfinited):
      * Triton's .to(tl.int1) */
