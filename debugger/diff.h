@@ -16,6 +16,8 @@
  *   equal values (NaN == NaN, +0 == -0, equal infinities), or
  *   |gpu - interp| <= atol + rtol * |interp|   (finite values), or
  *   ulp_distance(gpu, interp) <= ulp           (when ulp >= 0).
+ * Without --ulp, a float tensor's ulp is the bound of the kernel's math
+ * functions (dbg_diff_math_ulp), when it has one.
  * Integer and bool tensors compare exactly unless a tolerance or --ulp is
  * given (for integers the "ULP distance" is |gpu - interp|). Default
  * tolerances per dtype: dbg_diff_default_tol. */
@@ -66,6 +68,22 @@ void dbg_diff_options_default(dbg_diff_options *o);
  * library) and the order of float reductions and dot products differ. */
 void dbg_diff_default_tol(tt_dtype d, tt_numerics n, double *rtol, double *atol);
 
+/* The ULP bound of the math functions kernel f calls (ops_math.def's `ulp`
+ * of each call's variant, ir_mathfns[].var[].ulp), in ULPs of float dtype d:
+ * the largest over the kernel's calls, converted by dbg_diff_ulp_in; 0 when
+ * f calls none with a bound or d is not a float. The diff engine accepts
+ * a float tensor's elements this many ULPs apart when no --ulp is given: a
+ * launch-wide rule that covers errors carried to the output by operations
+ * that do not amplify relative error (stores, casts, products); a
+ * cancellation after the call (exp(x) - 1) can amplify them beyond it. */
+int64_t dbg_diff_math_ulp(const ir_func *f, tt_dtype d);
+
+/* n ULPs of float dtype `from` as ULPs of float dtype `to`: n * 2^(p_to -
+ * p_from) when `to` is at least as precise (p: fraction bits), else
+ * ceil(n / 2^(p_from - p_to)) + 1 (the two values each round by up to half
+ * an ULP of `to`). 0 for n <= 0 or a non-float dtype; saturates at 2^62. */
+int64_t dbg_diff_ulp_in(int64_t n, tt_dtype from, tt_dtype to);
+
 /* Distance in units in the last place between two values of float dtype d
  * given as raw bits (f16/bf16: low 16 bits, f32: low 32, fp8: low 8); 0 for equal
  * values (+0/-0, NaN/NaN), UINT64_MAX when exactly one is NaN. For integer
@@ -99,6 +117,8 @@ typedef struct dbg_diff_tensor {
     bool written_interp, written_gpu;   /* contents changed on that side (or shadow) */
     double rtol, atol;             /* the tolerances applied */
     int64_t ulp;                   /* the ULP acceptance applied (-1: none) */
+    int64_t math_ulp;              /* dbg_diff_math_ulp for this dtype when no --ulp
+                                    * was given (then ulp = math_ulp if > 0), else 0 */
     bool exact;                    /* compared bit for bit (integers without tolerance) */
     int64_t mismatches;
     double max_abs, max_rel;       /* over finite pairs */

@@ -135,6 +135,7 @@ static json_t *tensor_json(const dbg_diff_tensor *t)
     json_object_set_new(o, "rtol", json_real(t->rtol));
     json_object_set_new(o, "atol", json_real(t->atol));
     json_object_set_new(o, "ulp", t->ulp >= 0 ? json_integer(t->ulp) : json_null());
+    json_object_set_new(o, "math_ulp", json_integer(t->math_ulp));   /* 0: none (dbg_diff_math_ulp) */
     json_object_set_new(o, "max_abs", jnum(t->max_abs));
     json_object_set_new(o, "max_abs_at", jindex(t, t->max_abs_at));
     json_object_set_new(o, "max_rel", jnum(t->max_rel));

@@ -385,12 +385,19 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         x = sema_want_tensor(S, p, x, "the argument");
         if (x.dt == TT_PTR) sema_error(S, p, "abs of a pointer");
         if (tt_dtype_is_int(x.dt) && !tt_dtype_is_signed(x.dt)) return x;
+        /* fp8 (math.py abs: math.absf, for fp8e4b15 an and with 0x7f; no
+         * LLVM type has f8): the sign bit cleared, except the fnuz types'
+         * NaN 0x80, which stays */
         if (tt_dtype_is_fp8(x.dt)) {
-            /* math.py abs: fp8 clears the sign bit (its and-mask for e4b15;
-             * fabs, the same bits, for the others) */
-            sval bits = sema_cast(S, p, x, TT_I8, 0, true);
-            sval mask = sema_const_tensor(S, p, 0x7f, 0x7f, TT_I8, 0, NULL);
-            return sema_cast(S, p, sema_binop(S, p, "&", bits, mask), x.dt, 0, true);
+            const ir_type_info *t = sv_shape(S, &x);
+            sval b = sema_cast(S, p, x, TT_I8, 0, true);
+            sval m = sema_const_tensor(S, p, 0, 0x7f, TT_I8, t->rank, t->shape);
+            if (x.dt == TT_F8E4B8 || x.dt == TT_F8E5B16) {      /* mask 0xff for 0x80 */
+                sval c80 = sema_const_tensor(S, p, 0, -128, TT_I8, t->rank, t->shape);
+                sval isnan = sema_cast(S, p, sema_binop(S, p, "==", b, c80), TT_I8, 0, false);   /* 0 or 1 */
+                m = sema_binop(S, p, "|", m, sema_binop(S, p, "*", c80, isnan));
+            }
+            return sema_cast(S, p, sema_binop(S, p, "&", b, m), x.dt, 0, true);
         }
         return sema_emit(S, tt_dtype_is_float(x.dt) ? IR_ABSF : IR_ABSI, ir_value_type(S->fn, x.v), 1, &x.v, x.dt, 0);
     }

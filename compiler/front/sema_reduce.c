@@ -54,6 +54,12 @@ static sval reduce_minmax(sema *S, src_pos p, const bargs *B, bool is_max, bool 
     if (x.dt == TT_PTR) sema_error(S, p, "cannot reduce pointers");
     /* sub-32-bit floats go to fp32, small ints to (u)int32 (standard.py max/min) */
     /* with return_indices only bf16 is promoted; ints below 32 bits become int32 */
+    /* with indices fp8 stays fp8, whose comparisons Triton 3.6 cannot compile
+     * (ConvertTritonGPUToLLVM fails on arith.cmpf of f8): refuse it here */
+    if (want_idx && tt_dtype_is_fp8(x.dt))
+        sema_error(S, p, "%s on %s values is not supported (Triton 3.6 cannot compile fp8 comparisons); convert with "
+                   ".to(tl.float32) first", arg_only ? (is_max ? "argmax" : "argmin") : is_max ? "max with indices" :
+                   "min with indices", tt_dtype_triton_name(x.dt));
     if (want_idx ? x.dt == TT_BF16 : (tt_dtype_is_float(x.dt) && tt_dtype_bits(x.dt) < 32)) x = sema_cast(S, p, x, TT_F32, 0, false);
     else if (tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32) x = sema_cast(S, p, x, TT_I32, 0, false);
     bool u = tt_dtype_is_int(x.dt) && !tt_dtype_is_signed(x.dt);
@@ -230,6 +236,10 @@ sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B)
     else if (id == B_SUM && tt_dtype_is_int(x.dt) && tt_dtype_bits(x.dt) < 32)   /* _pick_sum_dtype; xor_sum keeps its dtype */
         x = sema_cast(S, p, x, tt_dtype_is_signed(x.dt) ? TT_I32 : TT_U32, 0, false);
     if (id == B_XOR_SUM && !tt_dtype_is_int(x.dt)) sema_error(S, p, "xor_sum requires integers");
+    /* _pick_sum_dtype keeps fp8, whose additions Triton 3.6 cannot compile */
+    if (id == B_SUM && tt_dtype_is_fp8(x.dt))
+        sema_error(S, p, "sum of %s values is not supported (Triton 3.6 cannot compile fp8 arithmetic); pass "
+                   "dtype=tl.float32 or convert with .to(tl.float32) first", tt_dtype_triton_name(x.dt));
     bool has_axis = sema_arg_has(B, "axis");
     int64_t axis = has_axis ? sema_want_int(S, p, sema_arg(B, "axis"), "axis") : 0;
     return reduce(S, p, x, has_axis, axis, sema_arg_bool(S, p, B, "keep_dims", false), id == B_SUM ? RED_ADD : RED_XOR, x.dt);

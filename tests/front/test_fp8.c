@@ -111,6 +111,45 @@ START_TEST(fp8_arithmetic_is_refused)
 }
 END_TEST
 
+/* Reductions and math functions on fp8, as Triton 3.6 compiles them for an
+ * H100 (triton.compile to cubin for cuda:90, checked by hand): tl.max/tl.min
+ * upcast to fp32 (standard.py); tl.sum keeps fp8 and argmax/max with indices
+ * compare fp8, which ConvertTritonGPUToLLVM fails on; tl.exp, tl.sqrt and
+ * libdevice take only fp32/fp64 (math.py _check_dtype, extern_elementwise);
+ * tl.abs clears the sign bit. */
+START_TEST(fp8_reductions_and_math)
+{
+    ir_func *f = yok("tl.max(x, axis=0)", "f8e4nv", "f32");
+    ck_assert_str_eq(vtype(f, find_named(f, "y")), "f32");
+    ck_assert_int_eq(count_ops(f, IR_FP_TO_FP), 1);
+    ir_func_free(f);
+    f = yok("tl.min(x, axis=0)", "f8e5", "f32");
+    ck_assert_str_eq(vtype(f, find_named(f, "y")), "f32");
+    ir_func_free(f);
+    f = yok("tl.sum(x, axis=0, dtype=tl.float32)", "f8e4nv", "f32");
+    ck_assert_str_eq(vtype(f, find_named(f, "y")), "f32");
+    ir_func_free(f);
+    yerr("tl.sum(x, axis=0)", "f8e4nv", "f32", "sum of fp8e4nv values is not supported");
+    yerr("x.sum(axis=0)", "f8e5", "f32", "sum of fp8e5 values is not supported");
+    yerr("tl.argmax(x, axis=0)", "f8e4nv", "i32", "argmax on fp8e4nv values is not supported");
+    yerr("tl.argmin(x, axis=0)", "f8e5", "i32", "argmin on fp8e5 values is not supported");
+    yerr("tl.max(x, axis=0, return_indices=True)[1]", "f8e4nv", "i32", "max with indices on fp8e4nv values");
+    yerr("tl.cumsum(x, axis=0)", "f8e4nv", "f32", "+ on fp8e4nv values is not supported");
+    yerr("tl.xor_sum(x, axis=0)", "f8e4nv", "f32", "xor_sum requires integers");
+    yerr("tl.exp(x)", "f8e4nv", "f32", "expected dtype ['fp32', 'fp64'] but got fp8e4nv");
+    yerr("tl.sqrt(x)", "f8e5", "f32", "expected dtype ['fp32', 'fp64'] but got fp8e5");
+    yerr("tl.extra.cuda.libdevice.tanh(x)", "f8e4nv", "f32", "has no overload for (fp8e4nv)");
+    /* abs: a bitwise and, no float op on fp8 */
+    static const char *const abs_types[] = { "f8e4nv", "f8e5", "f8e4b15", "f8e4b8", "f8e5b16" };
+    for (size_t i = 0; i < sizeof abs_types / sizeof *abs_types; i++) {
+        f = yok("tl.abs(x)", abs_types[i], abs_types[i]);
+        ck_assert_int_eq(count_ops(f, IR_ABSF), 0);
+        ck_assert_int_eq(count_ops(f, IR_ANDI), 1);
+        ir_func_free(f);
+    }
+}
+END_TEST
+
 START_TEST(fp8_dot)
 {
     static const char src[] = PRELUDE
@@ -183,6 +222,7 @@ TCase *tc_fp8(void)
     tcase_add_test(tc, casts_to_fp_to_fp);
     tcase_add_test(tc, refused_casts_are_located_errors);
     tcase_add_test(tc, fp8_arithmetic_is_refused);
+    tcase_add_test(tc, fp8_reductions_and_math);
     tcase_add_test(tc, fp8_dot);
     tcase_add_test(tc, fp8_dtype_queries);
     return tc;

@@ -103,18 +103,23 @@ static bool have_driver(void)
 /* A launch of an example, resolved as `tritium run` would; extra options after the file. */
 typedef struct target { repl_target t; ir_func *fn; } target;
 
-static void target_open(target *x, const char *file, int nextra, const char *const *extra)
+static void target_open_path(target *x, const char *path, int nextra, const char *const *extra)
 {
-    char *path = example(file);
     const char *argv[32];
     int n = 0;
     argv[n++] = path;
     for (int i = 0; i < nextra; i++) argv[n++] = extra[i];
     repl_resolve_opts ro = { .need_grid = true };
     ck_assert_int_eq(repl_target_open(&x->t, n, (char *const *)argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro), 0);
-    free(path);
     x->fn = front_compile(x->t.mod, x->t.kernel, &x->t.launch);
     ck_assert(x->fn != NULL);
+}
+
+static void target_open(target *x, const char *file, int nextra, const char *const *extra)
+{
+    char *path = example(file);
+    target_open_path(x, path, nextra, extra);
+    free(path);
 }
 
 static void target_close(target *x)
@@ -377,6 +382,175 @@ START_TEST(written_by_shadow)
 }
 END_TEST
 
+/* ---- tolerances from the math functions' ULP bounds ----------------------- */
+
+/* ULPs of one float format in another, by hand: f32 -> f64 is 2^29 f64 ULPs
+ * per f32 ULP; narrowing divides by 2^(fraction bits lost), rounds up and
+ * adds one ULP for the two roundings. */
+START_TEST(ulp_in_known_values)
+{
+    ck_assert_int_eq(dbg_diff_ulp_in(3, TT_F32, TT_F32), 3);
+    ck_assert_int_eq(dbg_diff_ulp_in(3, TT_F32, TT_F64), 3ll << 29);
+    ck_assert_int_eq(dbg_diff_ulp_in(3, TT_F32, TT_F16), 2);          /* ceil(3 / 2^13) + 1 */
+    ck_assert_int_eq(dbg_diff_ulp_in(256, TT_F32, TT_BF16), 2);       /* ceil(256 / 2^16) + 1 */
+    ck_assert_int_eq(dbg_diff_ulp_in(1 << 14, TT_F32, TT_F16), 3);    /* 2^14 / 2^13 + 1 */
+    ck_assert_int_eq(dbg_diff_ulp_in(1ll << 34, TT_F64, TT_F32), 33); /* 2^34 / 2^29 + 1 */
+    ck_assert_int_eq(dbg_diff_ulp_in(2, TT_F64, TT_F8E4NV), 2);
+    ck_assert_int_eq(dbg_diff_ulp_in(0, TT_F32, TT_F32), 0);
+    ck_assert_int_eq(dbg_diff_ulp_in(3, TT_F32, TT_I32), 0);
+    ck_assert_int_eq(dbg_diff_ulp_in(1ll << 40, TT_F32, TT_F64), INT64_MAX >> 1);   /* saturated */
+}
+END_TEST
+
+static const char math_kernels[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "from triton.language.extra import libdevice\n"
+    "@triton.jit\n"
+    "def k_exp(X, Y, N: tl.constexpr):\n"
+    "    offs = tl.arange(0, N)\n"
+    "    tl.store(Y + offs, tl.exp(tl.load(X + offs)))\n"
+    "@triton.jit\n"
+    "def k_pow(X, Y, N: tl.constexpr):\n"
+    "    offs = tl.arange(0, N)\n"
+    "    x = tl.load(X + offs)\n"
+    "    tl.store(Y + offs, libdevice.fast_powf(x, x) + tl.exp(x))\n"
+    "@triton.jit\n"
+    "def k_tgamma(X, Y, N: tl.constexpr):\n"
+    "    offs = tl.arange(0, N)\n"
+    "    tl.store(Y + offs, libdevice.tgamma(tl.load(X + offs).to(tl.float64)))\n"
+    "@triton.jit\n"
+    "def k_plain(X, Y, N: tl.constexpr):\n"
+    "    offs = tl.arange(0, N)\n"
+    "    tl.store(Y + offs, tl.load(X + offs) * 2.0 + 1.0)\n";
+
+/* A file holding math_kernels; free the path with free() after unlink(). */
+static char *math_file(void)
+{
+    char *path = xstrdup("/tmp/tritium_test_diff_math_XXXXXX.py");
+    int fd = mkstemps(path, 3);
+    ck_assert(fd >= 0);
+    ck_assert(write(fd, math_kernels, sizeof math_kernels - 1) == (ssize_t)(sizeof math_kernels - 1));
+    close(fd);
+    return path;
+}
+
+static void math_target(target *x, const char *path, const char *kernel, const char *ydt)
+{
+    char yarg[64];
+    snprintf(yarg, sizeof yarg, "Y=empty:%s[64]", ydt);
+    const char *extra[] = { "--kernel", kernel, "--grid", "1", "--arg", "X=ones:f32[64]", "--arg", yarg,
+                            "--const", "N=64" };
+    target_open_path(x, path, 10, extra);
+}
+
+/* The bound of a kernel's math functions, per output dtype: ops_math.def
+ * documents expf as 3 ulps (2 from CUDA's guide, 1 from glibc), fast_powf
+ * 256, f64 tgamma 19 (10 + glibc's 9); arithmetic alone has none. */
+START_TEST(math_ulp_of_kernels)
+{
+    char *path = math_file();
+    target x;
+    math_target(&x, path, "k_exp", "f32");
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F32), 3);
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F16), 2);
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F64), 3ll << 29);
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_I32), 0);
+    target_close(&x);
+    math_target(&x, path, "k_pow", "f32");
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F32), 256);
+    target_close(&x);
+    math_target(&x, path, "k_tgamma", "f64");
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F64), 19);
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F32), 2);
+    target_close(&x);
+    math_target(&x, path, "k_plain", "f32");
+    ck_assert_int_eq(dbg_diff_math_ulp(x.fn, TT_F32), 0);
+    target_close(&x);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+/* Nudge element i of an f32 tensor by k ULPs (k may be negative). */
+static void nudge_f32(tt_tensor *t, int64_t i, int k)
+{
+    uint32_t u;
+    memcpy(&u, (char *)t->data + 4 * i, 4);
+    u = (uint32_t)((int64_t)u + k);
+    memcpy((char *)t->data + 4 * i, &u, 4);
+}
+
+/* The engine on two result buffers: the interpreter's, and a copy moved by
+ * a few hundred ULPs as fast_powf on the GPU may be (ops_math.def: 256).
+ * Y = fast_powf(1, 1) + exp(1) = 3.718..., where one f32 ULP is 2^-22, so
+ * 200 ULPs are a relative error of 1.3e-5, beyond the default rtol 1e-5. */
+START_TEST(compare_with_math_ulp)
+{
+    char *path = math_file();
+    static const char *const kernels[] = { "k_pow", "k_plain" };
+    for (int kk = 0; kk < 2; kk++) {
+        target x;
+        math_target(&x, path, kernels[kk], "f32");
+        launch ref, got;
+        interp_session *s = interp_run(&x, &ref, SCHED_IN_ORDER, NULL);
+        launch_copy(&got, &ref);
+        tt_tensor *gy = got.args[1].tensor;
+        double y0 = tt_load_f64(ref.args[1].tensor->data, TT_F32, 0);
+        ck_assert(fabs(y0 - (kk == 0 ? 1.0 + exp(1.0) : 3.0)) < 1e-6);
+        nudge_f32(gy, 0, 200);                 /* within 256 */
+        nudge_f32(gy, 1, -256);                /* at the bound */
+        nudge_f32(gy, 2, 300);                 /* beyond */
+        dbg_diff_options o;
+        dbg_diff_options_default(&o);
+        dbg_diff_report r;
+        memset(&r, 0, sizeof r);
+        dbg_diff_compare(x.fn, &x.t.launch, &ref, s, &got, &o, &r);
+        ck_assert_int_eq(r.ntensors, 1);
+        const dbg_diff_tensor *t = &r.tensors[0];
+        if (kk == 0) {
+            ck_assert_int_eq(t->math_ulp, 256);
+            ck_assert_int_eq(t->ulp, 256);
+            ck_assert_int_eq(t->mismatches, 1);
+            ck_assert_int_eq(t->first[0].elem, 2);
+            ck_assert_uint_eq(t->first[0].ulp, 300);
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&buf, &len);
+            dbg_diff_print(m, &r);
+            fclose(m);
+            EXPECT_IN(buf, "ulp 256 from the math functions' bounds");
+            free(buf);
+        } else {                               /* no math function: rtol alone */
+            ck_assert_int_eq(t->math_ulp, 0);
+            ck_assert_int_eq(t->ulp, -1);
+            ck_assert_int_eq(t->mismatches, 3);
+        }
+        dbg_diff_report_free(&r);
+        /* --ulp given: it replaces the bound */
+        o.ulp = 0;
+        memset(&r, 0, sizeof r);
+        dbg_diff_compare(x.fn, &x.t.launch, &ref, s, &got, &o, &r);
+        ck_assert_int_eq(r.tensors[0].ulp, 0);
+        ck_assert_int_eq(r.tensors[0].mismatches, 3);
+        dbg_diff_report_free(&r);
+        /* against a second interpreter run: no bound (same math) */
+        dbg_diff_options_default(&o);
+        o.against_interp = true;
+        memset(&r, 0, sizeof r);
+        dbg_diff_compare(x.fn, &x.t.launch, &ref, s, &got, &o, &r);
+        ck_assert_int_eq(r.tensors[0].mismatches, 3);
+        dbg_diff_report_free(&r);
+        interp_session_free(s);
+        launch_free(&ref);
+        launch_free(&got);
+        target_close(&x);
+    }
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 /* dbg_diff_run without a driver: status 2, nothing compared. */
 START_TEST(run_without_driver)
 {
@@ -619,6 +793,9 @@ int main(int argc, char **argv)
     tcase_add_test(tc, compare_order_bug);
     tcase_add_test(tc, compare_identical);
     tcase_add_test(tc, written_by_shadow);
+    tcase_add_test(tc, ulp_in_known_values);
+    tcase_add_test(tc, math_ulp_of_kernels);
+    tcase_add_test(tc, compare_with_math_ulp);
     tcase_add_test(tc, run_without_driver);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

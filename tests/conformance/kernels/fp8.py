@@ -36,3 +36,19 @@ def dot8(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     a = tl.load(A + rm[:, None] * K + rk[None, :])
     b = tl.load(B + rk[:, None] * N + rn[None, :])
     tl.store(C + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def abs8(X, Y, N: tl.constexpr):
+    # tl.abs on fp8 (math.py abs): the sign bit cleared
+    offs = tl.arange(0, N)
+    tl.store(Y + offs, tl.abs(tl.load(X + offs)))
+
+
+@triton.jit
+def reduce8(X, MX, MN, S, M: tl.constexpr, N: tl.constexpr):
+    # tl.max/tl.min upcast fp8 to fp32 (standard.py); tl.sum needs dtype=
+    x = tl.load(X + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(MX + tl.arange(0, M), tl.max(x, axis=1))
+    tl.store(MN + tl.arange(0, M), x.min(axis=1))
+    tl.store(S + tl.arange(0, M), tl.sum(x, axis=1, dtype=tl.float32))
