@@ -366,6 +366,39 @@ static void int_bin(interp_prog *p, const ir_op *op, const bin_fn *fns, bool is_
     }
 }
 
+/* c = a PRED b (signed PRED) where one side is a run and the other is
+ * uniform along each row (CT_*, internal.h): the true lanes of each row are
+ * a prefix or a suffix, found from the row's first lanes, so a mask such as
+ * `cols < N` costs two memsets a row. False when the shapes do not say so. */
+static bool cmpi_rows(interp_prog *p, const ir_op *op, const void *a, const void *b, uint8_t *o, int pred)
+{
+    interp_session *s = p->s;
+    const ival_info *va = &s->vi[op->opnd[0]], *vb = &s->vi[op->opnd[1]], *vr = &s->vi[op->res];
+    if (pred < CMPI_SLT || pred > CMPI_SGE || va->dt == TT_BOOL) return false;
+    int64_t n = vr->numel, cols = vr->rank ? vr->shape[vr->rank - 1] : 1;
+    uint8_t single = interp_ct_single(vr);
+    uint8_t fa = va->numel == 1 ? CT_UNIF | single : p->contig[op->opnd[0]];
+    uint8_t fb = vb->numel == 1 ? CT_UNIF | single : p->contig[op->opnd[1]];
+    const void *run = a, *lim = b;
+    if (!((fa & CT_RUN) && (fb & CT_UNIF))) {
+        if (!((fa & CT_UNIF) && (fb & CT_RUN))) return false;
+        run = b;                                   /* y PRED x  <=>  x PRED' y */
+        lim = a;
+        pred = pred == CMPI_SLT ? CMPI_SGT : pred == CMPI_SLE ? CMPI_SGE : pred == CMPI_SGT ? CMPI_SLT : CMPI_SLE;
+    }
+    if (n % cols) return false;
+    for (int64_t r = 0; r < n; r += cols) {
+        int64_t d;                                 /* run[r + c] = x0 + c: compare c with y - x0 */
+        if (__builtin_sub_overflow(sext_at(lim, va->esize, r), sext_at(run, va->esize, r), &d)) return false;
+        if (pred == CMPI_SLE || pred == CMPI_SGT) d = d == INT64_MAX ? d : d + 1;
+        int64_t k = d < 0 ? 0 : d > cols ? cols : d;     /* lanes c < k: c PRED-side of the bound */
+        bool prefix = pred == CMPI_SLT || pred == CMPI_SLE;
+        memset(o + r, prefix, (size_t)k);
+        memset(o + r + k, !prefix, (size_t)(cols - k));
+    }
+    return true;
+}
+
 static void eval_cmpi(interp_prog *p, const ir_op *op)
 {
     const ival_info *va = &p->s->vi[op->opnd[0]];
@@ -377,6 +410,7 @@ static void eval_cmpi(interp_prog *p, const ir_op *op)
         b = sext_bool(p, b, n);
     }
     uint8_t *o = interp_result(p, op, 0);
+    if (cmpi_rows(p, op, a, b, o, pred)) return;
     switch (width_index(va->dt)) {
     case 0: cmpi_8(o, a, b, n, pred); break;
     case 1: cmpi_16(o, a, b, n, pred); break;
@@ -405,7 +439,10 @@ static void eval_cmpf(interp_prog *p, const ir_op *op)
     {                                                                                             \
         T *restrict o = o_;                                                                       \
         const T *restrict a = a_, *restrict b = b_;                                               \
-        for (int64_t i = 0; i < n; i++) o[i] = c[i] ? a[i] : b[i];                                \
+        for (int64_t i = 0; i < n; i++) {     /* a bit mask, not a branch: vectorizes */          \
+            T m = (T)((T)0 - (T)(c[i] != 0));                                                     \
+            o[i] = (T)((a[i] & m) | (b[i] & (T)~m));                                              \
+        }                                                                                         \
     }
 
 static void eval_select(interp_prog *p, const ir_op *op)

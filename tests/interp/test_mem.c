@@ -1,5 +1,6 @@
 /* test_mem.c — loads, stores, masks, pointers, atomics and the memory
  * queries (interp_resolve, interp_buffer_base, interp_last_writer). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -208,6 +209,40 @@ START_TEST(row_facts_exact)
 }
 END_TEST
 
+/* A run compared with a uniform row is a prefix or a suffix of true lanes
+ * (eval_arith.c, cmpi_rows); checked through arith.select against C. */
+START_TEST(row_facts_compare)
+{
+    static const int preds[4] = { CMPI_SLT, CMPI_SLE, CMPI_SGT, CMPI_SGE };
+    static const int32_t ks[5] = { -5, 10, 13, 17, 40 };
+    for (int pi = 0; pi < 4; pi++)
+        for (int swap = 0; swap < 2; swap++)
+            for (int ki = 0; ki < 5; ki++) {
+                kb k;
+                kb_init(&k, "cmp");
+                int64_t n = 8;
+                ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_I32, 1, &n));
+                ir_value kv = kb_int_arg(&k, "K", TT_I32, ks[ki]);
+                ir_type t = TYT(TT_I32, 8), tb = TYT(TT_BOOL, 8);
+                ir_value r = range(&k, 10, 18), sk = splat(&k, kv, t);
+                ir_value m = swap ? opa(&k, IR_CMPI, tb, preds[pi], 0, 2, sk, r)
+                                  : opa(&k, IR_CMPI, tb, preds[pi], 0, 2, r, sk);
+                ir_value v = op(&k, IR_SELECT, t, 3, m, cint(&k, t, 7), cint(&k, t, -1));
+                store(&k, ptrs(&k, po, range(&k, 0, 8)), v, -1);
+                ret(&k);
+                interp_stats st;
+                ck_assert_int_eq(kb_run(&k, NULL, &st, NULL), 0);
+                const int32_t *o = kb_tensor(&k, 0)->data;
+                for (int c = 0; c < 8; c++) {
+                    int32_t x = swap ? ks[ki] : 10 + c, y = swap ? 10 + c : ks[ki];
+                    bool want = pi == 0 ? x < y : pi == 1 ? x <= y : pi == 2 ? x > y : x >= y;
+                    ck_assert_msg(o[c] == (want ? 7 : -1), "pred %d swap %d K %d lane %d: %d", pi, swap, ks[ki], c, o[c]);
+                }
+                kb_free(&k);
+            }
+}
+END_TEST
+
 START_TEST(atomics_parallel)
 {
     for (int sched = SCHED_IN_ORDER; sched <= SCHED_PARALLEL; sched++) {
@@ -325,6 +360,7 @@ TCase *mem_tcase(void)
     tcase_add_test(tc, scalar_and_int_ptr);
     tcase_add_test(tc, queries);
     tcase_add_test(tc, row_facts_exact);
+    tcase_add_test(tc, row_facts_compare);
     tcase_add_test(tc, atomics_parallel);
     tcase_add_test(tc, atomic_old_values_and_cas);
     tcase_add_test(tc, spin_lock);
