@@ -23,9 +23,11 @@ TensorDescriptor) this runs
               overhead = the mean host time of kernel[grid](...) over
               back-to-back calls;
 
-Rows named "... wgmma" run tritium with TRITIUM_WGMMA=1 (the sm_90a wgmma
-path of compiler/gpu/lower_wgmma.c), "... wgmma async" also with
-TRITIUM_WGMMA_ASYNC=1; "matmul bf16" is the matmul on bf16.
+Matmul and attention rows run tritium's default: on sm_90 its dots take
+Hopper's wgmma (target sm_90a, compiler/gpu/lower_wgmma.c); the rows named
+"... mma.sync" run them with TRITIUM_WGMMA=0 (Ampere's mma.sync, the path of
+older GPUs), "... async" with TRITIUM_WGMMA_ASYNC=1 (wgmma left in flight
+across the loop's iterations); "matmul bf16" is the matmul on bf16.
 (attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
@@ -114,12 +116,12 @@ CASES += [attention_case(d, causal) for d in (64, 128) for causal in (False, Tru
 _mm = next(c for c in CASES if c["name"] == "matmul")
 CASES.insert(CASES.index(_mm) + 1, dict(_mm, name="matmul bf16", size=f"{MM}^3 bf16",
                                         spec=[x.replace(":f16[", ":bf16[") for x in _mm["spec"]]))
-# the Hopper wgmma path (compiler/gpu/lower_wgmma.c), opt-in with TRITIUM_WGMMA=1: same inputs, same Triton
-CASES += [dict(c, name=c["name"] + " wgmma", env={"TRITIUM_WGMMA": "1"})
-          for c in list(CASES) if c["name"].startswith(("matmul", "attention"))]
-# ... with the matmul loop's MMA left in flight across iterations (wait_group 1)
+# the dots through Ampere's mma.sync (the opt-out of sm_90's default wgmma): same inputs, same Triton
+_dots = [c for c in CASES if c["name"].startswith(("matmul", "attention"))]
+CASES += [dict(c, name=c["name"] + " mma.sync", env={"TRITIUM_WGMMA": "0"}) for c in _dots]
+# ... and wgmma with the matmul loop's MMA left in flight across iterations (wait_group 1)
 CASES += [dict(c, name=c["name"] + " async", env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1"})
-          for c in list(CASES) if c["name"].startswith("matmul") and c["name"].endswith("wgmma")]
+          for c in _dots if c["name"].startswith("matmul")]
 TINY_N = 1024
 
 
@@ -314,7 +316,7 @@ def main():
                 row["tt"] = run_tritium(exe, c, tmp, a.iters)
                 device = f"{row['tt']['device']} ({row['tt']['arch']})"
                 log(f"   tritium: {row['tt']['ms']:.4f} ms, compile {row['tt']['detail']}, "
-                    f"regs {row['tt']['regs']} spill {row['tt']['spill']} smem {row['tt']['smem']}")
+                    f"regs {row['tt']['regs']} spill {row['tt']['spill']} smem {row['tt']['smem']} target {row['tt']['arch']}")
             except Exception as e:  # noqa: BLE001
                 row["err"].append(f"tritium: {e}")
                 log(f"   tritium FAILED: {e}")

@@ -12,6 +12,7 @@ void dbg_diff_options_default(dbg_diff_options *o)
     memset(o, 0, sizeof *o);
     o->numerics = NUMERICS_IEEE;
     o->ulp = -1;
+    o->mma_sync = -1;
     o->sched = SCHED_IN_ORDER;
 }
 
@@ -341,6 +342,7 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
     go.numerics = o.numerics;
     go.num_warps = r->num_warps;
     go.arch = o.arch;
+    if (o.mma_sync >= 0) go.mma_sync = o.mma_sync;
     char err[sizeof r->message];
     err[0] = 0;
     int rc = gpu_launch(f, &gl, &go, &r->gpu, err, sizeof err);

@@ -41,6 +41,7 @@ typedef struct dbg_diff_options {
     int max_show;                  /* mismatches kept per tensor, 1..DBG_DIFF_MAX_SHOW; 0: 10 */
     int num_warps;                 /* 0: the launch's (l->num_warps, else 4) */
     const char *arch;              /* NULL: the device's */
+    int mma_sync;                  /* gpu_options.mma_sync: 0 or 1; -1 (default): $TRITIUM_WGMMA's */
     interp_sched sched;            /* interpreter schedule (default in order) */
     uint64_t sched_seed;
     int threads;

@@ -15,6 +15,7 @@ static const struct gopt {
     { "--device", RG_DEVICE, true },
     { "--bench", RG_BENCH, true },
     { "--arch", RG_ARCH, true },
+    { "--mma", RG_ARCH, true },
     { "--numerics", RG_NUMERICS, true },
     { "--rtol", RG_DIFF, true },
     { "--atol", RG_DIFF, true },
@@ -94,10 +95,15 @@ static bool apply(repl_gpu_args *g, const char *opt, const char *v)
         int sm = 0;
         char tail = 0;
         int k = sscanf(v, "sm_%d%c", &sm, &tail);
-        if (!(k == 1 || (k == 2 && tail == 'a' && v[strlen(v) - 1] == 'a' && strchr(v, 'a') == v + strlen(v) - 1))
-            || sm < 50)
-            return gerr("--arch: expected sm_NN with NN >= 50 (e.g. sm_90), got '%s'", v);
+        /* sm_90a: Hopper's arch-specific target, the only one LLVM 19 has */
+        if (!(k == 1 || (k == 2 && tail == 'a' && sm == 90 && !strcmp(v + strlen(v) - 1, "a") &&
+                         strchr(v, 'a') == v + strlen(v) - 1)) || sm < 50)
+            return gerr("--arch: expected sm_NN with NN >= 50, or sm_90a (e.g. sm_80), got '%s'", v);
         g->arch = v;
+    } else if (!strcmp(opt, "--mma")) {
+        if (!strcmp(v, "wgmma")) g->mma_sync = 0;
+        else if (!strcmp(v, "sync")) g->mma_sync = 1;
+        else return gerr("--mma: expected wgmma or sync, got '%s'", v);
     } else if (!strcmp(opt, "--numerics")) {
         g->has_numerics = true;
         if (!tt_numerics_parse(v, &g->numerics))
@@ -145,6 +151,7 @@ bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g
     *rargv = NULL;
     g->ulp = -1;
     g->trials = 1;
+    g->mma_sync = -1;
     g->numerics = NUMERICS_IEEE;
     char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
     int nr = 0;
@@ -203,9 +210,9 @@ bool repl_gpu_take_run(int *argc, char *const **argv, repl_gpu_args *g, char ***
     bool gpu = g->gpu;
     if (!repl_gpu_take(*argc, *argv, RG_DEVICE | RG_BENCH | RG_ARCH | (gpu ? RG_NUMERICS : 0), g, &ac, &av))
         return false;
-    if (!gpu && (g->bench || g->arch)) {
+    if (!gpu && (g->bench || g->arch || g->mma_sync >= 0)) {
         free(av);
-        return gerr("%s needs --device gpu", g->bench ? "--bench" : "--arch");
+        return gerr("%s needs --device gpu", g->bench ? "--bench" : g->arch ? "--arch" : "--mma");
     }
     *argc = ac;
     *argv = av;

@@ -29,6 +29,14 @@ void gpu_options_default(gpu_options *o)
     o->passes = getenv("TRITIUM_GPU_PASSES");
     const char *cg = getenv("TRITIUM_GPU_CGLEVEL");
     o->cg_level = cg && *cg >= '0' && *cg <= '3' && !cg[1] ? *cg - '0' : 3;
+    const char *wg = getenv(GPU_WGMMA_ENV);
+    o->mma_sync = wg && !strcmp(wg, "0");
+    static bool warned;                 /* a typo must not silently keep the default */
+    if (wg && *wg && strcmp(wg, "0") && strcmp(wg, "1") && !warned) {
+        warned = true;
+        fprintf(stderr, "tritium: warning: %s=%s ignored (expected 0: mma.sync, or 1: wgmma on sm_90)\n",
+                GPU_WGMMA_ENV, wg);
+    }
 }
 
 void gpu_kernel_free(gpu_kernel *k)
@@ -72,14 +80,15 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
-    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\n", gpu_compiler_version(), arch, nw, (int)o->numerics);
+    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nmma_sync=%d\n", gpu_compiler_version(), arch, nw,
+            (int)o->numerics, (int)o->mma_sync);
     fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : gpu_default_passes(), o->cg_level,
             gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);
     /* developer knobs that change the code (pipeline.c, lower_dot.c) */
-    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA", "TRITIUM_WGMMA_ASYNC",
+    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA_ASYNC",
                             "TRITIUM_WGMMA_SMEM_A" };
     for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
         if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
@@ -103,12 +112,14 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
         return -1;
     }
     const char *arch = o.arch ? o.arch : "sm_90";
-    int sm = 0;
-    if (sscanf(arch, "sm_%d", &sm) != 1 || sm < 50) {
-        snprintf(err, errlen, "gpu: unknown target '%s' (expected sm_NN, e.g. sm_90)", arch);
+    int sm = 0, n = 0;
+    if (sscanf(arch, "sm_%d%n", &sm, &n) != 1 || sm < 50 || (arch[n] && strcmp(arch + n, "a")) ||
+        (arch[n] && sm != 90)) {
+        snprintf(err, errlen, "gpu: unknown target '%s' (expected sm_NN, e.g. sm_80, or sm_90a)", arch);
         return -1;
     }
-    if (!strcmp(arch, "sm_90") && g_wgmma_enabled(sm)) arch = "sm_90a";   /* wgmma needs the sm_90a target */
+    /* wgmma needs the sm_90a target; Triton 3.6 targets sm_90a on capability 90 */
+    if (!strcmp(arch, "sm_90") && !o.mma_sync) arch = "sm_90a";
     char *ktext = cache_key_text(f, &o, spec, arch, nw);
     hash_hex(ktext, strlen(ktext), out->key);
     free(ktext);

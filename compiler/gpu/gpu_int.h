@@ -240,10 +240,10 @@ bool g_dot_uses_mma(gctx *g, const ir_op *op);
 /* Registers of x (2-D, 16-bit elements) stored into tile t (no barrier). */
 void g_tile_store(gctx *g, gv x, const gtile *t);
 /* lower_wgmma.c: Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
- * g_wgmma_enabled: $TRITIUM_WGMMA=1 and the target is sm_90 (compile.c
- * then emits sm_90a). g_dot_uses_wgmma: the dot takes the wgmma path
- * (f16/bf16 operands, f32 accumulator, gl_wgmma shape, K >= 16). */
-bool g_wgmma_enabled(int sm);
+ * g_wgmma_enabled: the target is sm_90 (compile.c then emits sm_90a) and
+ * gpu_options.mma_sync is off. g_dot_uses_wgmma: the dot takes the wgmma
+ * path (f16/bf16 operands, f32 accumulator, gl_wgmma shape, K >= 16). */
+bool g_wgmma_enabled(const gctx *g);
 bool g_dot_uses_wgmma(gctx *g, const ir_op *op);
 void g_lower_wgmma(gctx *g, ir_op *op);
 /* wgmma.wait_group `pending` with the n f32 accumulators acc threaded

@@ -32,15 +32,14 @@
 static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
 static LLVMValueRef ci(gctx *g, int64_t v) { return g_const_i32(g, v); }
 
-bool g_wgmma_enabled(int sm)
+bool g_wgmma_enabled(const gctx *g)
 {
-    const char *e = getenv("TRITIUM_WGMMA");
-    return sm == 90 && e && !strcmp(e, "1");
+    return g->sm == 90 && !g->o->mma_sync;
 }
 
 bool g_dot_uses_wgmma(gctx *g, const ir_op *op)
 {
-    if (!g_wgmma_enabled(g->sm) || !g_dot_uses_mma(g, op)) return false;
+    if (!g_wgmma_enabled(g) || !g_dot_uses_mma(g, op)) return false;
     tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
     if (ae != TT_F16 && ae != TT_BF16) return false;
     const ir_type_info *c = ir_type_get(vt(g, op->res));

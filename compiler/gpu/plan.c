@@ -8,7 +8,7 @@
  *   - expand_dims inserts a dim into its operand's layout, reduce slices it;
  *   - elementwise ops take the layout of their first operand that cannot be
  *     recomputed cheaply (rematerialized), else of their first operand
- *     (with TRITIUM_WGMMA=1 loop-carried values with a cheap initial value
+ *     (with wgmma on (g_wgmma_enabled) loop-carried values with a cheap initial value
  *     do not count: they follow what the loop yields; and a broadcast of
  *     expand_dims(x) takes the layout x was reduced from);
  *   - tl.dot takes the wgmma or mma accumulator layout (or, on the FMA path, its
@@ -160,7 +160,7 @@ static void plan_op(gctx *g, ir_op *op)
     }
     switch (opc) {
     case IR_CONSTANT: case IR_MAKE_RANGE: case IR_SPLAT: case IR_BROADCAST: {
-        int u = opc == IR_BROADCAST && g_wgmma_enabled(g->sm) ? unreduced_layout(g, op) : -1;
+        int u = opc == IR_BROADCAST && g_wgmma_enabled(g) ? unreduced_layout(g, op) : -1;
         g->vlay[res] = u >= 0 ? u : gl_default_for(g, f->values.v[res].type);
         return;
     }
@@ -284,7 +284,7 @@ static void plan_op(gctx *g, ir_op *op)
     }
     if ((ir_ops[opc].props & P_ELEMWISE) && op->nres == 1) {
         int pick = -1, first = -1;
-        bool wg = g_wgmma_enabled(g->sm);     /* planner changes measured with the wgmma path first */
+        bool wg = g_wgmma_enabled(g);     /* planner changes measured with the wgmma path first */
         for (int i = 0; i < op->nopnd; i++) {
             ir_value o = op->opnd[i];
             if (ir_type_rank(f->values.v[o].type) == 0) continue;

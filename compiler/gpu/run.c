@@ -184,10 +184,14 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     snprintf(st->device, sizeof st->device, "%s", di.name);
     char arch[16];
     int cc = di.cc_major * 10 + di.cc_minor;
-    if (cc > 90) cc = 90;                    /* LLVM 19 stops at sm_90; PTX JITs forward */
+    /* LLVM 19 stops at sm_90 and sm_90 PTX JITs forward, but sm_90a PTX
+     * (wgmma) runs on sm_90 alone: newer GPUs get mma.sync */
+    if (cc > 90) {
+        cc = 90;
+        o.mma_sync = true;
+    }
     snprintf(arch, sizeof arch, "sm_%d", cc);
     if (!o.arch) o.arch = arch;
-    snprintf(st->arch, sizeof st->arch, "%s", o.arch);
     if (!o0 || !o0->num_warps) o.num_warps = l->num_warps > 0 ? l->num_warps : 4;
     if (l->nargs != f->nargs) {
         snprintf(err, errlen, "kernel %s takes %d runtime arguments, the launch gives %d", f->name, f->nargs, l->nargs);
@@ -196,6 +200,7 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     gpu_spec spec = gpu_spec_of_launch(f, l);
     gpu_kernel gk;
     if (gpu_compile(f, &o, &spec, &gk, err, errlen)) return 2;
+    snprintf(st->arch, sizeof st->arch, "%s", gk.arch);     /* the PTX's target: sm_90a with wgmma */
     st->compile_ms = gk.compile_ms;
     st->ptx_cached = gk.from_cache;
     st->smem_bytes = gk.smem_bytes;

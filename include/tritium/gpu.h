@@ -36,11 +36,22 @@ typedef struct gpu_options {
     FILE *dump_llvm;               /* when set, the optimized LLVM IR is printed here */
     int bench_iters;               /* gpu_launch: 0 = run once; N > 0: also time N more runs
                                     * (outputs are those of the first run) */
+    bool mma_sync;                 /* dots through Ampere's mma.sync on sm_90 too (target sm_90).
+                                    * false (default): on sm_90, tl.dot on f16/bf16 with an f32
+                                    * accumulator of a shape wgmma takes is lowered to Hopper's
+                                    * wgmma.mma_async and every kernel targets sm_90a, as Triton
+                                    * 3.6 does for capability 90 (third_party/nvidia/backend/compiler.py,
+                                    * sm_arch_from_capability). $GPU_WGMMA_ENV=0 sets it
+                                    * (gpu_options_default); `tritium --mma sync` too. */
     /* Developer knobs that change the PTX, read once from the environment by
      * gpu_options_default and part of the cache key: */
     const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: a lean O3 (codegen.c) */
     int cg_level;                  /* LLVM codegen level 0-3 ($TRITIUM_GPU_CGLEVEL); default 3 */
 } gpu_options;
+
+/* The environment variable that turns wgmma off (value 0) or on (1, the
+ * default): gpu_options.mma_sync. */
+#define GPU_WGMMA_ENV "TRITIUM_WGMMA"
 
 /* Defaults, and the knobs above from the environment. One extra LLVM option,
  * $TRITIUM_LLVM_ARG, is process-wide (LLVM's options are global): it is read
@@ -67,7 +78,7 @@ typedef struct gpu_kernel {
     char *name;                    /* PTX entry name */
     char *ptx;                     /* NUL-terminated */
     size_t ptx_len;
-    char arch[16];                 /* "sm_90" */
+    char arch[16];                 /* the PTX's .target: "sm_80", "sm_90", "sm_90a" (wgmma on) */
     int num_warps;
     int smem_bytes;                /* dynamic shared memory per CTA */
     char key[33];                  /* cache key (hex) */
@@ -95,7 +106,7 @@ typedef struct gpu_stats {
     double bench_ms;               /* mean over bench_iters further runs (0 when none) */
     bool ptx_cached, cubin_cached; /* hits in the disk cache */
     int num_regs, spill_bytes, smem_bytes;
-    char arch[16];
+    char arch[16];                 /* the kernel's target (gpu_kernel.arch) */
     char device[256];
 } gpu_stats;
 

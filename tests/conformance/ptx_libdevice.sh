@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every libdevice conformance kernel (the ld_* cases of meson.build: every
 # overload of Triton 3.6's libdevice) through `tritium ptx` and ptxas for
-# sm_90 (ieee numerics; fast too for the kernel holding exp, sqrt, rsqrt). Needs only LLVM and ptxas (exit 77 without ptxas).
+# the PTX's .target (sm_90a: tritium ptx's default with wgmma) (ieee numerics; fast too for the kernel holding exp, sqrt, rsqrt). Needs only LLVM and ptxas (exit 77 without ptxas).
 # usage: tests/conformance/ptx_libdevice.sh [TRITIUM [PREFIX]]
 # PREFIX selects other cases by name instead (tdesc_: the tensor descriptors).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,12 +34,14 @@ for name, argv in cases:
         with open(ptx, "w") as f:
             r = subprocess.run([sys.argv[1], "ptx"] + spec + ["--numerics", mode], stdout=f, stderr=subprocess.PIPE, text=True)
         if r.returncode == 0:
-            r = subprocess.run([sys.argv[2], "-arch", "sm_90", ptx, "-o", os.devnull], capture_output=True, text=True)
+            target = re.search(r"^\.target (sm_\w+)", open(ptx).read(), re.M)
+            r = subprocess.run([sys.argv[2], "-arch", target.group(1) if target else "sm_90", ptx, "-o", os.devnull],
+                               capture_output=True, text=True)
         if r.returncode:
             fails += 1
             print("FAIL  %s (%s)\n%s" % (name, mode, (r.stdout + r.stderr)[-1500:]))
         os.unlink(ptx)
 os.rmdir(tmp)
-print("%d %s* kernels compile to PTX and assemble for sm_90, %d failures" % (len(cases), sys.argv[3], fails))
+print("%d %s* kernels compile to PTX and assemble for their .target, %d failures" % (len(cases), sys.argv[3], fails))
 sys.exit(min(fails, 99))
 PY

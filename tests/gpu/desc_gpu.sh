@@ -5,7 +5,8 @@
 # GEMM (ptrs() tables), at small sizes.
 #   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
 #         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
-#         suite gpu, with TRITIUM_WGMMA=1: gpu_wgmma_desc_ptx).
+#         suite gpu: gpu_wgmma_desc_ptx, and gpu_mma_sync_desc_ptx with
+#         TRITIUM_WGMMA=0).
 #   diff: `tritium diff` of every launch, interpreter vs GPU (bench/device.sh run).
 # A launch whose kernel needs what tritium does not have yet ("tritium does not
 # support X yet") is reported as skipped, not failed. Exit 0 when none failed.
@@ -36,6 +37,16 @@ launch() {
     fi
     if [ $rc -eq 0 ] && [ "$mode" = ptx ] && [ -n "$PTXAS" ]; then
         "$PTXAS" -arch="$(sed -n "s/^\.target //p" "$tmp/k.ptx")" "$tmp/k.ptx" -o "$tmp/k.cubin" >>"$tmp/err" 2>&1 || rc=$?
+    fi
+    # every dot here takes the path TRITIUM_WGMMA asks for (default wgmma)
+    if [ $rc -eq 0 ] && [ "$mode" = ptx ]; then
+        if [ "${TRITIUM_WGMMA:-1}" = 0 ]; then
+            grep -q "wgmma" "$tmp/k.ptx" && { echo "wgmma with TRITIUM_WGMMA=0" >>"$tmp/err"; rc=1; }
+            grep -q "mma.sync.aligned" "$tmp/k.ptx" || { echo "no mma.sync" >>"$tmp/err"; rc=1; }
+        else
+            grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
+            grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
+        fi
     fi
     if [ $rc -eq 0 ]; then
         echo "ok   $name"

@@ -7,8 +7,9 @@
  *   options: --ptx (print PTX, default) --llvm (print optimized LLVM IR)
  *            --run (run on the GPU and in the interpreter, compare every tensor)
  *            --fast (Triton numerics) --warps N --arch sm_NN --iters N (benchmark)
- *            --wgmma (dots on sm_90 through wgmma: sets TRITIUM_WGMMA=1)
- *            --wgmma-async (also TRITIUM_WGMMA_ASYNC=1)
+ *            --wgmma (dots on sm_90 through wgmma, the default unless $TRITIUM_WGMMA=0)
+ *            --mma-sync (dots on sm_90 through mma.sync: gpu_options.mma_sync)
+ *            --wgmma-async (wgmma, and TRITIUM_WGMMA_ASYNC=1)
  *            --rtol R --atol A (comparison tolerance, default 1e-5 / 1e-6)
  * Exit: 0 ok, 1 mismatch or kernel failure, 2 bad input / no driver, 77 no driver with --run-or-skip. */
 #include "gpu_util.h"
@@ -21,7 +22,7 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: gpu_tool [--ptx|--llvm|--run] [--fast] [--wgmma] [--warps N] [--arch sm_NN] [--iters N] "
+    fprintf(stderr, "usage: gpu_tool [--ptx|--llvm|--run] [--fast] [--wgmma|--mma-sync] [--warps N] [--arch sm_NN] [--iters N] "
                     "FILE.py KERNEL GRID ARG...\n");
     return 2;
 }
@@ -167,9 +168,10 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--interp")) mode = 4;
         else if (!strcmp(a, "--no-ref")) noref = true;
         else if (!strcmp(a, "--fast")) o.numerics = NUMERICS_FAST;
-        else if (!strcmp(a, "--wgmma")) setenv("TRITIUM_WGMMA", "1", 1);   /* lower_wgmma.c's opt-in */
-        else if (!strcmp(a, "--wgmma-async")) {                               /* ... with wait_group 1 in loops */
-            setenv("TRITIUM_WGMMA", "1", 1);
+        else if (!strcmp(a, "--wgmma")) o.mma_sync = false;
+        else if (!strcmp(a, "--mma-sync")) o.mma_sync = true;
+        else if (!strcmp(a, "--wgmma-async")) {                               /* wgmma with wait_group 1 in loops */
+            o.mma_sync = false;
             setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
         }
         else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);

@@ -155,17 +155,28 @@ static void mm_launch(launch *l, tt_dtype dt, int ieee)
     lb_const(l, "IEEE", ieee);
 }
 
+/* Ampere's mma.sync on sm_90 (gpu_options.mma_sync: $TRITIUM_WGMMA=0). */
+static gpu_options mma_sync_options(void)
+{
+    gpu_options o;
+    gpu_options_default(&o);
+    o.mma_sync = true;
+    return o;
+}
+
 START_TEST(dot_paths)
 {
     launch l;
+    gpu_options o = mma_sync_options();
     mm_launch(&l, TT_F16, 0);
-    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
+    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+    ck_assert(strstr(p, ".target sm_90\n"));   /* not sm_90a: no wgmma */
     /* 64x64 tile, 4 warps along M: 8 n-tiles x 2 k-steps per warp */
     ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), 16);
     free(p);
     launch_free(&l);
     mm_launch(&l, TT_BF16, 0);
-    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, NULL);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
     ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"), 16);
     free(p);
     launch_free(&l);
@@ -205,8 +216,9 @@ START_TEST(dot_pipeline)
 {
     launch l;
     int smem = 0;
+    gpu_options o = mma_sync_options();
     mm_launch_k(&l, 64);                    /* K % 16 == 0: both operands pipelined */
-    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, &smem);
     /* a stage = A 64x32 + B 32x64 f16 = 8 KB <= 16 KB: 4 stages */
     ck_assert_int_eq(smem, 4 * 8192);
     /* 16-byte copies: (4096 B / 16) / 128 threads = 2 per operand and thread;
@@ -219,7 +231,7 @@ START_TEST(dot_pipeline)
     free(p);
     launch_free(&l);
     mm_launch_k(&l, 72);                    /* rows of A not provably 16-byte aligned: A from registers */
-    p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, &smem);
     ck_assert_int_eq(smem, 4 * 4096 + 4096);   /* 4 stages of B + A's scratch tile */
     ck_assert_int_eq(count_substr(p, "cp.async.cg.shared.global"), 4 * 2);
     ck_assert_int_eq(count_substr(p, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"), 2 * 2);
@@ -229,8 +241,7 @@ START_TEST(dot_pipeline)
 }
 END_TEST
 
-/* TRITIUM_WGMMA=1 on sm_90: the same 64x64x32 f16 tiles through wgmma on
- * sm_90a: one warpgroup, one m64n64k16 per k16 step (2 per BK=32), both
+/* sm_90's default: the same 64x64x32 f16 tiles through wgmma on sm_90a: one warpgroup, one m64n64k16 per k16 step (2 per BK=32), both
  * operands from the 4-stage cp.async pipeline (4 x 8 KB), fenced for the
  * async proxy. Descriptor constants from the PTX ISA's matrix-descriptor
  * fields (LBO bits 16-29, SBO bits 32-45, in 16-byte units; swizzle mode
@@ -241,7 +252,6 @@ START_TEST(dot_wgmma)
 {
     launch l;
     int smem = 0;
-    setenv("TRITIUM_WGMMA", "1", 1);
     mm_launch_k(&l, 64);
     char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
     ck_assert(strstr(p, ".target sm_90a"));
@@ -330,7 +340,53 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "wgmma"), 0);
     free(p);
     launch_free(&l);
-    unsetenv("TRITIUM_WGMMA");
+}
+END_TEST
+
+/* The knob: $TRITIUM_WGMMA=0 (read by gpu_options_default) or mma_sync
+ * gives mma.sync and target sm_90, =1 or unset wgmma and sm_90a; an
+ * explicit sm_90a target takes wgmma too; the cache key differs. */
+START_TEST(wgmma_knob)
+{
+    launch l;
+    mm_launch(&l, TT_F16, 0);
+    const char *envs[] = { "0", "1", NULL };
+    for (int i = 0; i < 3; i++) {
+        if (envs[i]) setenv(GPU_WGMMA_ENV, envs[i], 1);
+        else unsetenv(GPU_WGMMA_ENV);
+        gpu_options o;
+        gpu_options_default(&o);
+        unsetenv(GPU_WGMMA_ENV);
+        ck_assert(o.mma_sync == (i == 0));
+        char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+        bool sync = i == 0;
+        ck_assert(strstr(p, sync ? ".target sm_90\n" : ".target sm_90a\n"));
+        ck_assert_int_eq(count_substr(p, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), sync ? 16 : 0);
+        ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), sync ? 0 : 2);
+        free(p);
+    }
+    gpu_options o;
+    gpu_options_default(&o);
+    o.arch = "sm_90a";
+    char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+    ck_assert(strstr(p, ".target sm_90a\n"));
+    ck_assert_int_eq(count_substr(p, "wgmma.mma_async"), 2);
+    free(p);
+    /* two targets LLVM 19 does not have, and a malformed one: errors */
+    const char *bad[] = { "sm_80a", "sm_90b", "sm_90aa" };
+    char *src = src_of("tests/gpu/kernels.py");
+    ir_func *f = compile_py(src, "mm", &l);
+    free(src);
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < TT_COUNTOF(bad); i++) {
+        gpu_kernel k;
+        char err[256];
+        o.arch = bad[i];
+        o.no_cache = true;
+        ck_assert_int_eq(gpu_compile(f, &o, NULL, &k, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, "unknown target"), "%s", err);
+    }
+    launch_free(&l);
 }
 END_TEST
 
@@ -520,6 +576,7 @@ int main(void)
     tcase_add_test(tc, dot_paths);
     tcase_add_test(tc, dot_pipeline);
     tcase_add_test(tc, dot_wgmma);
+    tcase_add_test(tc, wgmma_knob);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, errors_are_messages);

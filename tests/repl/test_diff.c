@@ -634,6 +634,33 @@ START_TEST(cli_ptx)
 }
 END_TEST
 
+/* sm_90's dots: wgmma by default (target sm_90a), mma.sync with --mma sync
+ * or $TRITIUM_WGMMA=0 (target sm_90); the option wins over the variable. */
+START_TEST(cli_ptx_mma)
+{
+    char *mm = example("matmul.py");
+    struct { const char *env, *opt; bool sync; } c[] = {
+        { NULL, NULL, false }, { NULL, "sync", true }, { "TRITIUM_WGMMA=0", NULL, true },
+        { "TRITIUM_WGMMA=0", "wgmma", false }, { "TRITIUM_WGMMA=1", "sync", true }, { "TRITIUM_WGMMA=2", NULL, false },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        result r = c[i].opt ? run_env(c[i].env, "ptx", mm, "--mma", c[i].opt, NULL) : run_env(c[i].env, "ptx", mm, NULL);
+        EXPECT_STATUS(r, 0);
+        EXPECT_IN(r.out, c[i].sync ? ".target sm_90\n" : ".target sm_90a\n");
+        EXPECT_IN(r.out, c[i].sync ? "mma.sync.aligned.m16n8k16" : "wgmma.mma_async.sync.aligned.m64n");
+        ck_assert_msg(!strstr(r.out, c[i].sync ? "wgmma" : "mma.sync"), "case %zu: both paths", i);
+        if (i == 5) EXPECT_IN(r.err, "TRITIUM_WGMMA=2 ignored");
+        result_free(&r);
+    }
+    result r = run_env(NULL, "ptx", mm, "--arch", "sm_80", NULL);   /* before Hopper: mma.sync */
+    EXPECT_STATUS(r, 0);
+    EXPECT_IN(r.out, "mma.sync.aligned.m16n8k16");
+    ck_assert(!strstr(r.out, "wgmma"));
+    result_free(&r);
+    free(mm);
+}
+END_TEST
+
 START_TEST(cli_errors)
 {
     char *va = example("vector_add.py");
@@ -668,6 +695,18 @@ START_TEST(cli_errors)
     r = run_env(NULL, "ptx", va, "--arch", "90", NULL);
     EXPECT_STATUS(r, 2);
     EXPECT_IN(r.err, "--arch: expected sm_NN");
+    result_free(&r);
+    r = run_env(NULL, "ptx", va, "--arch", "sm_80a", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_IN(r.err, "--arch: expected sm_NN");
+    result_free(&r);
+    r = run_env(NULL, "ptx", va, "--mma", "fast", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_IN(r.err, "--mma: expected wgmma or sync");
+    result_free(&r);
+    r = run_env(NULL, "run", va, "--mma", "sync", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_IN(r.err, "--mma needs --device gpu");
     result_free(&r);
     /* the value of a launch-spec option is not taken as a GPU option */
     r = run_env(NULL, "ptx", va, "--kernel", "--llvm", NULL);
@@ -802,6 +841,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, cli_no_driver);
     tcase_add_test(tc, cli_ptx);
+    tcase_add_test(tc, cli_ptx_mma);
     tcase_add_test(tc, cli_errors);
     tcase_add_test(tc, cli_against);
     suite_add_tcase(s, tc);
