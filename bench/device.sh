@@ -14,7 +14,8 @@
 #       below), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
 #       interpreter benchmark against plain C and TRITON_INTERPRET=1 with
 #       the parallel schedule's scaling (bench/run.py), the cold compile
-#       time of the examples and tutorials 01-06 (bench/compile_time.py),
+#       time of the examples and tutorials 01-06 phase by phase, with the
+#       driver's JIT and beside Triton's (bench/compile_time.py --jit --triton),
 #       the conformance suite's GPU half (tests/conformance/gpu.sh) and, when
 #       a baseline build is carried in build-base-carry/, both benchmarks of
 #       the two builds side by side (bench/before_after.py); the tables last.
@@ -78,8 +79,8 @@ run)
     python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
     echo "== 6. interpreter benchmark (tritium vs plain C, --schedule parallel, TRITON_INTERPRET=1)"
     python3 bench/run.py --tritium "$T" || fail=$((fail + 1))
-    echo "== 6b. cold compile of the examples and tutorials 01-06 (front end + LLVM -> PTX, no driver load)"
-    python3 bench/compile_time.py --tritium "$T" --rounds 3 || fail=$((fail + 1))
+    echo "== 6b. cold compile of the examples and tutorials 01-06, phase by phase (front end -> cubin, the driver's JIT), beside Triton 3.6's"
+    python3 bench/compile_time.py --tritium "$T" --rounds 3 --jit --triton || fail=$((fail + 1))
     echo "== 7. conformance suite on the GPU (tests/conformance/gpu.sh)"
     sh tests/conformance/gpu.sh "$T" >"${OUT:-/tmp}/conformance_gpu.log" 2>&1 || fail=$((fail + 1))
     grep -E "FAIL|conformance cases" "${OUT:-/tmp}/conformance_gpu.log"

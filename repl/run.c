@@ -341,13 +341,16 @@ static int run_command(int argc, char *const *argv)
         }
     }
 
-    double tf = now_seconds();
+    double tf = now_seconds(), cf = cpu_seconds();
     fn = repl_target_compile(&t);
+    (void)cf;
     if (!fn) {
         goto out;
     }
 #ifdef TRITIUM_HAVE_GPU
     if (ga.gpu) {
+        if (getenv("TRITIUM_GPU_TIME"))     /* developer knob (bench/compile_time.py --jit), as `tritium ptx` */
+            fprintf(stderr, "gpu time: front %.2f ms; cpu %.2f ms\n", (now_seconds() - tf) * 1e3, (cpu_seconds() - cf) * 1e3);
         if (g_sigint) {
             fflush(stdout);
             fprintf(stderr, "tritium: interrupted before the launch started\n");

@@ -200,6 +200,7 @@ int gpu_codegen(gctx *g, char **ptx, size_t *len)
     LLVMTargetMachineRef tm = g->tm;
     char *msg = NULL;
     int rc = -1;
+    double t_prep = now_seconds();
     LLVMValueRef flag = LLVMConstInt(g->t_i32, g->fast ? 1 : 0, 0);
     LLVMAddModuleFlag(g->M, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16, LLVMValueAsMetadata(flag));
     if (g->uses_libdevice && link_libdevice(g, tm)) goto out;
@@ -215,6 +216,7 @@ int gpu_codegen(gctx *g, char **ptx, size_t *len)
     LLVMDisposeMessage(msg);
     msg = NULL;
     if (getenv("TRITIUM_GPU_DUMP_PRE")) LLVMDumpModule(g->M);
+    g->t_prep = now_seconds() - t_prep;
     double t_opt = now_seconds(), c_opt = cpu_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     const char *passes = g->o->passes ? g->o->passes : tritium_passes;

@@ -172,7 +172,9 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.t_gptr = LLVMPointerTypeInContext(g.C, 1);
     g.t_sptr = LLVMPointerTypeInContext(g.C, 3);
     int rc = -1;
+    g.t_tm = now_seconds();
     if (gpu_target_machine(&g, arch)) goto out;
+    g.t_tm = now_seconds() - g.t_tm;
     LLVMSetTarget(g.M, "nvptx64-nvidia-cuda");
     LLVMTargetDataRef td = LLVMCreateTargetDataLayout(g.tm);
     char *dl = LLVMCopyStringRepOfTargetData(td);
@@ -205,7 +207,7 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     }
     double t_low = now_seconds();
     gpu_lower(&g, out->name);
-    double t_lowered = now_seconds();
+    double t_lowered = now_seconds(), c_lowered = cpu_seconds();
     unsigned ninst = 0;
     if (!g.failed && getenv("TRITIUM_GPU_TIME"))
         for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g.fn); b; b = LLVMGetNextBasicBlock(b))
@@ -214,9 +216,11 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     if (gpu_codegen(&g, &out->ptx, &out->ptx_len)) goto out;
     if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: where a cold compile goes (bench/compile_time.py) */
         fprintf(stderr, "gpu time: %s: analysis %.2f lower %.2f opt %.2f codegen %.2f total %.2f ms; "
-                "cpu: opt %.2f codegen %.2f total %.2f ms; %u instructions\n",
+                "cpu: lower %.2f opt %.2f codegen %.2f total %.2f ms; %u instructions; target machine %.2f, "
+                "libdevice and verifier %.2f ms\n",
                 out->name, (t_low - t0) * 1e3, (t_lowered - t_low) * 1e3, g.t_opt * 1e3, g.t_cg * 1e3,
-                (now_seconds() - t0) * 1e3, g.c_opt * 1e3, g.c_cg * 1e3, (cpu_seconds() - c0) * 1e3, ninst);
+                (now_seconds() - t0) * 1e3, (c_lowered - c0) * 1e3, g.c_opt * 1e3, g.c_cg * 1e3,
+                (cpu_seconds() - c0) * 1e3, ninst, g.t_tm * 1e3, g.t_prep * 1e3);
     {
         /* prefix the shared-memory size for the cache (a PTX comment) */
         char *full = xasprintf("// tritium smem=%d\n%s", g.smem_bytes, out->ptx);

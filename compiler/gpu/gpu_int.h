@@ -142,6 +142,7 @@ typedef struct gctx {
     int npipes;
     double t_opt, t_cg;            /* seconds in the LLVM passes and in PTX emission */
     double c_opt, c_cg;            /* the same, CPU time of this thread */
+    double t_tm, t_prep;           /* seconds creating the target machine, linking libdevice and verifying */
 } gctx;
 
 /* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */

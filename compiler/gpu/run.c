@@ -4,6 +4,7 @@
 #include "gpu_int.h"
 #include "tritium/cuda.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l)
@@ -44,8 +45,14 @@ static int load_kernel(const gpu_kernel *gk, const gpu_options *o, const cuda_de
         free(cubin);
         cubin = NULL;
     }
+    double t_jit = 0, c_jit = 0;
     if (!mod) {
-        if (cuda_ptx_to_cubin(gk->ptx, &cubin, &clen) || cuda_module_load_cubin(cubin, &mod)) {
+        t_jit = now_seconds();
+        c_jit = cpu_seconds();
+        int jr = cuda_ptx_to_cubin(gk->ptx, &cubin, &clen);
+        t_jit = now_seconds() - t_jit;
+        c_jit = cpu_seconds() - c_jit;
+        if (jr || cuda_module_load_cubin(cubin, &mod)) {
             snprintf(err, errlen, "%s", cuda_error());
             free(cubin);
             free(dir);
@@ -68,6 +75,9 @@ static int load_kernel(const gpu_kernel *gk, const gpu_options *o, const cuda_de
     L.smem = gk->smem_bytes;
     vec_push(&memo, L);
     if (st) st->load_ms = (now_seconds() - t0) * 1e3;
+    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: the driver's PTX -> cubin (bench/compile_time.py --jit) */
+        fprintf(stderr, "gpu time: jit %.2f load %.2f ms; cpu: jit %.2f ms\n", t_jit * 1e3,
+                (now_seconds() - t0) * 1e3, c_jit * 1e3);
     return 0;
 }
 
