@@ -10,7 +10,8 @@
 typedef struct global {
     const char *name;
     node *value;             /* expression */
-    bool is_constexpr;       /* tl.constexpr(...) or annotated */
+    bool is_constexpr;       /* NAME = tl.constexpr(...) */
+    bool annotated;          /* NAME: tl.constexpr = ...: not constexpr, as in Triton 3.6 */
     src_pos pos;
     int unit;                /* the Python module it belongs to */
 } global;

@@ -237,9 +237,10 @@ static bool functional_jit(parser *P, scanctx *c, const char *name, node *v, con
     return true;
 }
 
-/* A top-level `NAME = tl.constexpr(expr)`, `NAME: tl.constexpr = expr` or
- * `NAME = expr` (kept as a non-constexpr global so kernels using it get a
- * precise error, or as an alias of a function or module). Parsed quietly:
+/* A top-level `NAME = tl.constexpr(expr)` (a constexpr global), or
+ * `NAME: tl.constexpr = expr` / `NAME = expr` (kept as non-constexpr globals
+ * so kernels using them get a precise error, or as an alias of a function or
+ * module). Parsed quietly:
  * host code is not ours to judge. */
 static void global_stmt(parser *P, scanctx *c, bool *failed)
 {
@@ -264,7 +265,9 @@ static void global_stmt(parser *P, scanctx *c, bool *failed)
     global g = { .unit = c->unit };
     if (s->kind == S_ANNASSIGN && s->b && s->a->kind == E_NAME) {
         node *an = s->c;
-        g.is_constexpr = (an->kind == E_ATTR || an->kind == E_NAME) && !strcmp(an->name, "constexpr");
+        /* Triton 3.6 (code_generator.py global_lookup, _is_constexpr_global)
+         * checks the value, an int here: the annotation does not make it one */
+        g.annotated = (an->kind == E_ATTR || an->kind == E_NAME) && !strcmp(an->name, "constexpr");
         g.name = s->a->name;
         g.value = s->b;
     } else if (s->kind == S_ASSIGN && s->a->kind == E_NAME && !s->items.n) {

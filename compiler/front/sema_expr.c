@@ -260,8 +260,13 @@ static sval eval_global(sema *S, src_pos p, global g)
             return v;
         }
         S->unit = unit;
-        sema_error(S, p, "global '%s' is not a tl.constexpr; kernels may only use constexpr globals "
-                         "(declare it as `%s: tl.constexpr = ...` or `%s = tl.constexpr(...)`)", g.name, g.name, g.name);
+        /* the wording of Triton 3.6's code_generator.py global_lookup */
+        if (g.annotated)
+            sema_error(S, p, "cannot access global variable '%s' from within @jit'ed function: annotating a global "
+                             "as constexpr (`%s: tl.constexpr = ...`) does not make it one, as in Triton 3.6; "
+                             "write `%s = tl.constexpr(...)`", g.name, g.name, g.name);
+        sema_error(S, p, "cannot access global variable '%s' from within @jit'ed function: kernels may only use "
+                         "constexpr globals (`%s = tl.constexpr(...)`)", g.name, g.name);
     }
     /* evaluate in an empty local scope */
     scope empty = {0}, *saved = S->sc;

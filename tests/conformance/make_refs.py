@@ -164,12 +164,12 @@ def shape():
     save("join_ab", np.stack([a, b], axis=-1))
     save("interleave_ab", np.stack([a, b], axis=-1).reshape(4, 16))
     save("join_scalars", np.array([3, 4, 40, 30], dtype=np.int32))
-    # cat against np.concatenate
+    # cat against np.concatenate (sorted: Triton's cat may reorder elements)
     ca = rng.integers(-100, 100, size=16, dtype=np.int32)
     cb = rng.integers(-100, 100, size=16, dtype=np.int32)
     save("cat_a", ca)
     save("cat_b", cb)
-    save("cat_ab", np.concatenate([ca, cb]))
+    save("cat_ab", np.sort(np.concatenate([ca, cb])))              # tl.cat may reorder: sorted
     # gather against np.take_along_axis, along axis 1 and axis 0
     src = rng.standard_normal((4, 16)).astype(np.float32)
     idx = rng.integers(0, 16, size=(4, 8), dtype=np.int32)

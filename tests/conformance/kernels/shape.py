@@ -69,7 +69,9 @@ def join_scalars(X, Y, Z):
 def cat1(A, B, C, N: tl.constexpr):
     a = tl.load(A + tl.arange(0, N))
     b = tl.load(B + tl.arange(0, N))
-    tl.store(C + tl.arange(0, 2 * N), tl.cat(a, b, can_reorder=True))
+    # can_reorder=True is the only form Triton 3.6 has, and it may reorder the
+    # elements: the sorted concatenation is what every order agrees on
+    tl.store(C + tl.arange(0, 2 * N), tl.sort(tl.cat(a, b, can_reorder=True)))
 
 
 @triton.jit

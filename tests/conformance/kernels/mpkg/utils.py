@@ -10,7 +10,7 @@ try:
 except ImportError:
     from triton.language.math import rsqrt as fast_rsqrt
 
-SCALE: tl.constexpr = 3
+SCALE = tl.constexpr(3)          # `SCALE: tl.constexpr = 3` is refused, as by Triton 3.6
 HOST_ONLY = math.pi
 
 
