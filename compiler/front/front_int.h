@@ -246,7 +246,7 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
  * `v.name` resolves it (sema_expr.c); false when there is none. */
 bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);
-/* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_MATH, MOD_LIBDEVICE)? (triton_names.c) */
+/* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_LIBDEVICE; tl.math: no name tritium lacks)? (triton_names.c) */
 bool sema_triton_defines(int mod, const char *name);
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
                        const char **kwn, sval *kwv, int nkw);

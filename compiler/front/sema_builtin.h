@@ -24,9 +24,9 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(CDIV, "cdiv", "x,div", IN_TL | IN_TRITON | IN_METHOD) \
     X(NEXT_POW2, "next_power_of_2", "n", IN_TRITON) \
     X(WHERE, "where", "condition,x,y", IN_TL) \
-    X(MINIMUM, "minimum", "x,y,propagate_nan", IN_TL | IN_MATH) \
-    X(MAXIMUM, "maximum", "x,y,propagate_nan", IN_TL | IN_MATH) \
-    X(CLAMP, "clamp", "x,min,max,propagate_nan", IN_TL | IN_MATH) \
+    X(MINIMUM, "minimum", "x,y,propagate_nan", IN_TL) \
+    X(MAXIMUM, "maximum", "x,y,propagate_nan", IN_TL) \
+    X(CLAMP, "clamp", "x,min,max,propagate_nan", IN_TL) \
     X(LOAD, "load", "pointer,mask,other,boundary_check,padding_option,cache_modifier,eviction_policy,volatile", IN_TL) \
     X(STORE, "store", "pointer,value,mask,boundary_check,cache_modifier,eviction_policy", IN_TL | IN_METHOD) \
     X(SUM, "sum", "input,axis,keep_dims,dtype", IN_TL | IN_METHOD) \
@@ -51,7 +51,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(FLOOR, "floor", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(CEIL, "ceil", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(ABS, "abs", "x", IN_TL | IN_MATH | IN_METHOD | IN_PY | IN_LIBDEVICE) \
-    X(SIGMOID, "sigmoid", "x", IN_TL | IN_MATH | IN_METHOD) \
+    X(SIGMOID, "sigmoid", "x", IN_TL | IN_METHOD) \
     X(FMA, "fma", "x,y,z", IN_TL | IN_MATH | IN_LIBDEVICE) \
     X(DIV_RN, "div_rn", "x,y", IN_TL | IN_MATH) \
     X(FDIV, "fdiv", "x,y,ieee_rounding", IN_TL | IN_MATH) \

@@ -62,6 +62,8 @@ bool sema_triton_defines(int mod, const char *name)
 {
     const char *const *tab = mod == MOD_LIBDEVICE ? libdevice_names : tl_names;
     size_t n = mod == MOD_LIBDEVICE ? TT_COUNTOF(libdevice_names) : TT_COUNTOF(tl_names);
-    if (mod != MOD_TL && mod != MOD_LIBDEVICE && mod != MOD_MATH) return false;
+    /* every name of Triton 3.6's math.py is a builtin with IN_MATH, so a name
+     * tl.math lacks, Triton's math.py lacks too (tl.math.maximum) */
+    if (mod != MOD_TL && mod != MOD_LIBDEVICE) return false;
     return bsearch(&name, tab, n, sizeof *tab, cmp) != NULL;
 }

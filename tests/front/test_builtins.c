@@ -549,6 +549,13 @@ START_TEST(unknown_names)
     bzerr("tl.frobnicate(x)", F32, "frobnicate");
     bzerr("x.frobnicate()", F32, "frobnicate");
     bzerr("tl.math.tanh(x)", F32, "tanh");               /* tl.math has no tanh in 3.6 */
+    /* nor minimum/maximum/clamp/sigmoid (core.py and standard.py define them):
+     * not a "does not support yet" either, Triton refuses them too */
+    bzerr("tl.math.maximum(x, x)", F32, "'maximum' is not supported (no such function");
+    bzerr("tl.math.minimum(x, x)", F32, "'minimum' is not supported (no such function");
+    bzerr("tl.math.clamp(x, x, x)", F32, "'clamp' is not supported (no such function");
+    bzerr("tl.math.sigmoid(x)", F32, "'sigmoid' is not supported (no such function");
+    bzok("tl.sigmoid(x)", F32, "tensor<16xf32>", -1);
     bzerr("tl.libdevice.tanh(x)", F32, "libdevice");     /* the 2.x namespace is gone */
     bzerr("frobnicate(x)", F32, "frobnicate");
 }

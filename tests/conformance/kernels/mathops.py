@@ -37,7 +37,7 @@ def nan_minmax(X, Y, Out, BLOCK: tl.constexpr):
     tl.store(Out + 0 * BLOCK + offs, tl.minimum(x, y))
     tl.store(Out + 1 * BLOCK + offs, tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL))
     tl.store(Out + 2 * BLOCK + offs, tl.maximum(x, y, propagate_nan=tl.PropagateNan.NONE))
-    tl.store(Out + 3 * BLOCK + offs, tl.math.maximum(x, y, tl.PropagateNan.ALL))
+    tl.store(Out + 3 * BLOCK + offs, tl.maximum(x, y, tl.PropagateNan.ALL))
     tl.store(Out + 4 * BLOCK + offs, tl.clamp(x, -0.5, 0.5))
     tl.store(Out + 5 * BLOCK + offs, tl.clamp(x, y - 1.0, y + 1.0, propagate_nan=tl.PropagateNan.ALL))
 
