@@ -235,6 +235,7 @@ int gpu_codegen(gctx *g, char **ptx, size_t *len)
         LLVMDisposeErrorMessage(m);
         goto out;
     }
+    g_wgmma_waits_first(g);
     if (g->o->dump_llvm) {
         char *s = LLVMPrintModuleToString(g->M);
         fputs(s, g->o->dump_llvm);

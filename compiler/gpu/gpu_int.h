@@ -251,6 +251,13 @@ void g_lower_wgmma(gctx *g, ir_op *op);
  * through it (replaced by the asm's results), so that no use of them is
  * scheduled before the wait. */
 void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n);
+/* After LLVM's passes: move each wgmma.wait_group above the value-only
+ * instructions (integer math, no memory) that precede it in its block.
+ * LLVM sinks such epilogue math into the loop's exit block ahead of the wait
+ * that ends the loop's in-flight MMA group; ptxas 13 then serializes every
+ * wgmma of the function (C7514, "non wgmma instructions reading accumulator
+ * registers ... between start and end of the pipeline stage"). */
+void g_wgmma_waits_first(gctx *g);
 /* fence.proxy.async: this thread's generic-proxy writes to shared memory
  * (st.shared, cp.async) become visible to wgmma's async proxy after the
  * next barrier. */

@@ -129,6 +129,52 @@ void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
     free(cons);
 }
 
+/* Whether instruction i computes a value only: no memory access, call or
+ * control flow (LLVM may place it on either side of a wgmma wait). */
+static bool pure_value(LLVMValueRef i)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd:
+    case LLVMOr: case LLVMXor: case LLVMICmp: case LLVMSelect: case LLVMZExt: case LLVMSExt: case LLVMTrunc:
+    case LLVMGetElementPtr: case LLVMBitCast: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMExtractValue:
+    case LLVMInsertValue: case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_wgmma_wait(LLVMValueRef i)
+{
+    if (!LLVMIsACallInst(i)) return false;
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    if (!callee || !LLVMIsAInlineAsm(callee)) return false;
+    size_t n = 0;
+    const char *s = LLVMGetInlineAsmAsmString(callee, &n);
+    return s && n >= 16 && !strncmp(s, "wgmma.wait_group", 16);
+}
+
+void g_wgmma_waits_first(gctx *g)
+{
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->fn); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) {
+            if (!is_wgmma_wait(i)) continue;
+            LLVMValueRef at = i;      /* the earliest pure instruction i may move above */
+            for (LLVMValueRef p = LLVMGetPreviousInstruction(i); p && pure_value(p); p = LLVMGetPreviousInstruction(p)) {
+                bool feeds = false;
+                for (int k = 0; k < LLVMGetNumOperands(i) && !feeds; k++) feeds = LLVMGetOperand(i, k) == p;
+                if (feeds) break;
+                at = p;
+            }
+            if (at == i) continue;
+            LLVMBuilderRef B = LLVMCreateBuilderInContext(g->C);
+            LLVMPositionBuilderBefore(B, at);
+            LLVMInstructionRemoveFromParent(i);
+            LLVMInsertIntoBuilder(B, i);
+            LLVMDisposeBuilder(B);
+        }
+}
+
 /* v in layout lay, converted once at the end of v's defining block when
  * that is not the current one (a loop-invariant operand is not moved
  * through shared memory on every iteration); cached like a
