@@ -170,6 +170,10 @@ LLVMValueRef g_const_i32(gctx *g, int64_t v);
 LLVMValueRef g_call(gctx *g, const char *name, LLVMTypeRef ret, LLVMValueRef *args, int nargs);
 LLVMValueRef g_intrinsic(gctx *g, const char *name, LLVMTypeRef *ovl, int novl, LLVMValueRef *args, int nargs);
 LLVMValueRef g_asm(gctx *g, LLVMTypeRef ret, const char *text, const char *cons, LLVMValueRef *args, int nargs, bool side);
+/* arith.truncf of two f32 registers to f16 or bf16 (rt) in one
+ * cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 (sm_80+; Triton 3.6 packs the same
+ * way: ElementwiseOpToLLVM.cpp, FpToFpOpConversion). false: not applicable. */
+bool g_truncf_pair(gctx *g, LLVMTypeRef rt, LLVMValueRef x0, LLVMValueRef x1, LLVMValueRef *y0, LLVMValueRef *y1);
 void g_barrier(gctx *g);
 /* Shared-memory scratch of at least n bytes; returns its base (addrspace 3). */
 LLVMValueRef g_scratch(gctx *g, int64_t n);

@@ -94,7 +94,11 @@ gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
             in[i] = fetch(g, o, lay, ctx);
         }
     }
-    for (int r = 0; r < n && !g->failed; r++) {
+    int r = 0;
+    LLVMTypeRef et = op->opc == IR_TRUNCF ? g_type(g, f->values.v[op->res].type) : NULL;
+    if (op->opc == IR_TRUNCF)                  /* f32 -> f16/bf16 two registers at a time */
+        for (; r + 1 < n && g_truncf_pair(g, et, in[0].r[r], in[0].r[r + 1], &y.r[r], &y.r[r + 1]); r += 2) {}
+    for (; r < n && !g->failed; r++) {
         LLVMValueRef a[4];
         for (int i = 0; i < op->nopnd && i < 4; i++) a[i] = in[i].r[r];
         y.r[r] = g_elem(g, op, a);

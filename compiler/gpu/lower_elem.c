@@ -95,6 +95,18 @@ static const LLVMRealPredicate fcmp_pred[] = {
     [CMPF_TRUE] = LLVMRealPredicateTrue,
 };
 
+bool g_truncf_pair(gctx *g, LLVMTypeRef rt, LLVMValueRef x0, LLVMValueRef x1, LLVMValueRef *y0, LLVMValueRef *y1)
+{
+    if (g->sm < 80 || LLVMTypeOf(x0) != g->t_f32 || LLVMTypeOf(x1) != g->t_f32 || (rt != g->t_f16 && rt != g->t_bf16))
+        return false;
+    /* cvt.rn.{f16x2,bf16x2}.f32 d, a, b puts a in the upper half: element 1 */
+    LLVMValueRef a[2] = { x1, x0 };
+    LLVMValueRef v = g_intrinsic(g, rt == g->t_f16 ? "llvm.nvvm.ff2f16x2.rn" : "llvm.nvvm.ff2bf16x2.rn", NULL, 0, a, 2);
+    *y0 = LLVMBuildExtractElement(g->B, v, g_const_i32(g, 0), "");
+    *y1 = LLVMBuildExtractElement(g->B, v, g_const_i32(g, 1), "");
+    return true;
+}
+
 LLVMValueRef g_elem(gctx *g, const ir_op *op, LLVMValueRef *a)
 {
     LLVMBuilderRef B = g->B;

@@ -343,6 +343,36 @@ START_TEST(dot_wgmma)
 }
 END_TEST
 
+/* arith.truncf f32 -> f16/bf16 two registers per cvt.rn.{f16,bf16}x2.f32
+ * on sm_80+ (8 elements per thread: 4 packed cvt each), one per element
+ * before (sm_75); the GPU check compares the values bit for bit
+ * (launches.txt casts_misc, --rtol 0). */
+START_TEST(truncf_packed)
+{
+    for (int old = 0; old < 2; old++) {
+        launch l;
+        lb_init(&l, 4, 1, 1);
+        lb_tensor1(&l, "x_ptr", TT_F32, 4096);
+        lb_tensor1(&l, "f16_ptr", TT_F16, 4096);
+        lb_tensor1(&l, "bf16_ptr", TT_BF16, 4096);
+        lb_tensor1(&l, "i32_ptr", TT_I32, 4096);
+        lb_tensor1(&l, "u8_ptr", TT_U8, 4096);
+        lb_tensor1(&l, "b_ptr", TT_BOOL, 4096);
+        lb_int(&l, "n", 4096);
+        lb_const(&l, "BLOCK", 1024);
+        gpu_options o;
+        gpu_options_default(&o);
+        if (old) o.arch = "sm_75";
+        char *p = ptx_for("tests/gpu/kernels.py", "casts_misc", &l, &o, NULL);
+        ck_assert_int_eq(count_substr(p, "cvt.rn.f16x2.f32"), old ? 0 : 4);
+        ck_assert_int_eq(count_substr(p, "cvt.rn.bf16x2.f32"), old ? 0 : 4);
+        ck_assert_int_eq(count_substr(p, "cvt.rn.f16.f32"), old ? 8 : 0);
+        free(p);
+        launch_free(&l);
+    }
+}
+END_TEST
+
 /* The knob: $TRITIUM_WGMMA=0 (read by gpu_options_default) or mma_sync
  * gives mma.sync and target sm_90, =1 or unset wgmma and sm_90a; an
  * explicit sm_90a target takes wgmma too; the cache key differs. */
@@ -577,6 +607,7 @@ int main(void)
     tcase_add_test(tc, dot_pipeline);
     tcase_add_test(tc, dot_wgmma);
     tcase_add_test(tc, wgmma_knob);
+    tcase_add_test(tc, truncf_packed);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, errors_are_messages);
