@@ -41,6 +41,8 @@ static void init_llvm(void)
 
 void gpu_llvm_init(void) { pthread_once(&once, init_llvm); }
 
+bool gpu_llvm_used(void) { return __atomic_load_n(&llvm_ready, __ATOMIC_ACQUIRE); }
+
 /* The cache key needs it on every compile, cached ones too, which must not
  * initialize LLVM: before init, the value init would apply. */
 const char *gpu_llvm_extra_arg(void)

@@ -98,6 +98,10 @@ void gpu_kernel_free(gpu_kernel *k);
 /* The version string that is part of every cache key. */
 const char *gpu_compiler_version(void);
 
+/* Whether this process has initialized LLVM: only a compile that misses the
+ * disk cache does; a warm compile (the PTX cached) never touches LLVM. */
+bool gpu_llvm_used(void);
+
 typedef struct gpu_stats {
     double compile_ms;             /* gpu_compile (0 when the process cache hit) */
     double load_ms;                /* module load (driver JIT or cubin) */

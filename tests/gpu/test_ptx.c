@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gpu_util.h"
@@ -476,6 +477,47 @@ START_TEST(more_kernels)
 }
 END_TEST
 
+/* A warm compile never touches LLVM: a child process fills the cache, then
+ * this one finds the PTX there without initializing LLVM (checked when this
+ * process had not initialized it before, i.e. under Check's fork mode). */
+START_TEST(warm_compile_no_llvm)
+{
+    char dir[] = "/tmp/tritium-warm-test-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *src = src_of("examples/vector_add.py");
+    launch l;
+    vadd_launch(&l, 98432, 1024);
+    ir_func *f = compile_py(src, "add_kernel", &l);
+    ck_assert_ptr_nonnull(f);
+    gpu_options o;
+    gpu_options_default(&o);
+    o.cache_dir = dir;
+    gpu_spec s = gpu_spec_of_launch(f, &l);
+    gpu_kernel k;
+    char err[512];
+    bool before = gpu_llvm_used();
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int rc = gpu_compile(f, &o, &s, &k, err, sizeof err) || k.from_cache || !gpu_llvm_used();
+        _exit(rc);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert_int_eq(gpu_compile(f, &o, &s, &k, err, sizeof err), 0);
+    ck_assert(k.from_cache);
+    ck_assert(strstr(k.ptx, ".entry add_kernel"));
+    if (!before) ck_assert(!gpu_llvm_used());
+    gpu_kernel_free(&k);
+    free(src);
+    launch_free(&l);
+    char *cmd = xasprintf("rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+}
+END_TEST
+
 START_TEST(compile_cache)
 {
     char dir[] = "/tmp/tritium-cache-test-XXXXXX";
@@ -610,6 +652,7 @@ int main(void)
     tcase_add_test(tc, truncf_packed);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, compile_cache);
+    tcase_add_test(tc, warm_compile_no_llvm);
     tcase_add_test(tc, errors_are_messages);
     TCase *nd = tcase_create("no_driver");
     tcase_add_test(nd, no_driver);
