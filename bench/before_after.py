@@ -9,6 +9,11 @@ side's time and the ratio current / baseline (below 1: the current build is
 faster). The machines are noisy: the ratio, not a time, is the result.
 
     python3 bench/before_after.py --base OLD/tritium --new NEW/tritium [--rounds 3] [--gpu] [--cpu]
+                                  [--new-env KEY=VALUE ...]
+
+--new-env sets a variable for the current side only: with --base and --new
+the same build, it measures a developer knob, e.g. LLVM without loop
+strength reduction: --new-env TRITIUM_LLVM_ARG=-disable-lsr.
 """
 import argparse
 import os
@@ -18,12 +23,12 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KERNELS = ("vector_add", "softmax", "layer_norm", "matmul", "tiny")
+KERNELS = ("vector_add", "softmax", "layer_norm", "matmul", "attention", "tiny")
 
 
-def table(cmd):
+def table(cmd, env=None):
     """{kernel: ms} from the table that run.py / gpu.py print last."""
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env).stdout
     rows = {}
     for line in out.splitlines():
         f = re.split(r"\s{2,}", line.strip())
@@ -45,7 +50,15 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="runs per case inside one round (run.py)")
     ap.add_argument("--gpu", action="store_true", help="also the GPU benchmark (needs a GPU)")
     ap.add_argument("--cpu", action="store_true", help="interpreter: CPU time instead of wall (a loaded machine)")
+    ap.add_argument("--new-env", action="append", default=[], metavar="KEY=VALUE",
+                    help="environment of the current side only (a developer knob against the same build)")
     o = ap.parse_args()
+    new_env = dict(os.environ)
+    for kv in o.new_env:
+        if "=" not in kv:
+            ap.error("--new-env takes KEY=VALUE, got %r" % kv)
+        k, v = kv.split("=", 1)
+        new_env[k] = v
     benches = [("interpreter", lambda exe: [sys.executable, os.path.join(HERE, "run.py"), "--no-triton",
                                             "--no-parallel", "--no-plain-c"] + (["--cpu"] if o.cpu else [])
                 + ["--repeat", str(o.repeat), "--tritium", exe])]
@@ -56,7 +69,7 @@ def main():
         times = {"base": {}, "new": {}}
         for _ in range(o.rounds):
             for side, exe in (("base", o.base), ("new", o.new)):
-                for k, ms in table(cmd(exe)).items():
+                for k, ms in table(cmd(exe), new_env if side == "new" else None).items():
                     times[side].setdefault(k, []).append(ms)
         print("\n%s benchmark, median of %d alternating rounds (ms)" % (name, o.rounds))
         print("%-11s %12s %12s %8s" % ("kernel", "baseline", "current", "ratio"))
