@@ -233,6 +233,11 @@ void g_pipe_end(gctx *g, struct gpipe *p);
 /* Is op the wgmma dot of a pipelined loop whose MMA stays in flight across
  * iterations (lower_wgmma.c then waits with wait_group 1)? */
 bool g_pipe_dot_async(gctx *g, const ir_op *op);
+/* Is op the wgmma dot whose wait_group 0 also retires the in-flight MMA of
+ * a later dot of the loop (attention's q k^T before p v)? Then the loop's
+ * region argument holding that dot's accumulator, whose registers the wait
+ * carries; else -1. */
+ir_value g_pipe_dot_retires(gctx *g, const ir_op *op);
 /* lower_debug.c: tt.print (vprintf), tt.assert (__assertfail),
  * tt.elementwise_inline_asm (LLVM inline asm, `pack` elements per call) */
 void g_lower_debug(gctx *g, ir_op *op);

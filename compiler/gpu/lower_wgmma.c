@@ -304,7 +304,21 @@ void g_lower_wgmma(gctx *g, ir_op *op)
     free(ap);
     /* in a pipelined loop the group may stay in flight: the next iteration's
      * wgmma chains on the accumulator, g_pipe_end waits after the loop */
-    g_wgmma_wait(g, g_pipe_dot_async(g, op) ? 1 : 0, y.r, y.n);
+    ir_value inflight = g_pipe_dot_retires(g, op);
+    if (inflight >= 0) {                         /* also wait for, and carry, the other dot's accumulator */
+        gv o = g_get(g, inflight);
+        LLVMValueRef *r = xmalloc(sizeof(LLVMValueRef) * (size_t)(y.n + o.n));
+        memcpy(r, y.r, sizeof(LLVMValueRef) * (size_t)y.n);
+        memcpy(r + y.n, o.r, sizeof(LLVMValueRef) * (size_t)o.n);
+        g_wgmma_wait(g, 0, r, y.n + o.n);
+        memcpy(y.r, r, sizeof(LLVMValueRef) * (size_t)y.n);
+        gv w = g_new(g, o.n, o.lay);
+        memcpy(w.r, r + y.n, sizeof(LLVMValueRef) * (size_t)o.n);
+        g_set(g, inflight, w);
+        free(r);
+    } else {
+        g_wgmma_wait(g, g_pipe_dot_async(g, op) ? 1 : 0, y.r, y.n);
+    }
     if (bytes) g_barrier(g);                     /* scratch is reused by later ops */
     g_set(g, op->res, g_convert_gv(g, y, vt(g, op->res), g->vlay[op->res]));
 }

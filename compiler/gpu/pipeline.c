@@ -51,6 +51,9 @@ typedef struct gpipe {
     int64_t stage_bytes;
     bool wg;                       /* some tile is read by wgmma (1024-byte alignment, proxy fence) */
     ir_op *async;                  /* the wgmma dot left in flight across iterations, or NULL */
+    int async_k;                   /* its result is carried value k (region arg k) */
+    ir_op *async_retire;           /* an earlier wgmma dot of the body whose wait_group 0 retires it
+                                    * (attention's q k^T for p v), or NULL (it chains on itself) */
     int dist;                      /* iterations between issuing a stage and reading it */
     gv *carried;                   /* the loop's header phis (g_pipe_begin) */
     int base_off, saved_scratch;
@@ -232,13 +235,27 @@ static ir_value trans_source(gctx *g, gpipe *p, ir_value b)
     return t->opnd[0];
 }
 
-/* With $TRITIUM_WGMMA_ASYNC=1: a wgmma dot whose operands are both
- * pipelined, whose accumulator is a loop-carried value and whose result is
- * only yielded back into it: its MMA group may stay in flight into the next
- * iteration (wgmma.wait_group 1, as Triton's WGMMAPipeline.cpp does), and
- * g_pipe_end waits for it after the loop. Opt-in while unmeasured: ptxas 13
- * reports (C7514) that it serializes the wgmmas when LLVM places integer
- * ops between the loop exit and that wait. */
+/* Uses of v by op: its operands and the ops of its regions. */
+static int op_uses(gctx *g, const ir_op *op, ir_value v)
+{
+    int n = 0;
+    for (int k = 0; k < op->nopnd; k++) n += op->opnd[k] == v;
+    for (int k = 0; k < op->nregions; k++) n += count_uses(g, op->region[k], v);
+    return n;
+}
+
+/* With $TRITIUM_WGMMA_ASYNC=1: a wgmma dot whose B operand is pipelined and
+ * whose result is only yielded, as carried value k: its MMA group may stay
+ * in flight into the next iteration (Triton's WGMMAPipeline.cpp), and
+ * g_pipe_end waits for it after the loop. Two forms:
+ *   - matmul: A pipelined too, the accumulator is carried value k itself
+ *     (used there only): the next iteration's dot chains on it, and it
+ *     waits with wait_group 1 (one group in flight);
+ *   - attention (acc = tl.dot(p, v, acc * alpha)): an earlier wgmma dot of
+ *     the body (q k^T) comes before every use of carried value k; its
+ *     wait_group 0 retires the previous iteration's group too, and carries
+ *     value k's registers through that wait (p->async_retire).
+ * Opt-in while unmeasured on the GPU. */
 static ir_op *async_dot(gctx *g, gpipe *p)
 {
     const char *e = getenv("TRITIUM_WGMMA_ASYNC");
@@ -250,11 +267,25 @@ static ir_op *async_dot(gctx *g, gpipe *p)
         ir_op *op = &rg->ops[i];
         if (op->opc != IR_DOT || !g_dot_uses_wgmma(g, op)) continue;
         ir_value bs = trans_source(g, p, op->opnd[1]);
-        if (!piped(p, op->opnd[0]) || !(piped(p, op->opnd[1]) || (bs >= 0 && piped(p, bs)))) continue;
-        int k = carried_index(g, p, op->opnd[2]);
-        if (k < 1 || k - 1 >= y->nopnd || y->opnd[k - 1] != op->res) continue;
-        if (count_uses(g, p->body, op->res) != 1 || count_uses(g, p->body, op->opnd[2]) != 1) continue;
-        return op;
+        if (!(piped(p, op->opnd[1]) || (bs >= 0 && piped(p, bs)))) continue;
+        int k = -1;
+        for (int j = 0; j < y->nopnd; j++)
+            if (y->opnd[j] == op->res) k = j + 1;
+        if (k < 1 || k >= rg->nargs || count_uses(g, p->body, op->res) != 1) continue;
+        p->async_k = k;
+        p->async_retire = NULL;
+        if (op->opnd[2] == rg->args[k]) {
+            if (piped(p, op->opnd[0]) && count_uses(g, p->body, rg->args[k]) == 1) return op;
+            continue;
+        }
+        for (int j = 0; j < i; j++) {          /* the first wgmma dot before any use of value k */
+            ir_op *d = &rg->ops[j];
+            if (op_uses(g, d, rg->args[k])) break;
+            if (d->opc == IR_DOT && g_dot_uses_wgmma(g, d)) {
+                p->async_retire = d;
+                return op;
+            }
+        }
     }
     return NULL;
 }
@@ -467,10 +498,17 @@ bool g_pipe_dot_async(gctx *g, const ir_op *op)
     return false;
 }
 
+ir_value g_pipe_dot_retires(gctx *g, const ir_op *op)
+{
+    for (int k = 0; k < g->npipes; k++)
+        if (g->pipes[k]->async_retire == op) return g->f->regions.v[g->pipes[k]->body].args[g->pipes[k]->async_k];
+    return -1;
+}
+
 void g_pipe_end(gctx *g, gpipe *p)
 {
     if (p->async) {                        /* the last MMA group lands before the loop's results are read */
-        int k = carried_index(g, p, p->async->opnd[2]);
+        int k = p->async_k;
         gv w = g_new(g, p->carried[k - 1].n, p->carried[k - 1].lay);
         memcpy(w.r, p->carried[k - 1].r, sizeof(LLVMValueRef) * (size_t)w.n);
         g_wgmma_wait(g, 0, w.r, w.n);

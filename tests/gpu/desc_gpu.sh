@@ -5,8 +5,9 @@
 # GEMM (ptrs() tables), at small sizes.
 #   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
 #         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
-#         suite gpu: gpu_wgmma_desc_ptx, and gpu_mma_sync_desc_ptx with
-#         TRITIUM_WGMMA=0).
+#         suite gpu: gpu_wgmma_desc_ptx, gpu_mma_sync_desc_ptx with
+#         TRITIUM_WGMMA=0, gpu_wgmma_async_desc_ptx with TRITIUM_WGMMA_ASYNC=1;
+#         ptxas must not serialize the wgmmas, C7514).
 #   diff: `tritium diff` of every launch, interpreter vs GPU (bench/device.sh run).
 # A launch whose kernel needs what tritium does not have yet ("tritium does not
 # support X yet") is reported as skipped, not failed. Exit 0 when none failed.
@@ -36,7 +37,10 @@ launch() {
         return
     fi
     if [ $rc -eq 0 ] && [ "$mode" = ptx ] && [ -n "$PTXAS" ]; then
-        "$PTXAS" -arch="$(sed -n "s/^\.target //p" "$tmp/k.ptx")" "$tmp/k.ptx" -o "$tmp/k.cubin" >>"$tmp/err" 2>&1 || rc=$?
+        "$PTXAS" -v -arch="$(sed -n "s/^\.target //p" "$tmp/k.ptx")" "$tmp/k.ptx" -o "$tmp/k.cubin" >"$tmp/ptxas" 2>&1 || rc=$?
+        cat "$tmp/ptxas" >>"$tmp/err"
+        # ptxas serializing the wgmmas (C7514) undoes what the wgmma path is for
+        grep -q "C7514" "$tmp/ptxas" && rc=1
     fi
     # every dot here takes the path TRITIUM_WGMMA asks for (default wgmma)
     if [ $rc -eq 0 ] && [ "$mode" = ptx ]; then
@@ -46,6 +50,10 @@ launch() {
         else
             grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
             grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
+            # TRITIUM_WGMMA_ASYNC=1: attention's p v stays in flight into the next iteration
+            case "$name" in 06*) if [ "${TRITIUM_WGMMA_ASYNC:-}" = 1 ]; then
+                grep -q "wgmma.wait_group.sync.aligned 1;" "$tmp/k.ptx" || { echo "no MMA left in flight" >>"$tmp/err"; rc=1; }
+            fi ;; esac
         fi
     fi
     if [ $rc -eq 0 ]; then

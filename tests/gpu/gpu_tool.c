@@ -9,7 +9,7 @@
  *            --fast (Triton numerics) --warps N --arch sm_NN --iters N (benchmark)
  *            --wgmma (dots on sm_90 through wgmma, the default unless $TRITIUM_WGMMA=0)
  *            --mma-sync (dots on sm_90 through mma.sync: gpu_options.mma_sync)
- *            --wgmma-async (wgmma, and TRITIUM_WGMMA_ASYNC=1)
+ *            --wgmma-async (wgmma, and TRITIUM_WGMMA_ASYNC=1: the loop's last MMA in flight)
  *            --rtol R --atol A (comparison tolerance, default 1e-5 / 1e-6)
  * Exit: 0 ok, 1 mismatch or kernel failure, 2 bad input / no driver, 77 no driver with --run-or-skip. */
 #include "gpu_util.h"

@@ -324,13 +324,27 @@ START_TEST(dot_wgmma)
     lb_const(&l, "D", 64);
     lb_const(&l, "BM", 128);
     lb_const(&l, "BN", 64);
-    p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, NULL);
+    p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, &smem);
     ck_assert_int_eq(count_substr(p, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"), 8);
     ck_assert_int_eq(count_substr(p, "}, {%r"), 8);
     ck_assert_int_eq(count_substr(p, "p, 1, 1, 0;"), 4);
     ck_assert_int_eq(count_substr(p, "p, 1, 1, 1;"), 4);
     ck_assert_int_gt(count_substr(p, "cp.async.cg.shared.global"), 0);
     ck_assert_int_eq(count_substr(p, "st.shared.v4.f32"), 0);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);   /* after each dot */
+    free(p);
+    /* TRITIUM_WGMMA_ASYNC=1: p v stays in flight into the next iteration,
+     * where q k^T's wait_group 0 retires both; wait_group 0 after the loop;
+     * one more 16 KB stage (K 64x64 + V 64x64 f16) so that V's is refilled
+     * only after that wait */
+    int smem0 = smem;
+    setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+    o.num_warps = 8;
+    p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, &smem);
+    unsetenv("TRITIUM_WGMMA_ASYNC");
+    ck_assert_int_eq(smem, smem0 + 16384);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);
     free(p);
     launch_free(&l);
     gpu_options_default(&o);
