@@ -17,7 +17,9 @@ A cold compile is everything from the kernel's source to a loadable cubin:
   jit      with --jit (GPU machine): the driver's JIT itself, from
            `tritium run --device gpu` (TRITIUM_GPU_TIME's "jit" line); the
            total then counts jit instead of ptxas.
-Each kernel is compiled ROUNDS times with an empty TRITIUM_CACHE_DIR
+Each kernel is compiled ROUNDS times, with --numerics fast (Triton's FMA
+contraction, ex2.approx and division, as bench/gpu.py runs; --numerics ieee
+for tritium's default), with an empty TRITIUM_CACHE_DIR
 (`tritium ptx`, or `tritium run --device gpu` with --jit) and
 TRITIUM_GPU_TIME=1, whose "gpu time:" lines give the phases; the table shows
 medians per kernel, then the median and the maximum over the kernels, with
@@ -35,7 +37,7 @@ instead of wall clock on a loaded machine.
 
     python3 bench/compile_time.py [--tritium PATH] [--base PATH] [--rounds 5] [--cpu]
                                   [--only NAME[,NAME]] [--ptx-dir DIR] [--ptxas PATH|none]
-                                  [--jit] [--triton]
+                                  [--jit] [--triton] [--numerics fast|ieee]
 """
 import argparse
 import importlib.util
@@ -178,7 +180,7 @@ def compile_once(exe, case, tmp, o):
     env = dict(os.environ, TRITIUM_CACHE_DIR=cache, TRITIUM_GPU_TIME="1")
     sub = ["run", "--device", "gpu"] if o.jit else ["ptx"]
     grid = ["--grid", "1"] if o.jit else []     # one program: the launch only has to load the module
-    cmd = [exe] + sub + [os.path.join(ROOT, path), "--kernel", kernel] + words + grid
+    cmd = [exe] + sub + [os.path.join(ROOT, path), "--kernel", kernel, "--numerics", o.numerics] + words + grid
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     ptx = p.stdout
     if o.jit:
@@ -252,6 +254,8 @@ def main():
     ap.add_argument("--jit", action="store_true",
                     help="on a GPU machine: compile through `tritium run --device gpu` and count the driver's JIT")
     ap.add_argument("--triton", action="store_true", help="add Triton 3.6's cold compile of the same kernels")
+    ap.add_argument("--numerics", choices=("fast", "ieee"), default="fast",
+                    help="tritium's numerics (default fast: Triton's choices, as bench/gpu.py runs)")
     o = ap.parse_args()
     want = o.ptxas != "none"
     o.ptxas = (o.ptxas or find_ptxas()) if want else None
