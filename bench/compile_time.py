@@ -177,7 +177,9 @@ def compile_once(exe, case, tmp, o):
     """(times dict, ptx text) of one cold compile, or (None, error text)."""
     name, path, kernel, words = case
     cache = tempfile.mkdtemp(prefix="ct-", dir=tmp)
-    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, TRITIUM_GPU_TIME="1")
+    # CUDA_CACHE_DISABLE: the driver keeps its own cache of JIT-compiled PTX
+    # (~/.nv/ComputeCache); without it a repeated round times a cache hit
+    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, TRITIUM_GPU_TIME="1", CUDA_CACHE_DISABLE="1")
     sub = ["run", "--device", "gpu"] if o.jit else ["ptx"]
     grid = ["--grid", "1"] if o.jit else []     # one program: the launch only has to load the module
     cmd = [exe] + sub + [os.path.join(ROOT, path), "--kernel", kernel, "--numerics", o.numerics] + words + grid

@@ -149,7 +149,8 @@ def run_tritium(exe, case, tmp, iters):
            "--device", "gpu", "--numerics", "fast", "--bench", str(iters), "--json"]
     for t in case["tensors"]:
         cmd += ["--save", f"{t}={tmp}/{case['name']}-{t}.npy"]
-    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, **case.get("env", {}))
+    # CUDA_CACHE_DISABLE: a cold compile, not a hit in the driver's own JIT cache
+    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, CUDA_CACHE_DISABLE="1", **case.get("env", {}))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
