@@ -7,6 +7,7 @@
 #include "tritium/limits.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 _Static_assert((int)TRITIUM_F64 == (int)TT_F64 && (int)TRITIUM_F8E5B16 == (int)TT_F8E5B16,
@@ -342,6 +343,51 @@ int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype)
     return 0;
 }
 
+/* Is s a run of Python identifiers separated by single spaces, `words`
+ * of them? */
+static bool ident_words(const char *s, int words)
+{
+    int n = 0;
+    for (const char *p = s; *p;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) return false;
+        while (isalnum((unsigned char)*p) || *p == '_') p++;
+        n++;
+        if (*p == ' ' && p[1]) p++;
+        else if (*p) return false;
+    }
+    return n == words;
+}
+
+int tritium_launch_tuple(tritium_launch *L, const char *name, int n, const char *named)
+{
+    if (n < 0 || n > 4096) {
+        api_fail("tritium: error: tuple '%s': %d elements (0..4096)", name ? name : "?", n);
+        return -1;
+    }
+    if (named && !ident_words(named, 1) && !ident_words(named, n + 1)) {
+        api_fail("tritium: error: tuple '%s': named tuple '%s' must be a class name and then %d field names, "
+                 "separated by spaces", name ? name : "?", named, n);
+        return -1;
+    }
+    launch_const *c = add_const(L, name, CONST_TUPLE);
+    if (!c) return -1;
+    c->i = n;
+    c->s = named ? xstrdup(named) : NULL;
+    return 0;
+}
+
+int tritium_launch_const_func(tritium_launch *L, const char *name, const char *ref)
+{
+    if (!ref || !*ref) {
+        api_fail("tritium: error: jit function argument '%s': no function named", name ? name : "?");
+        return -1;
+    }
+    launch_const *c = add_const(L, name, CONST_FUNC);
+    if (!c) return -1;
+    c->s = xstrdup(ref);
+    return 0;
+}
+
 int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z)
 {
     api_clear_error();
@@ -401,7 +447,8 @@ static char *spec_key(const tritium_launch *L)
         switch (c->kind) {
         case CONST_INT: case CONST_BOOL: case CONST_DTYPE: sb_printf(&b, "%lld", (long long)c->i); break;
         case CONST_FLOAT: sb_printf(&b, "%a", c->f); break;
-        case CONST_STR: sb_printf(&b, "%zu:%s", strlen(c->s), c->s); break;
+        case CONST_STR: case CONST_FUNC: sb_printf(&b, "%zu:%s", strlen(c->s), c->s); break;
+        case CONST_TUPLE: sb_printf(&b, "%lld:%s", (long long)c->i, c->s ? c->s : ""); break;
         case CONST_NONE: break;
         }
     }

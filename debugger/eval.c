@@ -984,6 +984,11 @@ static void const_text(const launch_const *c, char *buf, size_t n)
     case CONST_STR: snprintf(buf, n, "'%s'", c->s ? c->s : ""); break;
     case CONST_DTYPE: snprintf(buf, n, "tl.%s", tt_dtype_triton_name((tt_dtype)c->i)); break;
     case CONST_NONE: snprintf(buf, n, "None"); break;
+    case CONST_TUPLE:
+        if (c->s) snprintf(buf, n, "named tuple %s", c->s);
+        else snprintf(buf, n, "tuple of %lld", (long long)c->i);
+        break;
+    case CONST_FUNC: snprintf(buf, n, "jit function %s", c->s ? c->s : "?"); break;
     }
 }
 

@@ -312,6 +312,11 @@ int repl_dbg_cmd_info_launch(repl_dbg *r, const char *args)
         case CONST_STR: printf("  %-*s  constexpr '%s'\n", w, c->name, c->s ? c->s : ""); break;
         case CONST_DTYPE: printf("  %-*s  constexpr tl.%s\n", w, c->name, tt_dtype_triton_name((tt_dtype)c->i)); break;
         case CONST_NONE: printf("  %-*s  constexpr None\n", w, c->name); break;
+        case CONST_TUPLE:
+            if (c->s) printf("  %-*s  named tuple %s\n", w, c->name, c->s);
+            else printf("  %-*s  tuple of %" PRId64 "\n", w, c->name, c->i);
+            break;
+        case CONST_FUNC: printf("  %-*s  constexpr jit function %s\n", w, c->name, c->s ? c->s : "?"); break;
         }
     }
     return 0;

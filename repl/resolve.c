@@ -506,7 +506,8 @@ static hostval const_hostval(const launch_const *c)
     case CONST_FLOAT: return (hostval){ .kind = HV_FLOAT, .f = c->f };
     case CONST_STR: return (hostval){ .kind = HV_STR, .s = c->s };
     case CONST_DTYPE: return (hostval){ .kind = HV_STR, .s = tt_dtype_triton_name((tt_dtype)c->i) };
-    case CONST_NONE: break;
+    case CONST_FUNC: return (hostval){ .kind = HV_STR, .s = c->s };
+    case CONST_TUPLE: case CONST_NONE: break;
     }
     return (hostval){ .kind = HV_NONE };
 }

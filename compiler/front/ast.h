@@ -18,6 +18,7 @@ typedef enum {
     E_LISTCOMP,    /* [a for NAME in c]: target name in `name` */
     E_FSTRING,     /* f"...": items are E_STR pieces and E_FVALUE fields */
     E_FVALUE,      /* an f-string field {a[!conv]}: conversion in ival ('r', 's', 'a' or 0) */
+    E_STARRED,     /* *a among a call's positional arguments */
     /* statements */
     S_EXPR, S_ASSIGN, S_AUGASSIGN, S_ANNASSIGN, S_IF, S_FOR, S_WHILE,
     S_RETURN, S_PASS, S_ASSERT, S_BREAK, S_CONTINUE, S_OTHER,

@@ -38,6 +38,21 @@ typedef struct unit {
     lexed lx;
 } unit;
 
+/* A named tuple class: a module-level `class P(NamedTuple)` (typing) or
+ * `P = namedtuple("P", ...)` (collections), or the class of a named tuple
+ * kernel argument (fields only). Triton 3.6 keeps the field names in the
+ * value's tuple_type.fields (language/core.py) and builds one by calling the
+ * class in a kernel (code_generator.py call_Function, _apply_to_tuple_values). */
+typedef struct ntclass {
+    const char *name;        /* the name bound in the module (NULL for an argument's class) */
+    const char *tname;       /* the class's __name__ */
+    int n;
+    const char **fields;
+    node **defaults;         /* per field; NULL: none (NULL array: no defaults) */
+    int unit;
+    src_pos pos;
+} ntclass;
+
 /* A top-level def without @triton.jit, kept for `kernel = triton.jit(fn)`. */
 typedef struct plaindef { const char *name; int tok, unit; } plaindef;
 
@@ -51,6 +66,7 @@ struct front_module {
     VEC(alias) aliases;
     VEC(unit) units;
     VEC(plaindef) plain;
+    VEC(ntclass *) classes;  /* named tuple classes of every unit (arena) */
     VEC(char *) paths;       /* --path directories */
     VEC(char *) search;      /* the module search path, built on first use */
     bool search_built, syspath_read;
@@ -63,6 +79,13 @@ struct front_module {
  * loading its file on first use; -1 when it is not found (*why says where
  * it was looked for, arena) or its kernel code does not parse. */
 int module_unit(front_module *m, const char *name, const char **why);
+/* The Python file at `path` as a unit (its dotted name from the packages
+ * around it), loading it on first use; -1 with *why set when it cannot be
+ * read or does not parse. */
+int module_unit_file(front_module *m, const char *path, const char **why);
+/* The jit function "NAME" (its last definition) or "NAME@LINE" (the first
+ * def of that name at or after LINE) of unit `unit`; -1 when none. */
+int module_find_in(const front_module *m, int unit, const char *spec);
 /* Re-parse a helper that did not parse quietly, printing its diagnostics. */
 void module_reparse(front_module *m, int fi);
 
@@ -75,6 +98,7 @@ extern const char front_prelude_text[];
 typedef enum {
     V_NONE, V_INT, V_FLOAT, V_BOOL, V_STR, V_DTYPE, V_FUNC, V_MODULE, V_BUILTIN,
     V_METHOD, V_TUPLE, V_TENSOR,
+    V_CLASS,                 /* a named tuple class (nt), callable to build one */
     V_BLOCKPTR,              /* tl.make_block_ptr: i = rank; items = base, shape[i] (i64), strides[i] (i64),
                               * offsets[i] (i32) as tensors, then block_shape[i] as V_INT */
     V_TDESC,                 /* tl.make_tensor_descriptor: laid out as a block pointer at offset 0;
@@ -92,6 +116,7 @@ struct sval {
     const char *s;           /* STR */
     int n;                   /* TUPLE */
     sval *items;
+    const ntclass *nt;       /* TUPLE: a named tuple's class (NULL: a plain tuple); CLASS: the class */
     sval *self;              /* METHOD: the receiver */
 };
 
@@ -180,8 +205,17 @@ sval sema_expr(sema *S, node *e);
 sval sema_ternary(sema *S, node *e, sval c);
 void sema_block(sema *S, node_list *stmts);
 sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const char **kwn, sval *kwv, int nkw);
+/* The positional arguments of a call, `*t` expanded into t's items
+ * (code_generator.py visit_Call: a starred argument must be a tuple);
+ * returns their count, *out in the compile arena. */
+int sema_call_args(sema *S, node *call, sval **out);
 bool sema_lookup(sema *S, const char *name, sval *out);
 void sema_bind(sema *S, const char *name, sval v);
+
+/* A launch's constexpr value (launch.h) as a compile-time value; a
+ * CONST_FUNC is looked up (an error at p when it names no jit function),
+ * a CONST_TUPLE header alone is None. */
+sval sema_const_value(sema *S, src_pos p, const launch_const *c);
 
 /* block pointers (sema_blockptr.c) */
 int sema_bp_tensors(const sval *bp);                 /* how many tensor components: 3*rank + 1 (descriptors 2*rank + 1) */

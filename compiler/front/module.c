@@ -237,6 +237,116 @@ static bool functional_jit(parser *P, scanctx *c, const char *name, node *v, con
     return true;
 }
 
+/* ---- named tuple classes ---- */
+
+static node *kwarg(node *call, const char *name, int pos);
+
+static ntclass *add_class(scanctx *c, const char *name, const char *tname, src_pos pos)
+{
+    front_module *m = c->m;
+    ntclass *k = arena_alloc(&m->mem, sizeof *k);
+    *k = (ntclass){ .name = arena_strdup(&m->mem, name), .tname = arena_strdup(&m->mem, tname), .unit = c->unit,
+                    .pos = pos };
+    vec_push(&m->classes, k);
+    return k;
+}
+
+static void add_field(front_module *m, ntclass *k, const char *field, node *def)
+{
+    const char **f = arena_alloc(&m->mem, sizeof(char *) * (size_t)(k->n + 1));
+    node **d = arena_alloc(&m->mem, sizeof(node *) * (size_t)(k->n + 1));
+    if (k->n) {
+        memcpy(f, k->fields, sizeof(char *) * (size_t)k->n);
+        memcpy(d, k->defaults, sizeof(node *) * (size_t)k->n);
+    }
+    f[k->n] = arena_strdup(&m->mem, field);
+    d[k->n] = def;
+    k->fields = f;
+    k->defaults = d;
+    k->n++;
+}
+
+/* `class NAME(NamedTuple):` (typing.NamedTuple too) at module level: its
+ * annotated fields in order, with their defaults; docstrings, methods and
+ * other statements of the body are skipped, as are all other classes. */
+static void class_stmt(parser *P, scanctx *c)
+{
+    int start = P->i;
+    token *kw = peek(P), *nt = &P->toks[P->i + 1];
+    if (nt->kind != TK_NAME || !tok_is_op(&P->toks[P->i + 2], "(")) {
+        parse_skip_statement(P);
+        return;
+    }
+    P->i += 3;
+    const char *base = dotted(P), *dot = strrchr(base, '.');
+    if (strcmp(dot ? dot + 1 : base, "NamedTuple") || !tok_is_op(peek(P), ")") ||
+        !tok_is_op(&P->toks[P->i + 1], ":") || P->toks[P->i + 2].kind != TK_NEWLINE ||
+        P->toks[P->i + 3].kind != TK_INDENT) {
+        P->i = start;
+        parse_skip_statement(P);
+        return;
+    }
+    P->i += 4;
+    const char *name = arena_strndup(P->a, nt->start, (size_t)nt->len);
+    ntclass *k = add_class(c, name, name, (src_pos){ P->file, kw->line, kw->col });
+    while (peek(P)->kind != TK_DEDENT && peek(P)->kind != TK_EOF) {
+        token *t = peek(P);
+        if (t->kind == TK_NEWLINE) {
+            P->i++;
+            continue;
+        }
+        node *s = t->kind == TK_NAME && tok_is_op(&P->toks[P->i + 1], ":") ? quietly(P, parse_simple_statement) : NULL;
+        if (s && s->kind == S_ANNASSIGN && s->a->kind == E_NAME) add_field(c->m, k, s->a->name, s->b);
+        else parse_skip_statement(P);
+    }
+    if (peek(P)->kind == TK_DEDENT) P->i++;
+}
+
+/* A string node's text, or NULL. */
+static const char *str_of(node *e) { return e && e->kind == E_STR ? e->name : NULL; }
+
+/* `NAME = namedtuple("T", "a b" | ["a", "b"], defaults=(...))` (also
+ * collections.namedtuple) and `NAME = NamedTuple("T", [("a", type), ...])`
+ * (typing): a named tuple class bound to NAME. False when v is not one of
+ * these forms with literal field names. */
+static bool namedtuple_call(scanctx *c, const char *name, node *v, src_pos pos)
+{
+    bool typed = is_call_of(v, "NamedTuple");
+    if (!typed && !is_call_of(v, "namedtuple")) return false;
+    const char *tname = str_of(kwarg(v, "typename", 0));
+    node *fl = kwarg(v, typed ? "fields" : "field_names", 1);
+    if (!tname || !fl) return false;
+    front_module *m = c->m;
+    ntclass k = { 0 };
+    ntclass *out = &k;
+    out->fields = NULL;
+    if (fl->kind == E_STR) {               /* "a b" or "a, b" */
+        char *copy = xstrdup(fl->name), *save = NULL;
+        for (char *f = strtok_r(copy, ", \t\n", &save); f; f = strtok_r(NULL, ", \t\n", &save)) add_field(m, out, f, NULL);
+        free(copy);
+    } else if (fl->kind == E_LIST || fl->kind == E_TUPLE) {
+        for (int i = 0; i < fl->items.n; i++) {
+            node *it = fl->items.v[i];
+            if (typed && (it->kind == E_TUPLE || it->kind == E_LIST) && it->items.n == 2) it = it->items.v[0];
+            if (!str_of(it)) return false;
+            add_field(m, out, it->name, NULL);
+        }
+    } else {
+        return false;
+    }
+    node *defs = typed ? NULL : kwarg(v, "defaults", 99);
+    if (defs && defs->kind != E_LIST && defs->kind != E_TUPLE && defs->kind != E_NONE) return false;
+    if (defs && defs->kind != E_NONE) {    /* the last len(defaults) fields */
+        if (defs->items.n > out->n) return false;
+        for (int i = 0; i < defs->items.n; i++) out->defaults[out->n - defs->items.n + i] = defs->items.v[i];
+    }
+    ntclass *r = add_class(c, name, tname, pos);
+    r->n = out->n;
+    r->fields = out->fields;
+    r->defaults = out->defaults;
+    return true;
+}
+
 /* A top-level `NAME = tl.constexpr(expr)` (a constexpr global), or
  * `NAME: tl.constexpr = expr` / `NAME = expr` (kept as non-constexpr globals
  * so kernels using them get a precise error, or as an alias of a function or
@@ -277,7 +387,7 @@ static void global_stmt(parser *P, scanctx *c, bool *failed)
         if (is_call_of(v, "constexpr") && v->items.n == 1) {
             g.is_constexpr = true;
             g.value = v->items.v[0];
-        } else if (functional_jit(P, c, g.name, v, NULL, failed)) {
+        } else if (functional_jit(P, c, g.name, v, NULL, failed) || namedtuple_call(c, g.name, v, s->pos)) {
             return;
         }
     } else {
@@ -379,6 +489,10 @@ static bool scan(front_module *m, int unit)
         }
         if (tok_is_name(t, "try")) {
             try_stmt(&P, &c);
+            continue;
+        }
+        if (tok_is_name(t, "class")) {
+            class_stmt(&P, &c);
             continue;
         }
         if (t->kind == TK_NAME && (tok_is_op(&P.toks[P.i + 1], "=") || tok_is_op(&P.toks[P.i + 1], ":")) &&
@@ -526,6 +640,28 @@ static char *find_file(front_module *m, const char *name, int from, bool *is_pkg
     return found;
 }
 
+/* Read and scan the file at `path` as unit `name`; -1 with *why set when it
+ * cannot be read or its kernel code does not parse. */
+static int load_unit(front_module *m, const char *name, const char *path, bool pkg, const char **why)
+{
+    size_t len;
+    char *text = tt_read_file_limited(path, TT_LIM_SOURCE_BYTES, &len);
+    if (!text || strlen(text) != len) {
+        char *lim = !text && errno == EFBIG ? tt_limit_exceeded(TT_LIM_SOURCE_BYTES) : NULL;
+        *why = arena_strdup(&m->mem, text ? "it contains a NUL byte" : lim ? lim : "it cannot be read");
+        free(lim);
+        free(text);
+        return -1;
+    }
+    int u = add_unit(m, name, path, path, pkg, text);
+    free(text);
+    if (!scan(m, u)) {
+        *why = "its kernel code does not parse";
+        return -1;
+    }
+    return u;
+}
+
 int module_unit(front_module *m, const char *name, const char **why)
 {
     for (int i = 2; i < m->units.n; i++)
@@ -548,23 +684,24 @@ int module_unit(front_module *m, const char *name, const char **why)
         sb_free(&b);
         return -1;
     }
-    size_t len;
-    char *text = tt_read_file_limited(path, TT_LIM_SOURCE_BYTES, &len);
-    if (!text || strlen(text) != len) {
-        char *lim = !text && errno == EFBIG ? tt_limit_exceeded(TT_LIM_SOURCE_BYTES) : NULL;
-        *why = arena_strdup(&m->mem, text ? "it contains a NUL byte" : lim ? lim : "it cannot be read");
-        free(lim);
-        free(text);
-        free(path);
-        return -1;
-    }
-    int u = add_unit(m, name, path, path, pkg, text);
-    free(text);
+    int u = load_unit(m, name, path, pkg, why);
     free(path);
-    if (!scan(m, u)) {
-        *why = "its kernel code does not parse";
-        return -1;
-    }
+    return u;
+}
+
+int module_unit_file(front_module *m, const char *path, const char **why)
+{
+    for (int i = 0; i < m->units.n; i++)
+        if (m->units.v[i].path && !strcmp(m->units.v[i].path, path)) return i;
+    char *root;
+    char *name = module_name_of(path, &root);
+    free(root);
+    const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    int u = -1;
+    for (int i = 2; i < m->units.n && u < 0; i++)
+        if (*name && !strcmp(m->units.v[i].name, name)) u = i;
+    if (u < 0) u = load_unit(m, name, path, !strcmp(b, "__init__.py"), why);
+    free(name);
     return u;
 }
 
@@ -639,6 +776,7 @@ void front_module_free(front_module *m)
     vec_free(&m->aliases);
     vec_free(&m->units);
     vec_free(&m->plain);
+    vec_free(&m->classes);
     for (int i = 0; i < m->paths.n; i++) free(m->paths.v[i]);
     vec_free(&m->paths);
     for (int i = 0; i < m->search.n; i++) free(m->search.v[i]);
@@ -728,13 +866,13 @@ bool front_jit_debug(const front_module *m, int fi)
     return false;
 }
 
-int front_find_function(const front_module *m, const char *kernel, bool user_only)
+int module_find_in(const front_module *m, int unit, const char *spec)
 {
-    int n = user_only ? m->nuser : m->funcs.n, fi = -1;
-    const char *at = strchr(kernel, '@');
+    int fi = -1;
+    const char *at = strchr(spec, '@');
     if (!at) {
-        for (int i = 0; i < n; i++)       /* the last definition, as Python's namespace has it */
-            if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
+        for (int i = 0; i < m->funcs.n; i++)       /* the last definition, as Python's namespace has it */
+            if (m->funcs.v[i].unit == unit && !strcmp(m->funcs.v[i].name, spec)) fi = i;
         return fi;
     }
     char *end;
@@ -743,12 +881,22 @@ int front_find_function(const front_module *m, const char *kernel, bool user_onl
     /* LINE is the def's line or its first decorator's (co_firstlineno), and
      * decorators may not have been kept (unreadable ones are skipped): the
      * first def of that name at or after LINE */
-    size_t len = (size_t)(at - kernel);
-    for (int i = 0; i < n; i++) {
+    size_t len = (size_t)(at - spec);
+    int file = m->units.v[unit].file;
+    for (int i = 0; i < m->funcs.n; i++) {
         const funcdef *f = &m->funcs.v[i];
-        if (strlen(f->name) != len || strncmp(f->name, kernel, len) || f->pos.file != m->file) continue;
+        if (strlen(f->name) != len || strncmp(f->name, spec, len) || f->pos.file != file) continue;
         if (f->pos.line >= line && (fi < 0 || f->pos.line < m->funcs.v[fi].pos.line)) fi = i;
     }
+    return fi;
+}
+
+int front_find_function(const front_module *m, const char *kernel, bool user_only)
+{
+    int n = user_only ? m->nuser : m->funcs.n, fi = -1;
+    if (strchr(kernel, '@')) return module_find_in(m, 0, kernel);
+    for (int i = 0; i < n; i++)       /* the last definition, as Python's namespace has it */
+        if (!strcmp(m->funcs.v[i].name, kernel)) fi = i;
     return fi;
 }
 

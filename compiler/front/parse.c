@@ -334,15 +334,20 @@ static node *parse_atom(parser *P)
     return NULL;
 }
 
-/* call_args: [arg (',' arg)* [',']]  arg: expr | NAME '=' expr */
+/* call_args: [arg (',' arg)* [',']]  arg: expr | '*' expr | NAME '=' expr */
 static bool parse_call_args(parser *P, node *call)
 {
     while (!tok_is_op(peek(P), ")")) {
-        if (tok_is_op(peek(P), "*") || tok_is_op(peek(P), "**")) {
-            error_at(P, peek(P), "*args and **kwargs are not supported in kernels");
+        if (tok_is_op(peek(P), "**")) {
+            error_at(P, peek(P), "**kwargs are not supported in kernels");
             return false;
         }
-        if (peek(P)->kind == TK_NAME && tok_is_op(peek2(P), "=")) {
+        if (tok_is_op(peek(P), "*")) {          /* f(*t): t's items as positional arguments */
+            node *st = mk(P, E_STARRED, next(P));
+            st->a = parse_expr(P);
+            if (!st->a) return false;
+            list_push(P, &call->items, st);
+        } else if (peek(P)->kind == TK_NAME && tok_is_op(peek2(P), "=")) {
             token *nt = next(P);
             next(P);
             node *k = mk(P, E_NAME, nt);

@@ -139,16 +139,7 @@ ir_func *front_compile_expr(front_module *m, const char *origin, const char *tex
         if (vi < 0) continue;   /* a global, a module or a builtin */
         const front_var *v = &vars[vi];
         if (v->is_const) {
-            sval c;
-            switch (v->cval.kind) {
-            case CONST_INT: c = sv_int(v->cval.i); break;
-            case CONST_FLOAT: c = sv_float(v->cval.f); break;
-            case CONST_BOOL: c = sv_bool(v->cval.i != 0); break;
-            case CONST_STR: c = (sval){ .k = V_STR, .s = v->cval.s, .v = -1 }; break;
-            case CONST_DTYPE: c = sv_dtype((tt_dtype)v->cval.i, TT_BOOL); break;
-            default: c = sv_none(); break;
-            }
-            sema_bind(&S, v->name, c);
+            sema_bind(&S, v->name, sema_const_value(&S, p0, &v->cval));
             continue;
         }
         bool isptr = v->dt == TT_PTR;

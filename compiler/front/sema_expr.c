@@ -126,6 +126,14 @@ bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out)
 {
     const char *why = NULL;
     if (base.k == V_MODULE) return module_attr(S, p, base, name, out, &why);
+    if (base.k == V_TUPLE && base.nt) {   /* core.py tuple.__getattr__: the field's value */
+        for (int i = 0; i < base.nt->n && i < base.n; i++)
+            if (!strcmp(base.nt->fields[i], name)) {
+                *out = base.items[i];
+                return true;
+            }
+        return false;
+    }
     return sema_tensor_attr(S, p, base, name, out);
 }
 
@@ -171,6 +179,11 @@ static bool unit_name(sema *S, src_pos p, int u, const char *name, sval *out, co
         *out = (sval){ .k = V_FUNC, .i = fi, .v = -1 };
         return true;
     }
+    for (int i = m->classes.n - 1; i >= 0; i--)
+        if (m->classes.v[i]->unit == u && !strcmp(m->classes.v[i]->name, name)) {
+            *out = (sval){ .k = V_CLASS, .nt = m->classes.v[i], .v = -1 };
+            return true;
+        }
     for (int i = m->globals.n - 1; i >= 0; i--)
         if (m->globals.v[i].unit == u && !strcmp(m->globals.v[i].name, name)) {
             *out = eval_global(S, p, m->globals.v[i]);
@@ -280,14 +293,74 @@ static sval eval_global(sema *S, src_pos p, global g)
 
 /* ---- calls ---- */
 
+int sema_call_args(sema *S, node *call, sval **out)
+{
+    VEC(sval) args = {0};
+    for (int i = 0; i < call->items.n; i++) {
+        node *it = call->items.v[i];
+        if (it->kind != E_STARRED) {
+            sval v = sema_expr(S, it);
+            vec_push(&args, v);
+            continue;
+        }
+        sval t = sema_expr(S, it->a);
+        if (t.k != V_TUPLE) {
+            vec_free(&args);
+            sema_error(S, it->pos, "argument after * must be a tuple, not %s", sv_describe(S, &t));
+        }
+        for (int k = 0; k < t.n; k++) vec_push(&args, t.items[k]);
+    }
+    *out = arena_alloc(S->a, sizeof(sval) * (size_t)(args.n + 1));
+    if (args.n) memcpy(*out, args.v, sizeof(sval) * (size_t)args.n);
+    int n = args.n;
+    vec_free(&args);
+    return n;
+}
+
+/* Calling a named tuple class: its fields bound by position and keyword,
+ * missing ones from the class's defaults (evaluated in its module), as
+ * Python's generated __new__ does. */
+static sval construct(sema *S, node *call, const ntclass *k, sval *args, int n, const char **kwn, sval *kwv, int nk)
+{
+    if (n > k->n) sema_error(S, call->pos, "%s() takes %d positional arguments but %d were given", k->tname, k->n, n);
+    sval t = { .k = V_TUPLE, .n = k->n, .nt = k, .v = -1 };
+    t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(k->n + 1));
+    bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(k->n + 1));
+    for (int i = 0; i < n; i++) t.items[i] = args[i], has[i] = true;
+    for (int j = 0; j < nk; j++) {
+        int f = 0;
+        while (f < k->n && strcmp(k->fields[f], kwn[j])) f++;
+        if (f == k->n) sema_error(S, call->pos, "%s() got an unexpected keyword argument '%s'", k->tname, kwn[j]);
+        if (has[f]) sema_error(S, call->pos, "%s() got multiple values for argument '%s'", k->tname, kwn[j]);
+        t.items[f] = kwv[j];
+        has[f] = true;
+    }
+    for (int f = 0; f < k->n; f++) {
+        if (has[f]) continue;
+        if (!k->defaults || !k->defaults[f])
+            sema_error(S, call->pos, "%s() missing required argument '%s'", k->tname, k->fields[f]);
+        scope empty = {0}, *saved = S->sc;
+        int unit = S->unit;
+        bool pg = S->plain_globals;
+        S->sc = &empty;
+        S->unit = k->unit;
+        S->plain_globals = true;   /* Python evaluated it when the class was made */
+        t.items[f] = sema_expr(S, k->defaults[f]);
+        S->sc = saved;
+        S->unit = unit;
+        S->plain_globals = pg;
+    }
+    return t;
+}
+
 static sval eval_call(sema *S, node *e)
 {
     sval f = sema_expr(S, e->a);
-    int n = e->items.n, nk = e->kwnames.n;
-    sval *args = arena_alloc(S->a, sizeof(sval) * (size_t)(n + 1));
+    int nk = e->kwnames.n;
+    sval *args;
+    int n = sema_call_args(S, e, &args);
     sval *kwv = arena_alloc(S->a, sizeof(sval) * (size_t)(nk + 1));
     const char **kwn = arena_alloc(S->a, sizeof(char *) * (size_t)(nk + 1));
-    for (int i = 0; i < n; i++) args[i] = sema_expr(S, e->items.v[i]);
     for (int i = 0; i < nk; i++) {
         kwn[i] = e->kwnames.v[i]->name;
         kwv[i] = sema_expr(S, e->kwvals.v[i]);
@@ -296,13 +369,17 @@ static sval eval_call(sema *S, node *e)
     /* a libdevice function carries its name in .s (sema_libdevice.c) */
     case V_BUILTIN: return sema_call_builtin(S, e, (int)f.i, f.s ? &f : NULL, args, n, kwn, kwv, nk);
     case V_METHOD: return sema_call_builtin(S, e, (int)f.i, f.self, args, n, kwn, kwv, nk);
-    case V_FUNC:
+    case V_FUNC: {
         if (f.self) {   /* a prelude function as a tensor method (x.softmax()): self first */
-            memmove(args + 1, args, sizeof(sval) * (size_t)n);
-            args[0] = *f.self;
+            sval *a2 = arena_alloc(S->a, sizeof(sval) * (size_t)(n + 2));
+            a2[0] = *f.self;
+            memcpy(a2 + 1, args, sizeof(sval) * (size_t)n);
+            args = a2;
             n++;
         }
         return sema_call_jit(S, e, (int)f.i, args, n, kwn, kwv, nk);
+    }
+    case V_CLASS: return construct(S, e, f.nt, args, n, kwn, kwv, nk);
     case V_DTYPE: sema_error(S, e->pos, "a dtype is not callable; use x.to(%s)", tt_dtype_triton_name(f.dt));
     default: sema_error(S, e->pos, "%s is not callable", sv_describe(S, &f));
     }
@@ -391,11 +468,47 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
 
 /* ---- expressions ---- */
 
+/* t[a:b:c] with constexpr (or None) bounds, as Python slices a tuple
+ * (core.py tuple.__getitem__ with a slice): a plain tuple. */
+static sval tuple_slice(sema *S, node *sl, sval t)
+{
+    int64_t b[3];
+    bool given[3];
+    node *parts[3] = { sl->a, sl->b, sl->c };
+    for (int k = 0; k < 3; k++) {
+        sval v = parts[k] ? sema_expr(S, parts[k]) : sv_none();
+        given[k] = v.k != V_NONE;
+        if (given[k] && v.k != V_INT && v.k != V_BOOL)
+            sema_error(S, parts[k]->pos, "tuple slice bounds must be constexpr integers or None, got %s", sv_describe(S, &v));
+        b[k] = v.i;
+    }
+    int64_t n = t.n, step = given[2] ? b[2] : 1;
+    if (step == 0) sema_error(S, sl->pos, "slice step cannot be zero");
+    if (step > n + 1) step = n + 1;        /* a larger step takes the same one item; no overflow below */
+    if (step < -n - 1) step = -n - 1;
+    /* PySlice_AdjustIndices */
+    int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
+    int64_t start = step < 0 ? hi : lo, stop = step < 0 ? lo : hi;
+    for (int k = 0; k < 2; k++) {
+        if (!given[k]) continue;
+        int64_t x = b[k];
+        if (x < 0) x = x + n < lo ? lo : x + n;
+        else if (x > hi) x = hi;
+        if (k == 0) start = x;
+        else stop = x;
+    }
+    sval r = { .k = V_TUPLE, .v = -1 };
+    r.items = arena_alloc(S->a, sizeof(sval) * (size_t)(n + 1));
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) r.items[r.n++] = t.items[i];
+    return r;
+}
+
 static sval eval_subscript(sema *S, node *e)
 {
     sval base = sema_expr(S, e->a);
     if (base.k == V_TUPLE) {
         if (e->items.n != 1) sema_error(S, e->pos, "tuple indices must be a single integer");
+        if (e->items.v[0]->kind == E_SLICE) return tuple_slice(S, e->items.v[0], base);
         sval i = sema_expr(S, e->items.v[0]);
         if (i.k != V_INT) sema_error(S, e->pos, "tuple indices must be constexpr integers");
         int64_t k = i.i < 0 ? i.i + base.n : i.i;
@@ -487,6 +600,7 @@ static sval expr_value(sema *S, node *e)
     case E_CALL: return eval_call(S, e);
     case E_SUBSCRIPT: return eval_subscript(S, e);
     case E_SLICE: sema_error(S, e->pos, "':' is only allowed inside a subscript");
+    case E_STARRED: sema_error(S, e->pos, "a starred expression (*x) is only supported among a call's arguments");
     case E_BINOP: {
         sval a = sema_expr(S, e->a), b = sema_expr(S, e->b);
         if (a.k == V_TUPLE || b.k == V_TUPLE) return tuple_binop(S, e->pos, e->op, a, b);

@@ -511,11 +511,11 @@ static void exec_for(sema *S, node *s)
     /* bound as core.py range/static_range bind (arg1, arg2=None, step=None,
      * hints...); the hints have no semantic effect */
     enum { MAXA = 16 };
-    int n = it->items.n, nkw = it->kwnames.n;
+    sval *args;
+    int n = sema_call_args(S, it, &args), nkw = it->kwnames.n;
     if (n > MAXA || nkw > MAXA) sema_error(S, it->pos, "too many arguments to %s", fname);
-    sval args[MAXA], kwv[MAXA];
+    sval kwv[MAXA];
     const char *kwn[MAXA];
-    for (int i = 0; i < n; i++) args[i] = sema_expr(S, it->items.v[i]);
     for (int i = 0; i < nkw; i++) {
         kwn[i] = it->kwnames.v[i]->name;
         kwv[i] = sema_expr(S, it->kwvals.v[i]);
@@ -883,7 +883,25 @@ void sema_block(sema *S, node_list *stmts)
 
 /* ---- entry ---- */
 
-static sval const_value(const launch_const *c)
+/* A CONST_FUNC reference (launch.h) as the jit function it names. */
+static sval func_ref(sema *S, src_pos p, const char *ref)
+{
+    const char *colon = strrchr(ref, ':');
+    int fi;
+    if (colon) {
+        char *path = arena_strndup(S->a, ref, (size_t)(colon - ref));
+        const char *why = NULL;
+        int u = module_unit_file(S->m, path, &why);
+        if (u < 0) sema_error(S, p, "jit function argument '%s': %s", ref, why ? why : "its file cannot be loaded");
+        fi = module_find_in(S->m, u, colon + 1);
+    } else {
+        fi = front_find_function(S->m, ref, true);
+    }
+    if (fi < 0) sema_error(S, p, "jit function argument '%s': there is no such @triton.jit function", ref);
+    return (sval){ .k = V_FUNC, .i = fi, .v = -1 };
+}
+
+sval sema_const_value(sema *S, src_pos p, const launch_const *c)
 {
     switch (c->kind) {
     case CONST_INT: return sv_int(c->i);
@@ -891,6 +909,7 @@ static sval const_value(const launch_const *c)
     case CONST_BOOL: return sv_bool(c->i != 0);
     case CONST_STR: return (sval){ .k = V_STR, .s = c->s, .v = -1 };
     case CONST_DTYPE: return sv_dtype((tt_dtype)c->i, TT_BOOL);
+    case CONST_FUNC: return func_ref(S, p, c->s ? c->s : "");
     default: return sv_none();
     }
 }
@@ -927,14 +946,57 @@ static int64_t tuple_elem_index(const char *x, const char *name, bool *nested)
     return k;
 }
 
+static const launch_const *find_const(const launch *l, const char *name)
+{
+    for (int j = 0; j < l->nconsts; j++)
+        if (!strcmp(l->consts[j].name, name)) return &l->consts[j];
+    return NULL;
+}
+
+/* The class of a named tuple argument from its CONST_TUPLE text "CLASS
+ * FIELD..." (launch.h); "CLASS" alone: the kernel file's class of that name. */
+static const ntclass *arg_class(sema *S, src_pos pos, const char *pname, const char *spec, int n)
+{
+    front_module *m = S->m;
+    const char *sp = strchr(spec, ' ');
+    if (!sp) {
+        for (int i = m->classes.n - 1; i >= 0; i--) {
+            const ntclass *k = m->classes.v[i];
+            if (k->unit != 0 || (strcmp(k->name, spec) && strcmp(k->tname, spec))) continue;
+            if (k->n != n)
+                sema_error(S, pos, "tuple parameter '%s': named tuple %s has %d fields but the launch gives %d elements",
+                           pname, spec, k->n, n);
+            return k;
+        }
+        sema_error(S, pos, "tuple parameter '%s': no named tuple class '%s' in the kernel's file "
+                           "(a `class %s(NamedTuple)` or `%s = namedtuple(...)` at module level)", pname, spec, spec, spec);
+    }
+    ntclass *k = arena_alloc(S->a, sizeof *k);
+    *k = (ntclass){ .tname = arena_strndup(S->a, spec, (size_t)(sp - spec)), .unit = 0, .pos = pos };
+    k->fields = arena_alloc(S->a, sizeof(char *) * (size_t)(n + 1));
+    char *copy = arena_strdup(S->a, sp + 1), *save = NULL;
+    for (char *f = strtok_r(copy, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        if (k->n == n) break;
+        k->fields[k->n++] = f;
+    }
+    if (k->n != n || strtok_r(NULL, " ", &save))
+        sema_error(S, pos, "tuple parameter '%s': named tuple %s needs one field name per element (%d)", pname, k->tname, n);
+    return k;
+}
+
 /* A tuple parameter (runtime/jit.py specializes each element): the launch
  * gives its elements as NAME[0], NAME[1], ... (nested: NAME[0][1]), as the
- * launch spec's `--arg T='(x, y)'` and the Python entry point do. Each
- * element is specialized like a parameter of its own (None and 1 become
- * constexprs). False when the launch has no element of `name`. */
+ * launch spec's `--arg T='(x, y)'` and the Python entry point do, and may
+ * give NAME itself as a CONST_TUPLE (its length, for empty tuples, and a
+ * named tuple's class). Each element is specialized like a parameter of its
+ * own (None and 1 become constexprs). False when the launch has no element
+ * of `name`. */
 static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launch *l, const char *name, int depth,
                         sval *out)
 {
+    const launch_const *hdr = find_const(l, name);
+    if (hdr && hdr->kind != CONST_TUPLE) hdr = NULL;
+    if (hdr && (hdr->i < 0 || hdr->i > 4096)) sema_error(S, pos, "tuple parameter '%s': %lld elements", name, (long long)hdr->i);
     int64_t count = -1;
     bool nested;
     for (int j = 0; j < l->nargs; j++) {
@@ -945,21 +1007,24 @@ static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launc
         int64_t k = tuple_elem_index(l->consts[j].name, name, &nested);
         if (k > count) count = k;
     }
-    if (count < 0) return false;
+    if (count < 0 && !hdr) return false;
     if (depth > 8) sema_error(S, pos, "tuple parameter '%s' is nested too deeply", name);
+    if (hdr && count >= hdr->i)
+        sema_error(S, pos, "tuple parameter '%s' has %lld elements but the launch gives %s[%lld]", name,
+                   (long long)hdr->i, name, (long long)count);
+    if (hdr) count = hdr->i - 1;
     sval t = { .k = V_TUPLE, .n = (int)count + 1, .v = -1 };
-    t.items = arena_alloc(S->a, sizeof(sval) * (size_t)t.n);
+    t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(t.n + 1));
+    if (hdr && hdr->s) t.nt = arg_class(S, pos, name, hdr->s, t.n);
     for (int k = 0; k < t.n; k++) {
         char *en = arena_alloc(S->a, strlen(name) + 24);
         sprintf(en, "%s[%d]", name, k);
         const launch_arg *a = NULL;
-        const launch_const *c = NULL;
+        const launch_const *c = find_const(l, en);
         for (int j = 0; j < l->nargs; j++)
             if (!strcmp(l->args[j].name, en)) a = &l->args[j];
-        for (int j = 0; j < l->nconsts; j++)
-            if (!strcmp(l->consts[j].name, en)) c = &l->consts[j];
         if (a) t.items[k] = runtime_arg(S, fp, a, en);
-        else if (c) t.items[k] = const_value(c);
+        else if (c && c->kind != CONST_TUPLE) t.items[k] = sema_const_value(S, pos, c);
         else if (!tuple_param(S, pos, fp, l, en, depth + 1, &t.items[k]))
             sema_error(S, pos, "tuple parameter '%s' has no element %d (the launch gives elements up to %s[%lld])", name,
                        k, name, (long long)count);
@@ -1048,7 +1113,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             if (!strcmp(l->args[j].name, pa->name)) a = &l->args[j];
         if (fp->is_constexpr) {
             sval v;
-            if (c) v = const_value(c);
+            if (c && c->kind != CONST_TUPLE) v = sema_const_value(&S, pa->pos, c);
             else if (a && a->kind == ARG_INT) v = sv_int(a->i);
             else if (a && a->kind == ARG_FLOAT) v = sv_float(a->f);
             else if (!a && tuple_param(&S, pa->pos, fp, l, pa->name, 0, &v)) {
@@ -1061,7 +1126,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
                 S.plain_globals = false;
                 S.sc = &top;
             } else if (fp->has_default) {
-                v = const_value(&fp->def);   /* from @triton.autotune's first config */
+                v = sema_const_value(&S, pa->pos, &fp->def);   /* from @triton.autotune's first config */
             } else
                 sema_error(&S, pa->pos, "constexpr parameter '%s' has no value; pass --const %s=VALUE", pa->name, pa->name);
             if (a && a->kind == ARG_TENSOR) sema_error(&S, pa->pos, "constexpr parameter '%s' was given a tensor", pa->name);
@@ -1069,14 +1134,15 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             top.v[top.n - 1].constexpr_decl = true;
             continue;
         }
-        if (!a && c && c->kind == CONST_NONE) {
-            /* None specializes as the constexpr None (runtime/jit.py specialize_impl) */
-            sema_bind(&S, pa->name, sv_none());
+        if (!a && c && (c->kind == CONST_NONE || c->kind == CONST_FUNC)) {
+            /* None and jit functions specialize as constexprs (runtime/jit.py
+             * specialize_impl, specialize.cc handle_jit_callable) */
+            sema_bind(&S, pa->name, sema_const_value(&S, pa->pos, c));
             continue;
         }
         sema_setloc(&S, pa->pos);
         sval v;
-        if (!a && !c && tuple_param(&S, pa->pos, fp, l, pa->name, 0, &v)) {
+        if (!a && (!c || c->kind == CONST_TUPLE) && tuple_param(&S, pa->pos, fp, l, pa->name, 0, &v)) {
             sema_bind(&S, pa->name, v);
             continue;
         }

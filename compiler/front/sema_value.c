@@ -49,7 +49,8 @@ bool sv_truthy(sema *S, src_pos p, const sval *v)
     case V_NONE: return false;
     case V_STR: return v->s[0] != 0;
     case V_TUPLE: return v->n != 0;
-    case V_DTYPE: case V_FUNC: case V_MODULE: case V_BUILTIN: case V_METHOD: case V_BLOCKPTR: case V_TDESC: return true;
+    case V_DTYPE: case V_FUNC: case V_MODULE: case V_BUILTIN: case V_METHOD: case V_BLOCKPTR: case V_TDESC:
+    case V_CLASS: return true;
     case V_TENSOR: break;
     }
     sema_error(S, p, "a tensor has no compile-time truth value here; this needs a constexpr");
@@ -99,7 +100,12 @@ const char *sv_describe(sema *S, const sval *v)
     case V_STR: snprintf(buf, sizeof buf, "constexpr str '%s'", v->s); break;
     case V_NONE: snprintf(buf, sizeof buf, "None"); break;
     case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
-    case V_TUPLE: snprintf(buf, sizeof buf, "tuple of %d", v->n); break;
+    case V_TUPLE:
+        if (v->nt) snprintf(buf, sizeof buf, "named tuple %s of %d", v->nt->tname, v->n);
+        else snprintf(buf, sizeof buf, "tuple of %d", v->n);
+        break;
+    case V_CLASS: snprintf(buf, sizeof buf, "named tuple class %s", v->nt->tname); break;
+    case V_FUNC: snprintf(buf, sizeof buf, "jit function '%s'", S->m->funcs.v[v->i].name); break;
     case V_BLOCKPTR: snprintf(buf, sizeof buf, "a block pointer of rank %d", (int)v->i); break;
     case V_TDESC: {    /* core.py tensor_descriptor_base_type.__str__, plus the padding */
         int r = (int)v->i, len = snprintf(buf, sizeof buf, "tensor_descriptor<%s[", tt_dtype_triton_name(v->items[0].pt));
@@ -506,7 +512,15 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
         bool neg = !strcmp(op, "!=") || !strcmp(op, "is not");
         return sv_bool(eq != neg);
     }
-    /* constexpr tuples (shapes): Python's element-wise == and != */
+    /* jit functions and named tuple classes: by identity */
+    if ((a.k == V_FUNC || b.k == V_FUNC || a.k == V_CLASS || b.k == V_CLASS) &&
+        (!strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "is") || !strcmp(op, "is not"))) {
+        bool eq = a.k == b.k && (a.k == V_FUNC ? a.i == b.i : a.nt == b.nt);
+        bool neg = !strcmp(op, "!=") || !strcmp(op, "is not");
+        return sv_bool(eq != neg);
+    }
+    /* constexpr tuples (shapes): Python's element-wise == and != (named or
+     * not: core.py tuple.__eq__ compares the values only) */
     if (a.k == V_TUPLE && b.k == V_TUPLE && (!strcmp(op, "==") || !strcmp(op, "!="))) {
         bool eq = a.n == b.n;
         for (int i = 0; eq && i < a.n; i++) {

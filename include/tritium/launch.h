@@ -66,14 +66,25 @@ typedef struct launch_arg {
     int64_t *ptr_off;
 } launch_arg;
 
-/* A constexpr parameter's value. */
-typedef enum { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_STR, CONST_NONE, CONST_DTYPE } const_kind;
+/* A constexpr parameter's value.
+ * CONST_TUPLE is a tuple argument T itself: i is its length and s NULL (a
+ * plain tuple) or "CLASS FIELD FIELD..." (a named tuple: its class's name,
+ * then its field names; "CLASS" alone names a named tuple class of the
+ * kernel's file, whose fields the front end reads). Its elements are the
+ * values named T[0], T[1], ...; without a CONST_TUPLE the elements given
+ * say the length, so it is needed only for empty and named tuples.
+ * CONST_FUNC is a @triton.jit function, which Triton 3.6 always
+ * specializes as a constexpr (specialize.cc handle_jit_callable): s is
+ * "NAME" or "NAME@LINE" in the kernel's file (LINE as front_find_function
+ * reads it), or "PATH:NAME@LINE" for a function at the top level of the
+ * Python file PATH. */
+typedef enum { CONST_INT, CONST_FLOAT, CONST_BOOL, CONST_STR, CONST_NONE, CONST_DTYPE, CONST_TUPLE, CONST_FUNC } const_kind;
 typedef struct launch_const {
     char *name;
     const_kind kind;
-    int64_t i;                     /* INT, BOOL; DTYPE: a tt_dtype */
+    int64_t i;                     /* INT, BOOL; DTYPE: a tt_dtype; TUPLE: the length */
     double f;
-    char *s;
+    char *s;                       /* STR; TUPLE: the named tuple's class and fields; FUNC: the function */
 } launch_const;
 
 /* launch.debug: not given (the @triton.jit(debug=) decorator's or

@@ -126,6 +126,19 @@ int tritium_launch_const_bool(tritium_launch *L, const char *name, int v);
 int tritium_launch_const_str(tritium_launch *L, const char *name, const char *s);
 int tritium_launch_const_none(tritium_launch *L, const char *name);
 int tritium_launch_const_dtype(tritium_launch *L, const char *name, int dtype);
+/* A @triton.jit function as a value (a constexpr: Triton 3.6 specializes
+ * every JITFunction argument as one). ref: "NAME" or "NAME@LINE" (the
+ * first def of NAME at or after LINE) in the module's file, or
+ * "PATH:NAME@LINE" for a function at the top level of another Python file.
+ * An unknown function is an error when the launch compiles. */
+int tritium_launch_const_func(tritium_launch *L, const char *name, const char *ref);
+/* The tuple T itself (its elements are given as "T[k]"): needed for an
+ * empty tuple (n = 0) and for a named tuple, whose class and field names
+ * `named` gives as "CLASS FIELD FIELD ..." (n fields; NULL for a plain
+ * tuple). "CLASS" alone names a named tuple class defined in the module's
+ * file. A named tuple's fields are read in the kernel as T.FIELD
+ * (Triton 3.6: tuple_type.fields, specialize.cc handle_tuple). */
+int tritium_launch_tuple(tritium_launch *L, const char *name, int n, const char *named);
 /* Grid dimensions >= 1 (at most 2^31-1 in x, 65535 in y and z, as CUDA);
  * num_warps a power of two 1..32. */
 int tritium_launch_grid(tritium_launch *L, int64_t x, int64_t y, int64_t z);

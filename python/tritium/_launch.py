@@ -176,6 +176,72 @@ def _module_for(jitfn):
     return m, "%s@%d" % (fn.__name__, line), vname
 
 
+def _jit_values(v, out):
+    """The jit functions among a launch value (a tuple's elements too), by id."""
+    v = _unwrap(v)
+    if _is_jit(v):
+        out[id(v)] = v
+    elif isinstance(v, (tuple, list)):
+        for x in v:
+            _jit_values(x, out)
+
+
+def _module_with_funcs(info, funcs):
+    """(module handle, kernel name, {id(jit function): its reference}) for a
+    launch that passes jit functions as values (tritium_launch_const_func).
+    A function at the top level of its own file is named there
+    (NAME@LINE, or PATH:NAME@LINE for another file); any other (nested in a
+    test, rewritten, exec'd) has its source appended to the kernel's module
+    text, after everything the kernel's own lines refer to."""
+    kfile = info.file if os.path.isfile(info.file) else None
+    refs, extra = {}, []
+    for f in funcs:
+        path = f.fn.__code__.co_filename
+        try:
+            orig, first, top = _def_source(f)
+        except (OSError, TypeError):
+            orig, first, top = None, None, False
+        src = getattr(f, "src", None) or orig
+        if src is None:
+            raise UnsupportedLaunch("tritium: jit function '%s': its source is not available" % f.fn.__name__)
+        own = top and src == orig and os.path.isfile(path) and not f.fn.__code__.co_freevars
+        if own and (kfile is None and _TEXTS.get(info.file, "").startswith(_read(path)) or
+                    kfile is not None and os.path.realpath(path) == os.path.realpath(kfile)):
+            refs[id(f)] = "%s@%d" % (f.fn.__name__, first)
+        elif own:
+            refs[id(f)] = "%s:%s@%d" % (os.path.realpath(path), f.fn.__name__, first)
+        else:
+            extra.append((f, src))
+    if not extra:
+        return info.module, info.name, refs
+    text = _TEXTS[info.file] if kfile is None else _read(kfile)
+    if not text.endswith("\n"):
+        text += "\n"
+    text += "import triton\nimport triton.language as tl\n"
+    seen = set()
+    names = info.jitfn.fn.__globals__
+    for k, (f, src) in enumerate(extra):
+        text += "".join(_closure_lines(f.fn, seen))
+        line = text.count("\n") + 1
+        name = f.fn.__name__
+        if names.get(name, f) is not f:               # the kernel's own NAME keeps its meaning
+            name = "%s__tritium_value%d" % (name, k)
+            src = re.sub(r"^(\s*def\s+)%s\b" % re.escape(f.fn.__name__), r"\g<1>" + name, src, count=1,
+                         flags=re.MULTILINE)
+        text += "@triton.jit\n" + src + ("" if src.endswith("\n") else "\n")
+        refs[id(f)] = "%s@%d" % (name, line)
+    vname = "%s (with jit function arguments)" % info.file
+    lib = _lib.lib()
+    m = _load_module(("text", text), lambda: lib.tritium_module_load_text(vname.encode(), text.encode()))
+    _TEXTS[vname] = text
+    return m, info.name, refs
+
+
+def _read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
 def kernel_info(jitfn):
     hit = _KERNELS.get(id(jitfn))
     if hit is not None and hit[0] is jitfn:
@@ -451,11 +517,33 @@ def _add_tables(L, bound, params, staging):
     return set(tables)
 
 
-def _add_const(L, name, v):
+def _is_namedtuple(v):
+    return isinstance(v, tuple) and hasattr(type(v), "_fields")
+
+
+def _add_tuple_header(L, name, v):
+    """The tuple itself (tritium_launch_tuple): for an empty tuple, its length;
+    for a named tuple, its class and field names (Triton 3.6 keeps them in
+    the argument's type, specialize.cc handle_tuple)."""
+    named = None
+    if _is_namedtuple(v):
+        named = " ".join([type(v).__name__] + list(type(v)._fields))
+    if named is None and v:
+        return 0
+    return _lib.lib().tritium_launch_tuple(L, name.encode(), len(v), named.encode() if named else None)
+
+
+def _add_const(L, name, v, refs=None):
     lib = _lib.lib()
     n = name.encode()
     if v is None:
         return lib.tritium_launch_const_none(L, n)
+    if _is_jit(v):                                    # always a constexpr (specialize.cc handle_jit_callable)
+        ref = (refs or {}).get(id(v))
+        if ref is None:
+            raise UnsupportedLaunch("tritium: constexpr '%s': jit function %s is not reachable from the kernel's "
+                                    "module" % (name, v.fn.__name__))
+        return lib.tritium_launch_const_func(L, n, ref.encode())
     if isinstance(v, bool):
         return lib.tritium_launch_const_bool(L, n, int(v))
     if isinstance(v, int):
@@ -466,12 +554,13 @@ def _add_const(L, name, v):
         return lib.tritium_launch_const_float(L, n, v)
     if isinstance(v, str):
         return lib.tritium_launch_const_str(L, n, v.encode())
-    if isinstance(v, (tuple, list)) and v:            # element by element: NAME[0], NAME[1], ...
+    if isinstance(v, (tuple, list)):                  # element by element: NAME[0], NAME[1], ...
+        rc = _add_tuple_header(L, name, v) if isinstance(v, tuple) or not v else 0
         for i, x in enumerate(v):
-            rc = _add_const(L, "%s[%d]" % (name, i), _unwrap(x))
             if rc:
                 return rc
-        return 0
+            rc = _add_const(L, "%s[%d]" % (name, i), _unwrap(x), refs)
+        return rc
     tn = getattr(v, "name", None) if type(v).__name__ in ("dtype", "pointer_type") else None
     if tn is None and hasattr(v, "is_floating_point") and hasattr(v, "itemsize"):   # a torch dtype
         code = _torch_dtypes().get(v)
@@ -486,7 +575,7 @@ def _add_const(L, name, v):
     raise UnsupportedLaunch("tritium: constexpr '%s': a %s value is not supported" % (name, type(v).__name__))
 
 
-def _add_runtime(L, name, v, staging):
+def _add_runtime(L, name, v, staging, refs=None):
     lib = _lib.lib()
     v = _unwrap(v)
     n = name.encode()
@@ -494,14 +583,18 @@ def _add_runtime(L, name, v, staging):
         return lib.tritium_launch_const_none(L, n)
     if _is_tensor(v):
         return _add_tensor(L, name, v, staging)
+    if _is_jit(v):
+        return _add_const(L, name, v, refs)
     if isinstance(v, tuple):                          # specialized element by element, as Triton does
+        rc = _add_tuple_header(L, name, v)
         for i, x in enumerate(v):
-            en = "%s[%d]" % (name, i)
-            # a tl.constexpr element stays a constexpr (jit.py specialize_impl)
-            rc = _add_const(L, en, x.value) if type(x).__name__ == "constexpr" else _add_runtime(L, en, x, staging)
             if rc:
                 return rc
-        return 0
+            en = "%s[%d]" % (name, i)
+            # a tl.constexpr element stays a constexpr (jit.py specialize_impl)
+            rc = (_add_const(L, en, x.value, refs) if type(x).__name__ == "constexpr"
+                  else _add_runtime(L, en, x, staging, refs))
+        return rc
     if isinstance(v, bool):
         return lib.tritium_launch_bool(L, n, int(v))
     if isinstance(v, int):
@@ -532,7 +625,13 @@ class Launch:
     def __init__(self, jitfn, bound, grid, num_warps, staging=None, debug=None):
         self.info = kernel_info(jitfn)
         lib = _lib.lib()
-        self.L = lib.tritium_launch_new(self.info.module, self.info.name.encode())
+        funcs = {}
+        for name, _ in self.info.params:
+            _jit_values(bound[name], funcs)
+        module, kname, refs = self.info.module, self.info.name, {}
+        if funcs:
+            module, kname, refs = _module_with_funcs(self.info, list(funcs.values()))
+        self.L = lib.tritium_launch_new(module, kname.encode())
         if not self.L:
             raise compile_error(_lib.last_error())
         self.staging = staging or _Staging()
@@ -544,7 +643,8 @@ class Launch:
                 if name in tables:
                     continue
                 v = bound[name]
-                rc = _add_const(self.L, name, _unwrap(v)) if is_constexpr else _add_runtime(self.L, name, v, self.staging)
+                rc = (_add_const(self.L, name, _unwrap(v), refs) if is_constexpr
+                      else _add_runtime(self.L, name, v, self.staging, refs))
                 if rc:
                     raise UnsupportedLaunch(_lib.last_error())
             if lib.tritium_launch_grid(self.L, *grid) or lib.tritium_launch_num_warps(self.L, int(num_warps)):

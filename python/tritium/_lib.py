@@ -108,6 +108,8 @@ def _declare(lib):
         "tritium_launch_const_str": (I, [P, C, C]),
         "tritium_launch_const_none": (I, [P, C]),
         "tritium_launch_const_dtype": (I, [P, C, I]),
+        "tritium_launch_const_func": (I, [P, C, C]),
+        "tritium_launch_tuple": (I, [P, C, I, C]),
         "tritium_launch_grid": (I, [P, I64, I64, I64]),
         "tritium_launch_num_warps": (I, [P, I]),
         "tritium_launch_debug": (I, [P, I]),
