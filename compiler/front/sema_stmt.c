@@ -975,11 +975,10 @@ static const ntclass *arg_class(sema *S, src_pos pos, const char *pname, const c
     *k = (ntclass){ .tname = arena_strndup(S->a, spec, (size_t)(sp - spec)), .unit = 0, .pos = pos };
     k->fields = arena_alloc(S->a, sizeof(char *) * (size_t)(n + 1));
     char *copy = arena_strdup(S->a, sp + 1), *save = NULL;
-    for (char *f = strtok_r(copy, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
-        if (k->n == n) break;
-        k->fields[k->n++] = f;
-    }
-    if (k->n != n || strtok_r(NULL, " ", &save))
+    int words = 0;
+    for (char *f = strtok_r(copy, " ", &save); f; f = strtok_r(NULL, " ", &save), words++)
+        if (k->n < n) k->fields[k->n++] = f;
+    if (words != n)
         sema_error(S, pos, "tuple parameter '%s': named tuple %s needs one field name per element (%d)", pname, k->tname, n);
     return k;
 }

@@ -111,6 +111,133 @@ START_TEST(fstring_of_constexprs)
 }
 END_TEST
 
+/* Named tuple classes as Triton 3.6 builds them in kernels (code_generator.py
+ * call_Function on a NamedTuple class, core.py tuple.__getattr__): typing's
+ * class form with defaults, collections.namedtuple with defaults=, typing's
+ * functional form. Expected values are Python's own for the same calls:
+ * Point(3) == (3, 5), Pair(1) == (1, 7), Trio(1, 2, 3)[::-1] == (3, 2, 1). */
+static const char nt_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "from typing import NamedTuple\n"
+    "from collections import namedtuple\n"
+    "import collections\n"
+    "\n"
+    "class Point(NamedTuple):\n"
+    "    \"\"\"a docstring\"\"\"\n"
+    "    x: tl.tensor\n"
+    "    y: int = 5\n"
+    "\n"
+    "    def norm(self):\n"
+    "        return self.x\n"
+    "\n"
+    "Pair = namedtuple(\"PairT\", \"a, b\", defaults=(7,))\n"
+    "Trio = collections.namedtuple(\"Trio\", [\"u\", \"v\", \"w\"])\n"
+    "Typed = NamedTuple(\"Typed\", [(\"m\", int), (\"n\", int)])\n"
+    "\n"
+    "@triton.jit\n"
+    "def make(a, b):\n"
+    "    return Point(y=b, x=a)\n"
+    "\n"
+    "@triton.jit\n"
+    "def mul(x, a, b):\n"
+    "    return x * a + b\n"
+    "\n"
+    "@triton.jit\n"
+    "def k(Y):\n"
+    "    tl.static_assert(Point(3).x == 3 and Point(3).y == 5 and Point(3)[1] == 5 and len(Point(3)) == 2)\n"
+    "    tl.static_assert(make(1, 2).x == 1 and make(1, 2).y == 2)\n"
+    "    tl.static_assert(Pair(1).a == 1 and Pair(1).b == 7)\n"
+    "    tl.static_assert(Trio(1, 2, 3)[1:] == (2, 3) and Trio(1, 2, 3)[::-1] == (3, 2, 1))\n"
+    "    tl.static_assert(Trio(1, 2, 3)[-2:-1] == (2,) and Trio(1, 2, 3)[5:] == ())\n"
+    "    tl.static_assert(Trio(1, 2, 3) == (1, 2, 3) and Trio(1, 2, 3) != (1, 2))\n"
+    "    tl.static_assert(Typed(n=4, m=3).m * 10 + Typed(n=4, m=3).n == 34)\n"
+    "    a, b = make(tl.load(Y), 2)\n"
+    "    t = Trio(1, 2, 3)\n"
+    "    tl.store(Y, a * b + t.w)\n"
+    "\n"
+    "@triton.jit\n"
+    "def star(Y, F):\n"
+    "    c = (mul, (2, 3))\n"
+    "    tl.store(Y, c[0](tl.load(Y), *c[1]))\n"
+    "    tl.store(Y, F(tl.load(Y), *(4,), 5))\n"
+    "\n"
+    "@triton.jit\n"
+    "def arg(Y, P, E):\n"
+    "    tl.static_assert(P.y == 3 and len(E) == 0)\n"
+    "    tl.store(Y, P.x + P[1])\n";
+
+START_TEST(named_tuples_in_kernels)
+{
+    ir_func *f = compile_ok(nt_src, "k", "Y:*i32[1]");
+    ck_assert_int_eq(count_ops(f, IR_MULI), 1);
+    ck_assert_int_eq(count_ops(f, IR_ADDI), 1);
+    ir_func_free(f);
+    /* a jit function stored in a tuple and called with *args, and one passed
+     * as a constexpr argument: x * 2 + 3, then x * 4 + 5 */
+    f = compile_ok(nt_src, "star", "Y:*i32[1] F=fn:mul");
+    ck_assert_int_eq(count_ops(f, IR_MULI), 2);
+    ck_assert_int_eq(count_ops(f, IR_ADDI), 2);
+    ir_func_free(f);
+    f = compile_ok(nt_src, "star", "Y:*i32[1] F=fn:mul@23");
+    ir_func_free(f);
+    /* named tuple arguments: fields from the launch, or from the file's class;
+     * an empty tuple argument */
+    f = compile_ok(nt_src, "arg", "Y:*i32[1] P=tuple:2:Pt,x,y P[0]:i32=5 P[1]=3 E=tuple:0");
+    ck_assert_int_eq(count_ops(f, IR_ADDI), 1);
+    ir_func_free(f);
+    f = compile_ok(nt_src, "arg", "Y:*i32[1] P=tuple:2:Point P[0]:i32=5 P[1]=3 E=tuple:0");
+    ir_func_free(f);
+    /* the asserts above can fail: a named tuple whose second field is not y */
+    const char *d = compile_err(nt_src, "arg", "Y:*i32[1] P=tuple:2:Pt,x,z P[0]:i32=5 P[1]=3 E=tuple:0");
+    ck_assert_msg(strstr(d, "k.py:48:24: error: named tuple Pt of 2 has no attribute 'y'"), "got:\n%s", d);
+}
+END_TEST
+
+START_TEST(named_tuple_errors_are_located)
+{
+    const char *d;
+    static const char cls[] = "import triton\nimport triton.language as tl\nfrom typing import NamedTuple\n"
+                              "class P(NamedTuple):\n    x: int\n    y: int\n@triton.jit\ndef k(Y, F):\n";
+    char src[1024];
+    static const struct { const char *body, *want; } cases[] = {
+        { "    p = P(1, 2)\n    tl.store(Y, p.z)\n", "k.py:10:19: error: named tuple P of 2 has no attribute 'z'" },
+        { "    p = P(1)\n", "k.py:9:9: error: P() missing required argument 'y'" },
+        { "    p = P(1, 2, 3)\n", "k.py:9:9: error: P() takes 2 positional arguments but 3 were given" },
+        { "    p = P(1, q=2)\n", "k.py:9:9: error: P() got an unexpected keyword argument 'q'" },
+        { "    p = P(1, x=2)\n", "k.py:9:9: error: P() got multiple values for argument 'x'" },
+        { "    p = tl.maximum(*3)\n", "k.py:9:20: error: argument after * must be a tuple, not constexpr int 3" },
+        { "    p = (1, 2)[0:1:0]\n", "k.py:9:17: error: slice step cannot be zero" },
+        { "    p = (1, 2)['a':]\n", "k.py:9:16: error: tuple slice bounds must be constexpr integers or None" },
+        { "    tl.static_assert(isinstance(P(1, 2), P))\n", "isinstance(): tritium supports the classes" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(src, sizeof src, "%s%s", cls, cases[i].body);
+        d = compile_err(src, "k", "Y:*i32[1] F=None");
+        ck_assert_msg(strstr(d, cases[i].want), "case %zu: got:\n%s", i, d);
+    }
+    /* bad launch values: a function that does not exist, a header shorter
+     * than its elements, a class that is not in the file, field counts */
+    snprintf(src, sizeof src, "%s    tl.store(Y, F(1))\n", cls);
+    d = compile_err(src, "k", "Y:*i32[1] F=fn:nosuch");
+    ck_assert_msg(strstr(d, "k.py:8:10: error: jit function argument 'nosuch': there is no such @triton.jit function"),
+                  "got:\n%s", d);
+    snprintf(src, sizeof src, "%s    tl.store(Y, F[0])\n", cls);
+    d = compile_err(src, "k", "Y:*i32[1] F=tuple:1 F[0]=1 F[1]=2");
+    ck_assert_msg(strstr(d, "tuple parameter 'F' has 1 elements but the launch gives F[1]"), "got:\n%s", d);
+    d = compile_err(src, "k", "Y:*i32[1] F=tuple:1:Q F[0]=1");
+    ck_assert_msg(strstr(d, "no named tuple class 'Q' in the kernel's file"), "got:\n%s", d);
+    d = compile_err(src, "k", "Y:*i32[1] F=tuple:1:P F[0]=1");
+    ck_assert_msg(strstr(d, "named tuple P has 2 fields but the launch gives 1 elements"), "got:\n%s", d);
+    d = compile_err(src, "k", "Y:*i32[1] F=tuple:1:P,a,b F[0]=1");
+    ck_assert_msg(strstr(d, "named tuple P needs one field name per element (1)"), "got:\n%s", d);
+    /* a starred expression outside a call's arguments does not parse as kernel code */
+    snprintf(src, sizeof src, "%s    t = (*(1, 2), 3)\n", cls);
+    d = compile_err(src, "k", "Y:*i32[1] F=None");
+    ck_assert_msg(strstr(d, "k.py:9:10: error:"), "got:\n%s", d);
+}
+END_TEST
+
 TCase *tc_tuple(void)
 {
     TCase *tc = tcase_create("tuple");
@@ -119,5 +246,7 @@ TCase *tc_tuple(void)
     tcase_add_test(tc, comprehension_errors_are_located);
     tcase_add_test(tc, unreached_parse_error_does_not_fail_other_kernels);
     tcase_add_test(tc, fstring_of_constexprs);
+    tcase_add_test(tc, named_tuples_in_kernels);
+    tcase_add_test(tc, named_tuple_errors_are_located);
     return tc;
 }

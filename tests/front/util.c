@@ -109,6 +109,18 @@ static void one_item(launch *l, const char *item)
     } else if (v[0] == '\'') {
         c.kind = CONST_STR;
         c.s = strndup(v + 1, strlen(v) - 2);
+    } else if (!strncmp(v, "tuple:", 6)) {      /* T=tuple:N[:CLASS,FIELD,...]: a CONST_TUPLE header */
+        c.kind = CONST_TUPLE;
+        char *end;
+        c.i = strtoll(v + 6, &end, 10);
+        if (*end == ':') {
+            c.s = strdup(end + 1);
+            for (char *q = c.s; *q; q++)
+                if (*q == ',') *q = ' ';
+        }
+    } else if (!strncmp(v, "fn:", 3)) {         /* F=fn:REF: a CONST_FUNC */
+        c.kind = CONST_FUNC;
+        c.s = strdup(v + 3);
     } else if (!strncmp(v, "tl.", 3)) {
         tt_dtype d;
         ck_assert_msg(tt_dtype_parse(v + 3, &d), "test spec: dtype %s", v);
