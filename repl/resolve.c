@@ -284,6 +284,26 @@ static void set_none(resolver *r, int i)
     r->hv[i] = (hostval){ .kind = HV_NONE };
 }
 
+/* `jit:NAME` (or jit:NAME@LINE): a @triton.jit function of the kernel's
+ * file as a value, a constexpr wherever it is given (Triton 3.6's
+ * specialize.cc handle_jit_callable); the front end looks it up. */
+static bool set_func(resolver *r, int i, const char *opt, const char *ref)
+{
+    const char *at = strchr(ref, '@');
+    size_t n = at ? (size_t)(at - ref) : strlen(ref);
+    char *name = xstrndup(ref, n);
+    bool ok = is_ident(name) && (!at || (at[1] >= '1' && at[1] <= '9' && strspn(at + 1, "0123456789") == strlen(at + 1)));
+    free(name);
+    if (!ok) return rerr("%s %s: 'jit:%s' must name a @triton.jit function of the kernel's file (jit:NAME or jit:NAME@LINE)",
+                         opt, r->params[i].name, ref);
+    free(r->consts[i].name);
+    free(r->consts[i].s);
+    r->consts[i] = (launch_const){ .name = xstrdup(r->params[i].name), .kind = CONST_FUNC, .s = xstrdup(ref) };
+    r->has_const[i] = true;
+    r->hv[i] = (hostval){ .kind = HV_STR, .s = r->consts[i].s };
+    return true;
+}
+
 /* A runtime parameter left at its literal default (`bias=None`, `eps=1e-5`). */
 static bool runtime_default(resolver *r, int i)
 {
@@ -461,6 +481,9 @@ static bool resolve_runtime(resolver *r, int i, const repl_value *v)
             free(origin);
             set_none(r, i);
             return true;
+        } else if (!strncmp(v->text, "jit:", 4)) {
+            free(origin);
+            return set_func(r, i, "--arg", v->text + 4);
         } else if (k >= 0) {
             /* another parameter by name: no front end needed */
             ok = resolve_param(r, k);
@@ -513,7 +536,7 @@ static hostval const_hostval(const launch_const *c)
 }
 
 /* constexpr value := True | False | None | int | float | 'str' | "str"
- *                  | tl.DTYPE | DTYPE | bare word (a string) | expression */
+ *                  | tl.DTYPE | DTYPE | jit:NAME | bare word (a string) | expression */
 static bool resolve_const(resolver *r, int i, const repl_value *v)
 {
     const front_param *p = &r->params[i];
@@ -531,6 +554,8 @@ static bool resolve_const(resolver *r, int i, const repl_value *v)
         c->i = t[0] == 'T';
     } else if (!strcmp(t, "None")) {
         c->kind = CONST_NONE;
+    } else if (!strncmp(t, "jit:", 4)) {
+        return set_func(r, i, opt_of(v), t + 4);
     } else if (repl_parse_int(t, &iv, &u64)) {
         if (u64) return rerr("%s %s: %s is too large for a constexpr (at most 2**63-1)", opt_of(v), p->name, t);
         c->kind = CONST_INT;

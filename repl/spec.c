@@ -340,11 +340,13 @@ static size_t npy_with_dtype(const char *t, tt_dtype *dt)
     return (size_t)(c - t);
 }
 
-/* value := '@' PATH | PATH ending in '.npy' [':' DTYPE] | generator | desc(...) | ptrs(...) | expression */
+/* value := '@' PATH | PATH ending in '.npy' [':' DTYPE] | generator | desc(...) | ptrs(...) | jit:NAME
+ *        | expression */
 static bool classify(const pstate *ps, const char *opt, repl_value *v)
 {
     const char *t = v->text;
     if (!*t) return perr(ps, "%s %s: empty value", opt, v->name);
+    if (!strncmp(t, "jit:", 4)) return true;   /* a jit function: resolve.c (set_func) checks it */
     const char *p = t;
     while (isalnum((unsigned char)*p) || *p == '_') p++;
     bool gen_like = p > t && isalpha((unsigned char)t[0]) && (*p == ':' || *p == '(');

@@ -390,6 +390,23 @@ def indexing():
     save("index_trans", np.transpose(x, (0, 2, 1)))
 
 
+def tuples():
+    """kernels/tuples.py, in the kernels' order of operations (float32)."""
+    r = np.random.default_rng(88)
+    f = np.float32
+    x = r.standard_normal(64).astype(f)
+    save("tuple_x", x)
+    a = x * f(2) + f(1)                               # F(x, 2, 1) with F = axpb
+    save("tuple_apply_sub", ((a + (x * f(1) - f(2))) + f(-0.5) * x) + f(0))   # G = axmb
+    save("tuple_apply_add", ((a + (x * f(1) + f(2))) + f(-0.5) * x) + f(0))   # G = axpb
+    rows = r.standard_normal((5, 16)).astype(f)
+    save("tuple_rows", rows)
+    acc = np.zeros(16, dtype=f)
+    for row in rows:
+        acc = acc + row
+    save("tuple_mean", acc / f(5))
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -403,6 +420,7 @@ def main():
     fp8()
     tdesc()
     indexing()
+    tuples()
 
 
 if __name__ == "__main__":

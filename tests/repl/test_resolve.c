@@ -191,6 +191,8 @@ START_TEST(constexpr_values)
         { "relu", CONST_STR, 0, 0, "relu" },
         { "\"'gelu'\"", CONST_STR, 0, 0, "gelu" },
         { "'\"tanh\"'", CONST_STR, 0, 0, "tanh" },
+        { "jit:relu", CONST_FUNC, 0, 0, "relu" },          /* a jit function: the front end looks it up */
+        { "jit:relu@12", CONST_FUNC, 0, 0, "relu@12" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         launch l;
@@ -211,6 +213,12 @@ START_TEST(constexpr_values)
     expect_error("--arg m=1 --arg u=1 --arg f=1 --const A=tl.float17 --const B=1", TYPED, NULL,
                  "tritium: error: --const A: unknown dtype 'tl.float17' (expected one of tl.float16, tl.bfloat16, "
                  "tl.float32, tl.float64, tl.int8, ..., tl.uint64, tl.int1)\n");
+    expect_error("--arg m=1 --arg u=1 --arg f=1 --const A=jit:1x --const B=1", TYPED, NULL,
+                 "tritium: error: --const A: 'jit:1x' must name a @triton.jit function of the kernel's file "
+                 "(jit:NAME or jit:NAME@LINE)\n");
+    expect_error("--arg m=1 --arg u=1 --arg f=1 --const A=jit:f@0 --const B=1", TYPED, NULL,
+                 "tritium: error: --const A: 'jit:f@0' must name a @triton.jit function of the kernel's file "
+                 "(jit:NAME or jit:NAME@LINE)\n");
     expect_error("--arg m=1 --arg u=1 --arg f=1 --const A=9223372036854775808 --const B=1", TYPED, NULL,
                  "tritium: error: --const A: 9223372036854775808 is too large for a constexpr (at most 2**63-1)\n");
 }
