@@ -56,10 +56,15 @@ static void assigned_names(sema *S, node_list *body, names *ns)
 /* ---- assignment ---- */
 
 /* Plain assignment turns Python numbers into 0-d tensors (code_generator.py
- * _sanitize_value); dtypes, tuples, strings and None stay as they are. */
+ * _sanitize_value); dtypes, tuples, strings and None stay as they are. A jit
+ * function or a named tuple class cannot be assigned (also not inside a
+ * tuple): _sanitize_value's to_tensor refuses them. */
 static sval sanitize(sema *S, src_pos p, sval v)
 {
     if (sv_is_const(&v)) return sema_to_tensor(S, p, v);
+    if (v.k == V_FUNC || v.k == V_CLASS)
+        sema_error(S, p, "cannot assign %s to a variable: Triton 3.6 converts assigned values to tensors "
+                         "(code_generator.py _sanitize_value); call it, or pass it where it is used", sv_describe(S, &v));
     if (v.k == V_TUPLE) {
         sval t = v;
         t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(v.n + 1));

@@ -14,7 +14,7 @@ bytes; fp8 tensors go to Triton as triton.reinterpret of uint8 storage),
 `empty:DT[shape]` / `zeros:DT[shape]` fresh ones, numbers scalars, `None`
 None, `--tensor X=...` a tensor that only `desc(X, block=[...])` (a host
 TensorDescriptor) uses, --const NAME=V constexprs (`tl.float16` a dtype,
-`"nan"` a string), --grid the grid, --num-warps num_warps; every
+`"nan"` a string, `jit:NAME` the module's jit function NAME), --grid the grid, --num-warps num_warps; every
 --expect NAME=REF[,rtol=..,atol=..] is compared with numpy as `tritium run
 --expect` compares (the same default tolerances). fp8_ops.py's cases (tl.abs,
 max, min, sum on fp8) run too, with that file's references.
@@ -61,6 +61,14 @@ ML_FP8 = {"f8e4nv": "float8_e4m3fn", "f8e5": "float8_e5m2", "f8e4b8": "float8_e4
 
 class Skip(Exception):
     """A case this script cannot launch under Triton (the reason)."""
+
+
+class JitRef:
+    """`jit:NAME[@LINE]`: the kernel module's @triton.jit function NAME,
+    looked up once the module is loaded."""
+
+    def __init__(self, ref):
+        self.name = ref.split("@")[0]
 
 
 # ---- the cases ----
@@ -145,6 +153,8 @@ def value(torch, spec, store):
         return t, t
     if spec == "None":
         return None, None
+    if spec.startswith("jit:"):
+        return JitRef(spec[4:]), None
     m = re.fullmatch(r"(.+\.npy)(?::(\w+))?", spec)
     if m:
         a, descr = read_npy(os.path.join(HERE, m.group(1)))
@@ -182,6 +192,8 @@ def const(val):
         return val == "True"
     if val.startswith("tl."):
         return getattr(tl, val[3:])
+    if val.startswith("jit:"):
+        return JitRef(val[4:])
     if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'":
         return val[1:-1]
     return val
@@ -300,6 +312,7 @@ def run_meson_case(torch, argv):
         else:
             raise Skip("option %s" % flag)
     mod = load(os.path.join(HERE, path), argv[0])
+    kwargs = {k: getattr(mod, v.name) if isinstance(v, JitRef) else v for k, v in kwargs.items()}
     fn = getattr(mod, kernel.split("@")[0])
     launch(fn, grid, kwargs)
     if COMPILE_ONLY:

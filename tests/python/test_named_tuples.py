@@ -143,7 +143,7 @@ def test_jit_function_from_another_file(tmp_path, monkeypatch):
         import triton
         import triton.language as tl
 
-        OFFSET: tl.constexpr = 7
+        OFFSET = tl.constexpr(7)
 
 
         @triton.jit

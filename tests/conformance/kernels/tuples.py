@@ -39,17 +39,17 @@ def apply(X, Y, F: tl.constexpr, G, N: tl.constexpr):
     x = tl.load(X + offs)
     t = make_affine(2.0, 1.0)
     u = Affine(-0.5)
-    fs = (F, G, (t.scale, t.shift))
-    # F(x, 2, 1) + G(x, 1, 2) + (-0.5) * x + 0.0
-    y = fs[0](x, *fs[2]) + fs[1](x, *t[::-1]) + u.scale * x + u[1:][0]
+    # F(x, 2, 1) + G(x, 1, 2) + (-0.5) * x + 0.0; functions in a tuple are
+    # used in place (assigning one is an error in Triton 3.6)
+    y = (F, G)[0](x, *(t.scale, t.shift)) + (F, G)[1](x, *t[::-1]) + u.scale * x + u[1:][0]
     tl.store(Y + offs, y)
 
 
 @triton.jit
 def running(X, Y, n, N: tl.constexpr):
     offs = tl.arange(0, N)
-    s = Stats(tl.zeros((N,), tl.float32), 0)
+    s = Stats(tl.zeros((N,), tl.float32), tl.zeros((N,), tl.float32))
     for i in range(n):
-        s = Stats(s.total + tl.load(X + i * N + offs), s.count + 1)
+        s = Stats(s.total + tl.load(X + i * N + offs), s.count + 1.0)
     total, count = s
     tl.store(Y + offs, total / count)
