@@ -6,9 +6,13 @@
  * launch the L2 cache is flushed (a 256 MB memset, as do_bench zeroes its
  * 256 MB buffer), a start event is recorded, the kernel launched, an end
  * event recorded; the result is the median of the event times. The host
- * launch overhead is the mean host time of one cuLaunchKernel call over
- * back-to-back launches. The timed launches run on device copies of the
- * launch's tensors as they are after the first run (outputs included). */
+ * launch overhead is the host time of one launch as the warm path makes it
+ * (gpu_launcher_launch: one cuLaunchKernel with the pre-packed parameter
+ * buffer): HOST_BATCHES batches of HOST_LAUNCHES back-to-back launches, each
+ * batch's mean, the median batch; on the default stream (the stream
+ * Triton's launches from torch use) and on a non-blocking stream. The timed
+ * launches run on device copies of the launch's tensors as they are after
+ * the first run (outputs included). */
 #include "repl_gpu.h"
 #include "tritium/cuda.h"
 #include "tritium/diag.h"
@@ -18,11 +22,29 @@
 
 #define FLUSH_BYTES (256u << 20)
 #define HOST_LAUNCHES 200
+#define HOST_BATCHES 5
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The median over HOST_BATCHES of the mean host time (µs) of
+ * HOST_LAUNCHES back-to-back launches on stream; -1 on a CUDA error. */
+static double host_launch_us(const gpu_launcher *K, const launch *l, void *stream, const void *buf)
+{
+    double us[HOST_BATCHES];
+    for (int b = 0; b < HOST_BATCHES; b++) {
+        if (cuda_sync()) return -1;
+        double t0 = now_seconds();
+        for (int it = 0; it < HOST_LAUNCHES; it++)
+            if (gpu_launcher_launch(K, l->grid, stream, buf)) return -1;
+        us[b] = (now_seconds() - t0) * 1e6 / HOST_LAUNCHES;
+    }
+    if (cuda_sync()) return -1;
+    qsort(us, HOST_BATCHES, sizeof *us, cmp_double);
+    return us[HOST_BATCHES / 2];
 }
 
 /* Time `iters` launches (see the file comment). Returns 0, or -1 with a
@@ -31,34 +53,25 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
                  char *err, size_t errlen)
 {
     gpu_spec spec = gpu_spec_of_launch(f, l);
-    gpu_kernel gk;
-    if (gpu_compile(f, o, &spec, &gk, err, errlen)) return -1;
-    int rc = -1, n = l->nargs;
-    cuda_module *mod = NULL;
-    cuda_kernel k;
+    const gpu_launcher *K;
+    if (gpu_launcher_get(f, o, &spec, &K, NULL, err, errlen)) return -1;   /* gpu_launch's, memoized */
+    int rc = -1, n = l->nargs + l->nextra;
     cuda_devptr flush = 0;
-    cuda_devptr *dev = xcalloc((size_t)(n + l->nextra) + 1, sizeof *dev);
-    uint64_t *addr = xcalloc((size_t)(n + l->nextra) + 1, sizeof *addr);
-    uint64_t *slots = xcalloc((size_t)n + 1, sizeof *slots);
-    void **params = xcalloc((size_t)n + 1, sizeof *params);
+    cuda_devptr *dev = xcalloc((size_t)n + 1, sizeof *dev);
+    uint64_t *addr = xcalloc((size_t)n + 1, sizeof *addr);
+    void *buf = xcalloc(K->size + 8, 1);
     double *ms = xcalloc((size_t)iters, sizeof *ms);
+    void *stream = NULL;
     cuda_timer tm = { 0 };
-    if (cuda_module_load_ptx(gk.ptx, &mod) || cuda_kernel_get(mod, gk.name, gk.smem_bytes, &k)) goto cuerr;
-    if (gpu_upload_buffers(l, dev, addr, err, errlen)) goto out;
-    for (int i = 0; i < n; i++) {
-        if (gpu_pack_param(f, i, &l->args[i], addr[i], &slots[i], err, errlen)) goto out;
-        params[i] = &slots[i];
-    }
+    if (gpu_upload_buffers(l, dev, addr, err, errlen) || gpu_launcher_pack(K, l, addr, buf, err, errlen)) goto out;
     if (cuda_malloc(&flush, FLUSH_BYTES) || cuda_timer_create(&tm)) goto cuerr;
-    int block = 32 * gk.num_warps;
     for (int w = 0; w < 3; w++)
-        if (cuda_launch(&k, l->grid, block, gk.smem_bytes, params)) goto cuerr;
+        if (gpu_launcher_launch(K, l->grid, NULL, buf)) goto cuerr;
     if (cuda_sync()) goto cuerr;
     for (int it = 0; it < iters; it++) {
         float t;
         if (cuda_memset8(flush, 0, FLUSH_BYTES) || cuda_timer_start(&tm) ||
-            cuda_launch(&k, l->grid, block, gk.smem_bytes, params) || cuda_timer_stop(&tm) ||
-            cuda_timer_elapsed(&tm, &t))
+            gpu_launcher_launch(K, l->grid, NULL, buf) || cuda_timer_stop(&tm) || cuda_timer_elapsed(&tm, &t))
             goto cuerr;
         ms[it] = t;
     }
@@ -69,26 +82,21 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
     res->bench_max_ms = ms[iters - 1];
     res->bench_median_ms = iters % 2 ? ms[iters / 2] : 0.5 * (ms[iters / 2 - 1] + ms[iters / 2]);
     /* host cost of a launch: back-to-back launches, no synchronization between */
-    double t0 = now_seconds();
-    for (int it = 0; it < HOST_LAUNCHES; it++)
-        if (cuda_launch(&k, l->grid, block, gk.smem_bytes, params)) goto cuerr;
-    res->launch_us = (now_seconds() - t0) * 1e6 / HOST_LAUNCHES;
-    if (cuda_sync()) goto cuerr;
+    if ((res->launch_us = host_launch_us(K, l, NULL, buf)) < 0) goto cuerr;
+    if (cuda_stream_create(&stream) || (res->launch_stream_us = host_launch_us(K, l, stream, buf)) < 0) goto cuerr;
     rc = 0;
     goto out;
 cuerr:
     snprintf(err, errlen, "%s", cuda_error());
 out:
+    cuda_stream_destroy(stream);
     if (tm.start) cuda_timer_destroy(&tm);
     if (flush) cuda_free(flush);
     gpu_free_buffers(l, dev);
-    if (mod) cuda_module_unload(mod);
     free(dev);
     free(addr);
-    free(slots);
-    free(params);
+    free(buf);
     free(ms);
-    gpu_kernel_free(&gk);
     return rc;
 }
 
@@ -134,8 +142,9 @@ void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
             st->cubin_cached ? " (cubin cached)" : "", st->num_regs, st->spill_bytes, st->smem_bytes);
     fprintf(f, "gpu      copy in %.3f ms, kernel %.4f ms, copy out %.3f ms\n", st->h2d_ms, st->kernel_ms, st->d2h_ms);
     if (r->bench_iters)
-        fprintf(f, "bench    %d launches: median %.4f ms (min %.4f, max %.4f); host launch overhead %.2f us\n",
-                r->bench_iters, r->bench_median_ms, r->bench_min_ms, r->bench_max_ms, r->launch_us);
+        fprintf(f, "bench    %d launches: median %.4f ms (min %.4f, max %.4f); host launch overhead %.2f us "
+                   "(%.2f us on a non-blocking stream)\n",
+                r->bench_iters, r->bench_median_ms, r->bench_min_ms, r->bench_max_ms, r->launch_us, r->launch_stream_us);
 }
 
 json_t *repl_gpu_json(const repl_gpu_result *r)
@@ -163,6 +172,7 @@ json_t *repl_gpu_json(const repl_gpu_result *r)
         json_object_set_new(b, "min_ms", json_real(r->bench_min_ms));
         json_object_set_new(b, "max_ms", json_real(r->bench_max_ms));
         json_object_set_new(b, "launch_us", json_real(r->launch_us));
+        json_object_set_new(b, "launch_stream_us", json_real(r->launch_stream_us));
         json_object_set_new(o, "bench", b);
     } else {
         json_object_set_new(o, "bench", json_null());

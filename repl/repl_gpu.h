@@ -73,7 +73,10 @@ typedef struct repl_gpu_result {
     double front_ms;               /* front_compile (filled by the caller) */
     int bench_iters;               /* 0: no benchmark */
     double bench_median_ms, bench_min_ms, bench_max_ms;   /* CUDA events, per launch */
-    double launch_us;              /* host time of one cuLaunchKernel, mean */
+    double launch_us;              /* host time of one cuLaunchKernel with the pre-packed
+                                    * parameter buffer on the default stream: the median over
+                                    * HOST_BATCHES batches of each batch's mean */
+    double launch_stream_us;       /* the same on a non-blocking stream */
     tt_numerics numerics;
 } repl_gpu_result;
 

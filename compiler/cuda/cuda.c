@@ -60,6 +60,8 @@ enum {
     X(FuncSetAttribute, "cuFuncSetAttribute", (CUfunction, int, int)) \
     X(LaunchKernel, "cuLaunchKernel", (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, \
                                        unsigned, unsigned, CUstream, void **, void **)) \
+    X(StreamCreate, "cuStreamCreate", (CUstream *, unsigned)) \
+    X(StreamDestroy, "cuStreamDestroy_v2", (CUstream)) \
     X(EventCreate, "cuEventCreate", (CUevent *, unsigned)) \
     X(EventRecord, "cuEventRecord", (CUevent, CUstream)) \
     X(EventSynchronize, "cuEventSynchronize", (CUevent)) \
@@ -78,6 +80,7 @@ static struct {
     CUdevice dev;
     CUcontext ctx;
     int state;                 /* 0 untried, 1 ok, -1 failed */
+    unsigned generation;       /* cuda_context_generation */
     bool no_driver;
     char init_err[512];
     /* the last launch, for error messages; formatted only when one is
@@ -330,26 +333,69 @@ int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel 
     return 0;
 }
 
-int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params)
+/* Remember the launch for error messages (formatted only when one is
+ * reported); the name is copied only when it changes. */
+static inline void note_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem)
 {
-    NEED_INIT();
     if (strncmp(cu.last.name, k->name, sizeof cu.last.name - 1))
         snprintf(cu.last.name, sizeof cu.last.name, "%s", k->name);
     for (int d = 0; d < 3; d++) cu.last.grid[d] = (long long)grid[d];
     cu.last.block = block_x;
     cu.last.smem = dyn_smem;
     cu.last.set = true;
-    if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || grid[0] > 2147483647LL || grid[1] > 65535 || grid[2] > 65535)
-        return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
-    if (grid[0] * grid[1] * grid[2] == 0) return 0;
+}
+
+static inline bool grid_ok(const int64_t grid[3])
+{
+    return grid[0] >= 1 && grid[1] >= 1 && grid[2] >= 1 && grid[0] <= 2147483647LL && grid[1] <= 65535 &&
+           grid[2] <= 65535;
+}
+
+static int launch_failed(CUresult r)
+{
+    char d[512];
+    describe(r, d, sizeof d);
+    return fail("cannot launch %s: %s", launch_text(), d);
+}
+
+int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params)
+{
+    NEED_INIT();
+    note_launch(k, grid, block_x, dyn_smem);
+    if (!grid_ok(grid)) return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
     CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                  (unsigned)block_x, 1, 1, (unsigned)dyn_smem, NULL, params, NULL);
-    if (r) {
-        char d[512];
-        describe(r, d, sizeof d);
-        return fail("cannot launch %s: %s", launch_text(), d);
-    }
-    return 0;
+    return r ? launch_failed(r) : 0;
+}
+
+/* cuLaunchKernel's `extra` markers (cuda.h: CU_LAUNCH_PARAM_END,
+ * CU_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_SIZE). */
+#define LAUNCH_PARAM_END ((void *)0)
+#define LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void *stream,
+                       const void *buf, size_t size)
+{
+    if (cu.state <= 0) NEED_INIT();            /* a cuda_kernel exists only after a successful init */
+    note_launch(k, grid, block_x, dyn_smem);
+    if (!grid_ok(grid)) return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
+    void *extra[] = { LAUNCH_PARAM_BUFFER_POINTER, (void *)buf, LAUNCH_PARAM_BUFFER_SIZE, &size, LAUNCH_PARAM_END };
+    CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
+                                 (unsigned)block_x, 1, 1, (unsigned)dyn_smem, stream, NULL, extra);
+    return r ? launch_failed(r) : 0;
+}
+
+int cuda_stream_create(void **stream)
+{
+    NEED_INIT();
+    *stream = NULL;
+    return check(cu.StreamCreate((CUstream *)stream, 1 /* CU_STREAM_NON_BLOCKING */), "cuStreamCreate");
+}
+
+void cuda_stream_destroy(void *stream)
+{
+    if (stream && cu.state > 0) cu.StreamDestroy(stream);
 }
 
 int cuda_sync(void)
@@ -363,9 +409,12 @@ int cuda_sync(void)
     return fail("CUDA error: %s", d);
 }
 
+unsigned cuda_context_generation(void) { return cu.generation; }
+
 int cuda_reset(void)
 {
     NEED_INIT();
+    cu.generation++;                          /* every module and function is gone */
     if (check(cu.PrimaryCtxReset(cu.dev), "cuDevicePrimaryCtxReset")) return -1;
     if (check(cu.PrimaryCtxRetain(&cu.ctx, cu.dev), "cuDevicePrimaryCtxRetain")) return -1;
     return check(cu.CtxSetCurrent(cu.ctx), "cuCtxSetCurrent");

@@ -109,8 +109,10 @@ const char *const *ir_enum_names(const char *kind, size_t len)
 
 ir_func *ir_func_new(const char *name)
 {
+    static _Atomic uint64_t next_serial = 1;
     ir_func *f = xcalloc(1, sizeof *f);
     f->name = xstrdup(name);
+    f->serial = next_serial++;
     ir_new_region(f, 0, NULL);    /* the body */
     return f;
 }

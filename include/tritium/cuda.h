@@ -78,6 +78,23 @@ int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel 
  * pointer per kernel parameter). Asynchronous: errors inside the kernel show
  * up at the next cuda_sync, whose message then names this launch. */
 int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params);
+/* The same launch with its parameters pre-packed in one buffer of `size`
+ * bytes, each parameter at an offset aligned to its size, in the kernel's
+ * parameter order (cuLaunchKernel's `extra` form,
+ * CU_LAUNCH_PARAM_BUFFER_POINTER / CU_LAUNCH_PARAM_BUFFER_SIZE: the driver
+ * copies the buffer instead of reading one pointer per parameter), on
+ * `stream` (a CUstream; NULL: the legacy default stream, as cuda_launch and
+ * torch's default stream). No allocation, no formatting unless it fails. */
+int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void *stream,
+                       const void *buf, size_t size);
+/* A non-blocking stream (cuStreamCreate, CU_STREAM_NON_BLOCKING: no implicit
+ * synchronization with the legacy default stream); destroy with
+ * cuda_stream_destroy (NULL is ignored). */
+int cuda_stream_create(void **stream);
+void cuda_stream_destroy(void *stream);
+/* Bumped by cuda_reset: modules and functions loaded under an older
+ * generation are gone (memos compare it). */
+unsigned cuda_context_generation(void);
 /* cuCtxSynchronize. An error names the last launch, e.g.
  * "kernel add (grid 4x1x1, block 128, smem 0) failed: an illegal memory access
  * was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)". After such an error the

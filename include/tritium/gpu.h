@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include "tritium/ir.h"
 #include "tritium/launch.h"
+#include "tritium/cuda.h"
 
 /* Numerics (tt_numerics, launch.h). IEEE: IEEE division and square root, no
  * contraction, libdevice without flush-to-zero — agrees bit for bit with the
@@ -73,6 +74,17 @@ typedef struct gpu_spec {
  * allocations are 256-byte aligned; a view is 16-byte aligned when its
  * offset into its storage is). */
 gpu_spec gpu_spec_of_launch(const ir_func *f, const launch *l);
+/* The same with each tensor argument k's actual device address addr[k]
+ * (launches on memory the caller allocated: torch's tensors); addr NULL is
+ * gpu_spec_of_launch. */
+gpu_spec gpu_spec_of_args(const ir_func *f, const launch *l, const uint64_t *addr);
+/* The target for the current device: "sm_NN" from its compute capability,
+ * capped at sm_90 (LLVM 19's last; the driver JITs the PTX forward); *newer
+ * is set when the device is newer than sm_90 (the caller then sets
+ * gpu_options.mma_sync: sm_90a PTX runs on sm_90 alone). di (may be NULL)
+ * receives the device's properties. -1 with the CUDA error (no driver, no
+ * device) in err. */
+int gpu_device_arch(char *arch, size_t n, cuda_device_info *di, bool *newer, char *err, size_t errlen);
 
 typedef struct gpu_kernel {
     char *name;                    /* PTX entry name */
@@ -144,5 +156,64 @@ void gpu_free_buffers(const launch *l, uint64_t *dev);
  * zero-padded. Returns 0, or -1 with a message in err when the argument's
  * kind does not match the parameter. */
 int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen);
+
+/* ---- launcher.c: the warm launch path ---- */
+
+/* A kernel parameter as the entry declares it (lower.c gpu_lower): its
+ * bytes in the parameter buffer. */
+typedef enum { GPU_P_PTR, GPU_P_BOOL, GPU_P_I32, GPU_P_I64, GPU_P_F16, GPU_P_BF16, GPU_P_F32, GPU_P_F64 } gpu_param_kind;
+typedef struct gpu_param {
+    gpu_param_kind kind;
+    int offset, size;              /* bytes; offset is a multiple of size (CUDA's ABI) */
+} gpu_param;
+
+/* The runtime parameters of f laid out as one cuLaunchKernel parameter
+ * buffer, in order, each aligned to its size (pointers 8, i1..i32 4, i64 8,
+ * f16/bf16 2, f32 4, f64 8); *size is rounded up to 8. *params (one per
+ * parameter of f's body) is malloc'd. -1 with a message for a parameter type
+ * the GPU path does not pass. */
+int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *err, size_t errlen);
+/* Store argument a (device address dev for a tensor) as a parameter of
+ * `kind` at dst (the parameter's size in bytes). -1 with a message when a
+ * tensor is given for a scalar or the other way round. */
+int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void *dst, char *err, size_t errlen);
+
+/* A kernel ready to launch again and again: compiled, loaded, its
+ * parameter buffer laid out (Triton's CompiledKernel with its launcher). */
+typedef struct gpu_launcher {
+    cuda_kernel k;                 /* the loaded function (num_regs, local_bytes, ...) */
+    cuda_module *mod;              /* owned; NULL when another launcher loaded the same PTX */
+    int block;                     /* threads per CTA: 32 x num_warps */
+    int smem;                      /* dynamic shared memory bytes */
+    int nparams;
+    gpu_param *params;
+    size_t size;                   /* parameter buffer bytes */
+    char key[33];                  /* the PTX cache key */
+    char arch[16];
+} gpu_launcher;
+
+/* The launcher of f compiled for o (o->arch set; num_warps 0 means 4) and
+ * spec. Memoized for the process by f's serial number, spec and the options
+ * that change the code, so only the first call per key compiles (gpu_compile,
+ * disk cache), loads (cubin cache) and lays out; later calls are a short
+ * scan under a mutex. The launcher lives as long as the process (a
+ * cuda_reset makes the next call load again). st (may be NULL) gets
+ * compile/load times, cache hits and is left alone on a memo hit. Returns 0,
+ * or -1 with a message in err (no driver, compile or load failure). */
+int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const gpu_launcher **out,
+                     gpu_stats *st, char *err, size_t errlen);
+/* Pack the runtime arguments of l into buf (L->size bytes): tensors as the
+ * device addresses addr[i]. -1 with a message when l does not match. */
+int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *addr, void *buf, char *err,
+                      size_t errlen);
+/* One cuLaunchKernel of L on grid with the packed buffer, on stream (NULL:
+ * the default stream); cuda_launch_packed's errors (cuda_error()). No
+ * allocation, lookup or hashing. */
+int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf);
+
+/* Process-wide counts of gpu_launcher_get, for tests and benchmarks: memo
+ * hits, misses (each compiles through gpu_compile) and module loads. */
+typedef struct gpu_counters { long hits, compiles, loads; } gpu_counters;
+void gpu_counters_get(gpu_counters *out);
 
 #endif

@@ -247,6 +247,8 @@ typedef struct ir_func {
     tt_dtype *arg_dtype;
     bool *arg_is_ptr;
     int nargs;
+    uint64_t serial;               /* unique in the process (ir_func_new): a cheap
+                                    * identity for memos that outlive the function */
 } ir_func;
 
 ir_func *ir_func_new(const char *name);

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define TRITIUM_API_VERSION 2
+#define TRITIUM_API_VERSION 3
 
 /* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
 enum {
@@ -198,6 +198,51 @@ int tritium_run(tritium_launch *L, const tritium_options *o, tritium_report **re
  * TRITIUM_NO_GPU when the library has no GPU compiler or no CUDA driver
  * answers; TRITIUM_KERNEL_ERROR when the launch failed on the device. */
 int tritium_run_gpu(tritium_launch *L, tritium_report **rep);
+
+/* ---- the GPU executor: launches on device memory ------------------------ */
+
+/* A kernel compiled and loaded for one specialization, with the layout of
+ * its parameter buffer (Triton's CompiledKernel with its launcher). Owned by
+ * the library for the life of the process; launch it any number of times. */
+typedef struct tritium_gpu_kernel tritium_gpu_kernel;
+
+/* The GPU kernel for launch L, whose tensors are CUDA *device* memory:
+ * tritium_launch_tensor's data and storage are device addresses in the
+ * primary context of device 0 ($TRITIUM_DEVICE), never read on the host.
+ * Specialized as Triton 3.6 does (runtime/jit.py, specialize.cc): each
+ * tensor address 16-byte aligned or not, each integer % 16 == 0 or == 1,
+ * the constexprs, num_warps, numerics (TRITIUM_NUMERICS_*). The first call
+ * per specialization compiles (disk cache) and loads; later ones are a
+ * memo lookup. Pointer tables and extra tensors are refused (device
+ * memory already holds device addresses). TRITIUM_OK; TRITIUM_INPUT_ERROR
+ * (compile error, bad launch: tritium_last_error); TRITIUM_NO_GPU. */
+int tritium_gpu_prepare(tritium_launch *L, int numerics, const tritium_gpu_kernel **out);
+
+/* Parameter kinds of the buffer, each stored little-endian at its offset:
+ * PTR a 64-bit device address; BOOL and I32 32-bit integers; I64; F16 and
+ * BF16 16-bit patterns; F32; F64. */
+enum { TRITIUM_PARAM_PTR, TRITIUM_PARAM_BOOL, TRITIUM_PARAM_I32, TRITIUM_PARAM_I64, TRITIUM_PARAM_F16,
+       TRITIUM_PARAM_BF16, TRITIUM_PARAM_F32, TRITIUM_PARAM_F64 };
+
+/* The parameter buffer of k: returns its size in bytes and sets *nparams;
+ * kinds[i] and offsets[i] (bytes, aligned to the parameter's size, CUDA's
+ * ABI) for the first min(n, *nparams) parameters (the launch's runtime
+ * arguments in kernel order, a host descriptor's shape and strides after
+ * its base). Packing the same buffer once and launching it again and again
+ * is the warm path. */
+int tritium_gpu_kernel_layout(const tritium_gpu_kernel *k, int *nparams, int *kinds, int *offsets, int n);
+/* Fill buf (the layout's size) with L's runtime arguments as
+ * tritium_gpu_prepare took them. TRITIUM_OK or TRITIUM_INPUT_ERROR. */
+int tritium_gpu_kernel_pack(const tritium_gpu_kernel *k, tritium_launch *L, void *buf);
+/* One cuLaunchKernel of k with the packed buffer (CU_LAUNCH_PARAM_BUFFER_POINTER)
+ * on `stream` (a CUstream; NULL: the legacy default stream; from torch:
+ * torch.cuda.current_stream().cuda_stream). Asynchronous; no allocation, no
+ * lookup. TRITIUM_OK; TRITIUM_INPUT_ERROR for a grid out of range (x
+ * 1..2^31-1, y and z 1..65535; Triton launches nothing for an empty grid,
+ * so neither should the caller); TRITIUM_KERNEL_ERROR with the driver's
+ * message. */
+int tritium_gpu_kernel_launch(const tritium_gpu_kernel *k, int64_t gx, int64_t gy, int64_t gz, void *stream,
+                              const void *buf);
 
 void tritium_report_stats(const tritium_report *r, tritium_stats *st);
 /* The fault, race and uninitialized-read reports as tritium prints them

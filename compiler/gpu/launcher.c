@@ -1,0 +1,274 @@
+/* launcher.c — gpu_launcher: a compiled, loaded kernel with its parameter
+ * buffer's layout, memoized per (function, specialization, options), so
+ * that a warm launch is one cuLaunchKernel with a pre-packed buffer: no IR
+ * printing or hashing, no cache file read, no module load, no allocation
+ * (Triton 3.6 does the same with its CompiledKernel cache, runtime/jit.py
+ * JITFunction.run, and the launcher it generates once per signature,
+ * third_party/nvidia/backend/driver.py make_launcher). */
+#include "gpu_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What makes two compiles equal, without printing the IR: the function's
+ * serial number (ir_func_new) and every option that changes the PTX. The
+ * developer knobs read from the environment (TRITIUM_WGMMA, ...) are taken
+ * when a key is first compiled. */
+typedef struct memo_key {
+    uint64_t serial;
+    gpu_spec spec;
+    char arch[16];
+    int num_warps, numerics, cg_level;
+    bool mma_sync;
+    const char *passes, *libdevice;          /* compared as strings */
+} memo_key;
+
+typedef struct memo_entry {
+    memo_key key;
+    unsigned generation;                     /* cuda_context_generation at load */
+    gpu_launcher *l;
+} memo_entry;
+
+static struct {
+    pthread_mutex_t mu;
+    VEC(memo_entry) v;
+    gpu_counters n;
+} memo = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+static bool key_eq(const memo_key *a, const memo_key *b)
+{
+    return a->serial == b->serial && a->spec.div16 == b->spec.div16 && a->spec.eq1 == b->spec.eq1 &&
+           !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps && a->numerics == b->numerics &&
+           a->cg_level == b->cg_level && a->mma_sync == b->mma_sync && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
+}
+
+void gpu_counters_get(gpu_counters *out)
+{
+    pthread_mutex_lock(&memo.mu);
+    *out = memo.n;
+    pthread_mutex_unlock(&memo.mu);
+}
+
+/* The parameter as gpu_lower declares it (lower.c gpu_lower: i1, i8, i16 as
+ * i32; f16 and bf16 as i16 bit patterns; pointers as 64-bit addresses). */
+static int param_kind(const ir_func *f, int k, gpu_param_kind *kind)
+{
+    ir_type t = f->values.v[f->regions.v[IR_BODY].args[k]].type;
+    switch (ir_type_get(t)->elem) {
+    case TT_PTR: *kind = GPU_P_PTR; return 8;
+    case TT_BOOL: *kind = GPU_P_BOOL; return 4;
+    case TT_I8: case TT_I16: case TT_I32: *kind = GPU_P_I32; return 4;
+    case TT_I64: *kind = GPU_P_I64; return 8;
+    case TT_F16: *kind = GPU_P_F16; return 2;
+    case TT_BF16: *kind = GPU_P_BF16; return 2;
+    case TT_F32: *kind = GPU_P_F32; return 4;
+    case TT_F64: *kind = GPU_P_F64; return 8;
+    default: return -1;
+    }
+}
+
+int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *err, size_t errlen)
+{
+    int n = f->regions.v[IR_BODY].nargs;
+    gpu_param *p = xcalloc((size_t)n + 1, sizeof *p);
+    size_t off = 0;
+    for (int k = 0; k < n; k++) {
+        int sz = param_kind(f, k, &p[k].kind);
+        if (sz < 0) {
+            const char *nm = f->values.v[f->regions.v[IR_BODY].args[k]].name;
+            snprintf(err, errlen, "kernel parameter %s: unsupported scalar type", nm ? nm : "?");
+            free(p);
+            return -1;
+        }
+        off = (off + (size_t)sz - 1) & ~(size_t)(sz - 1);      /* the CUDA ABI: aligned to its size */
+        p[k].offset = (int)off;
+        p[k].size = sz;
+        off += (size_t)sz;
+    }
+    *params = p;
+    *size = (off + 7) & ~(size_t)7;
+    return 0;
+}
+
+int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void *dst, char *err, size_t errlen)
+{
+    const char *nm = a->name ? a->name : "?";
+    if (kind == GPU_P_PTR) {
+        if (a->kind != ARG_TENSOR) {
+            snprintf(err, errlen, "argument %s: the kernel expects a tensor", nm);
+            return -1;
+        }
+        memcpy(dst, &dev, 8);
+        return 0;
+    }
+    if (a->kind == ARG_TENSOR) {
+        snprintf(err, errlen, "argument %s: the kernel expects a scalar, got a tensor", nm);
+        return -1;
+    }
+    double fv = a->kind == ARG_FLOAT ? a->f : (double)a->i;
+    int64_t iv = a->kind == ARG_INT ? a->i : (int64_t)a->f;
+    switch (kind) {
+    case GPU_P_BOOL: { int32_t v = iv != 0; memcpy(dst, &v, 4); break; }
+    case GPU_P_I32: { int32_t v = (int32_t)iv; memcpy(dst, &v, 4); break; }
+    case GPU_P_I64: memcpy(dst, &iv, 8); break;
+    case GPU_P_F16: { uint16_t h = tt_f32_to_f16((float)fv); memcpy(dst, &h, 2); break; }
+    case GPU_P_BF16: { uint16_t h = tt_f32_to_bf16((float)fv); memcpy(dst, &h, 2); break; }
+    case GPU_P_F32: { float v = (float)fv; memcpy(dst, &v, 4); break; }
+    case GPU_P_F64: memcpy(dst, &fv, 8); break;
+    case GPU_P_PTR: break;
+    }
+    return 0;
+}
+
+int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *addr, void *buf, char *err,
+                      size_t errlen)
+{
+    if (l->nargs != L->nparams) {
+        snprintf(err, errlen, "kernel %s takes %d runtime arguments, the launch gives %d", L->k.name, L->nparams,
+                 l->nargs);
+        return -1;
+    }
+    memset(buf, 0, L->size);
+    for (int i = 0; i < L->nparams; i++)
+        if (gpu_param_store(L->params[i].kind, &l->args[i], addr[i], (char *)buf + L->params[i].offset, err, errlen))
+            return -1;
+    return 0;
+}
+
+/* Load gk's module: the cubin from the disk cache, else the driver's JIT of
+ * the PTX (then cached). */
+static int load_module(const gpu_kernel *gk, const gpu_options *o, cuda_module **mod, gpu_stats *st, char *err,
+                       size_t errlen)
+{
+    double t0 = now_seconds();
+    cuda_device_info di;
+    if (cuda_device_info_get(&di)) {
+        snprintf(err, errlen, "%s", cuda_error());
+        return -1;
+    }
+    char *dir = o->no_cache ? NULL : gpu_cache_dir(o);
+    char ext[64];
+    snprintf(ext, sizeof ext, "-cc%d%d-drv%d.cubin", di.cc_major, di.cc_minor, di.driver_version);
+    void *cubin = NULL;
+    size_t clen = 0;
+    *mod = NULL;
+    if (dir && gpu_cache_read(dir, gk->key, ext, &cubin, &clen)) {
+        if (cuda_module_load_cubin(cubin, mod)) *mod = NULL;
+        else st->cubin_cached = true;
+        free(cubin);
+        cubin = NULL;
+    }
+    double t_jit = 0, c_jit = 0;
+    if (!*mod) {
+        t_jit = now_seconds();
+        c_jit = cpu_seconds();
+        int jr = cuda_ptx_to_cubin(gk->ptx, &cubin, &clen);
+        t_jit = now_seconds() - t_jit;
+        c_jit = cpu_seconds() - c_jit;
+        if (jr || cuda_module_load_cubin(cubin, mod)) {
+            snprintf(err, errlen, "%s", cuda_error());
+            free(cubin);
+            free(dir);
+            return -1;
+        }
+        if (dir) gpu_cache_write(dir, gk->key, ext, cubin, clen);
+        free(cubin);
+    }
+    free(dir);
+    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: the driver's PTX -> cubin (bench/compile_time.py --jit) */
+        fprintf(stderr, "gpu time: jit %.2f load %.2f ms; cpu: jit %.2f ms\n", t_jit * 1e3,
+                (now_seconds() - t0) * 1e3, c_jit * 1e3);
+    return 0;
+}
+
+/* Compile, load and lay out a launcher (the memo's miss path). */
+static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spec *spec, unsigned gen,
+                           gpu_stats *st, char *err, size_t errlen)
+{
+    gpu_kernel gk;
+    if (gpu_compile(f, o, spec, &gk, err, errlen)) return NULL;
+    st->compile_ms = gk.compile_ms;
+    st->ptx_cached = gk.from_cache;
+    gpu_launcher *L = xcalloc(1, sizeof *L);
+    memcpy(L->key, gk.key, sizeof L->key);
+    snprintf(L->arch, sizeof L->arch, "%s", gk.arch);
+    L->block = 32 * gk.num_warps;
+    L->smem = gk.smem_bytes;
+    if (gpu_param_layout(f, &L->params, &L->size, err, errlen)) goto fail;
+    L->nparams = f->regions.v[IR_BODY].nargs;
+    /* the same PTX loaded already (another function with the same text) */
+    for (int i = 0; i < memo.v.n; i++)
+        if (memo.v.v[i].generation == gen && !strcmp(memo.v.v[i].l->key, gk.key)) {
+            L->k = memo.v.v[i].l->k;
+            L->mod = NULL;                                /* the other launcher's */
+            gpu_kernel_free(&gk);
+            return L;
+        }
+    double t0 = now_seconds();
+    if (load_module(&gk, o, &L->mod, st, err, errlen)) goto fail;
+    if (cuda_kernel_get(L->mod, gk.name, gk.smem_bytes, &L->k)) {
+        snprintf(err, errlen, "%s", cuda_error());
+        goto fail;
+    }
+    memo.n.loads++;
+    st->load_ms = (now_seconds() - t0) * 1e3;
+    gpu_kernel_free(&gk);
+    return L;
+fail:
+    if (L->mod) cuda_module_unload(L->mod);
+    free(L->params);
+    free(L);
+    gpu_kernel_free(&gk);
+    return NULL;
+}
+
+int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const gpu_launcher **out,
+                     gpu_stats *st, char *err, size_t errlen)
+{
+    gpu_stats dummy;
+    if (!st) st = &dummy;
+    if (cuda_init()) {
+        snprintf(err, errlen, "%s", cuda_error());
+        return -1;
+    }
+    memo_key k;
+    memset(&k, 0, sizeof k);
+    k.serial = f->serial;
+    if (spec) k.spec = *spec;
+    snprintf(k.arch, sizeof k.arch, "%s", o->arch ? o->arch : "sm_90");
+    k.num_warps = o->num_warps ? o->num_warps : 4;
+    k.numerics = (int)o->numerics;
+    k.cg_level = o->cg_level;
+    k.mma_sync = o->mma_sync;
+    k.passes = o->passes;
+    k.libdevice = o->libdevice;
+    unsigned gen = cuda_context_generation();
+    pthread_mutex_lock(&memo.mu);
+    for (int i = 0; i < memo.v.n; i++)
+        if (memo.v.v[i].generation == gen && key_eq(&memo.v.v[i].key, &k)) {
+            memo.n.hits++;
+            *out = memo.v.v[i].l;
+            pthread_mutex_unlock(&memo.mu);
+            return 0;
+        }
+    memo.n.compiles++;
+    gpu_launcher *L = build(f, o, spec, gen, st, err, errlen);
+    if (L) {
+        /* the memo owns the option strings it compares */
+        k.passes = k.passes ? xstrdup(k.passes) : NULL;
+        k.libdevice = k.libdevice ? xstrdup(k.libdevice) : NULL;
+        memo_entry e = { k, gen, L };
+        vec_push(&memo.v, e);
+    }
+    pthread_mutex_unlock(&memo.mu);
+    *out = L;
+    return L ? 0 : -1;
+}
+
+int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf)
+{
+    return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, buf, L->size);
+}

@@ -1,0 +1,126 @@
+/* fake_cuda.c — a stand-in libcuda for tests and host-side benchmarks on
+ * machines without a GPU (TRITIUM_LIBCUDA=.../libfake_cuda.so): the entry
+ * points compiler/cuda/cuda.c resolves, with "device memory" in host memory
+ * (cuMemAlloc is aligned_alloc, copies are memcpy), modules that are never
+ * run, and cuLaunchKernel recording what it was given. Kernels do not
+ * execute. fake_cuda_state() gives the counts and the last launch. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+
+/* What tests read back (keep in step with tests/gpu/test_launcher.c). */
+typedef struct fake_cuda {
+    long launches, module_loads, links, allocs, syncs;
+    unsigned grid[3], block, smem;
+    void *stream;
+    int used_extra;                /* the last launch passed CU_LAUNCH_PARAM_BUFFER_POINTER */
+    size_t param_size;
+    unsigned char params[4096];    /* the last launch's parameter buffer */
+} fake_cuda;
+
+static fake_cuda st;
+
+fake_cuda *fake_cuda_state(void) { return &st; }
+
+CUresult cuInit(unsigned f) { (void)f; return 0; }
+CUresult cuDriverGetVersion(int *v) { *v = 12080; return 0; }
+CUresult cuGetErrorName(CUresult r, const char **s) { *s = r ? "CUDA_ERROR_FAKE" : "CUDA_SUCCESS"; return 0; }
+CUresult cuGetErrorString(CUresult r, const char **s) { *s = r ? "fake error" : "no error"; return 0; }
+CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
+CUresult cuDeviceGet(int *d, int o) { *d = o; return 0; }
+CUresult cuDeviceGetName(char *s, int n, int d) { (void)d; strncpy(s, "fake GPU", (size_t)n); return 0; }
+
+CUresult cuDeviceGetAttribute(int *v, int attr, int d)
+{
+    (void)d;
+    switch (attr) {
+    case 16: *v = 132; break;                /* multiprocessors */
+    case 75: *v = 9; break;                  /* compute capability 9.0 */
+    case 76: *v = 0; break;
+    case 97: *v = 227 * 1024; break;         /* shared memory opt-in */
+    default: *v = 0;
+    }
+    return 0;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *b, int d) { (void)d; *b = (size_t)80 << 30; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = &st; return 0; }
+CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; return 0; }
+CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
+CUresult cuCtxSynchronize(void) { st.syncs++; return 0; }
+
+CUresult cuMemAlloc_v2(uint64_t *p, size_t n)
+{
+    void *m = aligned_alloc(256, (n + 255) / 256 * 256);
+    if (!m) return 2;                        /* CUDA_ERROR_OUT_OF_MEMORY */
+    st.allocs++;
+    *p = (uint64_t)(uintptr_t)m;
+    return 0;
+}
+
+CUresult cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); return 0; }
+CUresult cuMemcpyHtoD_v2(uint64_t d, const void *s, size_t n) { memcpy((void *)(uintptr_t)d, s, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void *d, uint64_t s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return 0; }
+CUresult cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return 0; }
+
+static char fake_module, fake_function;
+CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void **v)
+{
+    (void)img, (void)n, (void)o, (void)v;
+    st.module_loads++;
+    *m = &fake_module;
+    return 0;
+}
+CUresult cuModuleLoadData(void **m, const void *img) { return cuModuleLoadDataEx(m, img, 0, NULL, NULL); }
+CUresult cuModuleUnload(void *m) { (void)m; return 0; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *name) { (void)m, (void)name; *f = &fake_function; return 0; }
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : 0; return 0; }
+CUresult cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a, (void)v; return 0; }
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned smem, void *stream, void **params, void **extra)
+{
+    (void)f, (void)by, (void)bz;
+    st.launches++;
+    st.grid[0] = gx, st.grid[1] = gy, st.grid[2] = gz;
+    st.block = bx;
+    st.smem = smem;
+    st.stream = stream;
+    st.used_extra = 0;
+    st.param_size = 0;
+    if (params) return 0;                    /* kernelParams: the sizes are the module's; not recorded */
+    /* extra: { BUFFER_POINTER (1), buf, BUFFER_SIZE (2), &size, END (0) } */
+    void *buf = NULL;
+    size_t size = 0;
+    for (int i = 0; extra && extra[i]; i += 2) {
+        if (extra[i] == (void *)1) buf = extra[i + 1];
+        else if (extra[i] == (void *)2) size = *(size_t *)extra[i + 1];
+        else return 1;                       /* CUDA_ERROR_INVALID_VALUE */
+    }
+    if (!buf || size > sizeof st.params) return 1;
+    st.used_extra = 1;
+    st.param_size = size;
+    memcpy(st.params, buf, size);
+    return 0;
+}
+
+CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(1); return 0; }
+CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
+CUresult cuEventCreate(void **e, unsigned f) { (void)f; *e = malloc(1); return 0; }
+CUresult cuEventRecord(void *e, void *s) { (void)e, (void)s; return 0; }
+CUresult cuEventSynchronize(void *e) { (void)e; return 0; }
+CUresult cuEventDestroy_v2(void *e) { free(e); return 0; }
+CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { (void)a, (void)b; *ms = 0.001f; return 0; }
+
+static const char fake_cubin[] = "fake cubin";
+CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { (void)n, (void)o, (void)v; *s = &st; return 0; }
+CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *name, unsigned k, int *o, void **v)
+{
+    (void)s, (void)t, (void)d, (void)n, (void)name, (void)k, (void)o, (void)v;
+    st.links++;
+    return 0;
+}
+CUresult cuLinkComplete(void *s, void **out, size_t *n) { (void)s; *out = (void *)fake_cubin; *n = sizeof fake_cubin; return 0; }
+CUresult cuLinkDestroy(void *s) { (void)s; return 0; }
