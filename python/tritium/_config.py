@@ -3,7 +3,7 @@ TRITIUM_MODE / TRITIUM_OPTIONS or the pytest plugin)."""
 import os
 import shlex
 
-MODES = ("interp", "check", "debug", "record")
+MODES = ("interp", "check", "debug", "record", "gpu")
 
 
 class Config:
@@ -27,6 +27,7 @@ class Config:
         self.ulp = None                # check: also accept values this many ULPs apart
         self.against = "triton"        # check: triton | tritium-gpu | in-order | reverse | random[:SEED] | parallel
         self.verbose = False
+        self.gpu_host_tensors = False  # gpu mode: accept CPU tensors (tests with the stand-in driver only)
         self.explicit = set()          # options given on the command line (mode defaults leave them)
 
 
@@ -66,7 +67,7 @@ def options_to_argv(c):
 # check mode's defaults where the option was not given: Triton's compiled
 # code contracts and approximates (fast numerics), and a disagreement is
 # reported and counted, not raised
-MODE_DEFAULTS = {"check": {"numerics": "fast", "on_error": "warn"}}
+MODE_DEFAULTS = {"check": {"numerics": "fast", "on_error": "warn"}, "gpu": {"numerics": "fast"}}
 
 
 def env_argv():

@@ -304,11 +304,14 @@ def _base(v):
 class _Staging:
     """Host copies of device storages (CUDA tensors in interp mode), written
     back after the run. copy_all: CPU storages are copied too (check and
-    debug modes: the launch's inputs as they were before the real launch)."""
+    debug modes: the launch's inputs as they were before the real launch).
+    in_place: no copies at all, every tensor by its own (device) address (gpu
+    mode: libtritium compiles for device memory and never reads it)."""
 
-    def __init__(self, copy_all=False):
+    def __init__(self, copy_all=False, in_place=False):
         self.by_ptr = {}
         self.copy_all = copy_all
+        self.in_place = in_place
         self.names = {}                  # tensor argument -> its storage's data_ptr
 
     def host_bytes(self, t):
@@ -356,7 +359,7 @@ def _storage_of(name, v, staging):
     st = base.untyped_storage()
     nbytes = st.nbytes()
     esize = base.element_size()
-    if base.device.type != "cpu" or staging.copy_all:
+    if (base.device.type != "cpu" or staging.copy_all) and not staging.in_place:
         host, dptr = staging.host_bytes(base)
         staging.names[name] = dptr
         sptr = host.data_ptr()
@@ -638,7 +641,8 @@ class Launch:
         self.grid = grid
         self.sites = []
         try:
-            tables = _add_tables(self.L, bound, self.info.params, self.staging)
+            # pointer tables hold host addresses to translate; on device memory they are plain tensors
+            tables = set() if self.staging.in_place else _add_tables(self.L, bound, self.info.params, self.staging)
             for name, is_constexpr in self.info.params:
                 if name in tables:
                     continue

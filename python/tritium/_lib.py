@@ -9,7 +9,7 @@ import ctypes
 import glob
 import os
 
-API_VERSION = 2
+API_VERSION = 3
 
 # Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
@@ -117,6 +117,10 @@ def _declare(lib):
         "tritium_options_default": (None, [ctypes.POINTER(Options)]),
         "tritium_run": (I, [P, ctypes.POINTER(Options), ctypes.POINTER(P)]),
         "tritium_run_gpu": (I, [P, ctypes.POINTER(P)]),
+        "tritium_gpu_prepare": (I, [P, I, ctypes.POINTER(P)]),
+        "tritium_gpu_kernel_layout": (I, [P, ctypes.POINTER(I), ctypes.POINTER(I), ctypes.POINTER(I), I]),
+        "tritium_gpu_kernel_pack": (I, [P, P, C]),
+        "tritium_gpu_kernel_launch": (I, [P, I64, I64, I64, P, C]),
         "tritium_report_stats": (None, [P, ctypes.POINTER(Stats)]),
         "tritium_report_text": (C, [P]),
         "tritium_report_output": (C, [P]),

@@ -8,6 +8,10 @@ without benchmarking; heuristics run unchanged. Without a GPU driver a CPU
 stand-in driver answers Triton's device queries; triton.testing benchmarks
 are not timed (do_bench runs the function once; perf_report tables are
 skipped). No launch reaches Triton's driver.
+
+gpu: JITFunction.run is replaced by tritium's GPU executor (_gpu.py): the
+program's CUDA tensors in place, torch's current stream; autotuning and
+benchmarks run and time as usual.
 """
 import builtins
 import linecache
@@ -56,6 +60,46 @@ def _interp_run(self, *args, grid, warmup, **kwargs):
         hook(*args, **kwargs)
     _launch.interp_launch(self, args, kwargs, grid)
     return StandInKernel(self, kwargs)
+
+
+_gpu_launch = [None]
+
+
+def _gpu_getitem(self, grid):
+    """JITFunction.__getitem__ in gpu mode: kernel[grid](...) straight to
+    the GPU executor (Triton's goes through run's keyword arguments)."""
+    launch = _gpu_launch[0]
+
+    def call(*args, **kwargs):
+        c = launch(self, args, kwargs, grid)
+        k = c.kernel
+        if k is None:
+            k = c.kernel = GpuKernel(self, kwargs)
+        return k
+    return call
+
+
+class GpuKernel(StandInKernel):
+    """What JITFunction.warmup/run return in gpu mode: launches of
+    [grid](...) go through tritium's GPU path."""
+
+    def __getitem__(self, grid):
+        opts = {k: v for k, v in self.options.items() if k not in self.jitfn.arg_names}
+
+        def runner(*args, stream=None):
+            from . import _gpu
+            _gpu.gpu_launch(self.jitfn, args, dict(opts), grid)
+        return runner
+
+
+def _gpu_run(self, *args, grid, warmup, **kwargs):
+    if warmup:
+        return GpuKernel(self, kwargs)
+    c = _gpu_launch[0](self, args, kwargs, grid)   # pre_run_hooks run there
+    k = c.kernel
+    if k is None:
+        k = c.kernel = GpuKernel(self, kwargs)
+    return k
 
 
 def _pick_config(configs):
@@ -213,6 +257,20 @@ def install(mode):
         except RuntimeError:
             drv.set_active(_CPUDriver())
         untimed_benchmarks()
+        return
+    if mode == "gpu":
+        # Triton's autotuner and benchmarks time the launches for real
+        if not CONFIG.gpu_host_tensors:
+            try:
+                drv.active
+            except RuntimeError as e:
+                raise RuntimeError("tritium: --mode gpu needs a CUDA GPU (Triton found no GPU driver: %s); use "
+                                   "--mode interp here" % e) from e
+        from . import _gpu
+        _gpu_launch[0] = _gpu.gpu_launch
+        _ORIG["JITFunction.__getitem__"] = jit.JITFunction.__getitem__
+        jit.JITFunction.run = _gpu_run
+        jit.JITFunction.__getitem__ = _gpu_getitem
         return
     from . import _modes
     _modes.install(mode, jit, autotuner, _ORIG, _STATE)

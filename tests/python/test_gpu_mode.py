@@ -1,0 +1,134 @@
+"""gpu mode's launch path (python/tritium/_gpu.py) without a GPU: libtritium
+over the stand-in driver tests/gpu/fake_cuda.c ($FAKE_CUDA), which records
+what cuLaunchKernel receives and runs nothing, with CPU tensors standing in
+for device memory (CONFIG.gpu_host_tensors). Checked against independent
+references: the parameter buffer against a ctypes.Structure of the same
+fields (C's layout rules), the memo against the driver's link and load
+counts and a count of tritium_gpu_prepare calls. Nothing here is timed."""
+import ctypes
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+
+FAKE = os.environ.get("FAKE_CUDA")
+if not FAKE:
+    pytest.skip("FAKE_CUDA is not set (meson test gpu_mode sets it)", allow_module_level=True)
+os.environ["TRITIUM_LIBCUDA"] = FAKE
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m)) * scale, mask=m)
+
+
+class Fake(ctypes.Structure):
+    _fields_ = [("launches", ctypes.c_long), ("module_loads", ctypes.c_long), ("links", ctypes.c_long),
+                ("allocs", ctypes.c_long), ("syncs", ctypes.c_long), ("grid", ctypes.c_uint * 3),
+                ("block", ctypes.c_uint), ("smem", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                ("used_extra", ctypes.c_int), ("param_size", ctypes.c_size_t), ("params", ctypes.c_ubyte * 4096)]
+
+
+class AddParams(ctypes.Structure):        # x_ptr, y_ptr, out_ptr, n (i32), scale (f32)
+    _fields_ = [("x", ctypes.c_uint64), ("y", ctypes.c_uint64), ("out", ctypes.c_uint64), ("n", ctypes.c_int32),
+                ("scale", ctypes.c_float)]
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    os.environ["TRITIUM_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    import tritium
+    from tritium import _gpu, _lib
+    tritium.enable("gpu", gpu_host_tensors=True)
+    fn = ctypes.CDLL(FAKE).fake_cuda_state
+    fn.restype = ctypes.POINTER(Fake)
+    lib = _lib.lib()
+    calls = {"prepare": 0}
+    real = lib.tritium_gpu_prepare
+
+    def counting(*a):
+        calls["prepare"] += 1
+        return real(*a)
+    lib.tritium_gpu_prepare = counting
+    yield fn().contents, _gpu, calls
+    lib.tritium_gpu_prepare = real
+
+
+def recorded(fake):
+    return bytes(fake.params[:fake.param_size])
+
+
+def test_buffer_matches_c_layout(env):
+    fake, _gpu, _ = env
+    x, y, out = torch.randn(1000), torch.randn(1000), torch.empty(1000)
+    before = fake.launches
+    k = add_kernel[(4,)](x, y, out, 1000, 2.5, BLOCK=256)
+    assert fake.launches == before + 1 and fake.used_extra == 1
+    ref = AddParams(x.data_ptr(), y.data_ptr(), out.data_ptr(), 1000, 2.5)
+    assert recorded(fake) == bytes(ref)
+    assert (fake.grid[0], fake.grid[1], fake.grid[2], fake.block) == (4, 1, 1, 128)
+    assert k.metadata.num_warps == 4                       # what Triton's run returns, in kind
+
+
+def test_warm_calls_do_not_compile(env):
+    fake, _gpu, calls = env
+    x, y, out = torch.randn(4096), torch.randn(4096), torch.empty(4096)
+    add_kernel[(16,)](x, y, out, 4000, 1.0, BLOCK=256)     # n % 16 == 0: its own specialization
+    links, loads, prep, compiles = fake.links, fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]
+    launches = fake.launches
+    for i in range(50):                                     # other values, same specialization
+        n = 4000 - 16 * (i % 3)
+        add_kernel[(lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),))](x, y, out, n, float(i), BLOCK=256)
+    assert fake.launches == launches + 50
+    assert (fake.links, fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]) == (links, loads, prep, compiles)
+    ref = AddParams(x.data_ptr(), y.data_ptr(), out.data_ptr(), 4000 - 16 * (49 % 3), 49.0)
+    assert recorded(fake) == bytes(ref)
+    assert fake.grid[0] == triton.cdiv(4000 - 16 * (49 % 3), 256)
+
+
+def test_specializations(env):
+    fake, _gpu, calls = env
+    x, y, out = torch.randn(2048), torch.randn(2048), torch.empty(2048)
+    add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=256)
+    c0 = _gpu.COUNTS["compiles"]
+    add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=512)      # a constexpr
+    assert _gpu.COUNTS["compiles"] == c0 + 1
+    add_kernel[(1,)](x[1:], y, out, 1000, 1.0, BLOCK=256)  # a pointer 4 bytes off 16-byte alignment
+    assert _gpu.COUNTS["compiles"] == c0 + 2
+    ref = AddParams(x[1:].data_ptr(), y.data_ptr(), out.data_ptr(), 1000, 1.0)
+    assert recorded(fake) == bytes(ref)
+    add_kernel[(1,)](x, y, out, 1, 1.0, BLOCK=256)         # an int equal to 1
+    assert _gpu.COUNTS["compiles"] == c0 + 3
+    add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=256, num_warps=8)
+    assert _gpu.COUNTS["compiles"] == c0 + 4 and fake.block == 256
+
+
+def test_i64_and_empty_grid(env):
+    fake, _gpu, _ = env
+    x, y, out = torch.randn(64), torch.randn(64), torch.empty(64)
+
+    class P64(ctypes.Structure):
+        _fields_ = [("x", ctypes.c_uint64), ("y", ctypes.c_uint64), ("out", ctypes.c_uint64), ("n", ctypes.c_int64),
+                    ("scale", ctypes.c_float)]
+    add_kernel[(1,)](x, y, out, 2**40 + 3, -0.5, BLOCK=64)
+    assert recorded(fake) == bytes(P64(x.data_ptr(), y.data_ptr(), out.data_ptr(), 2**40 + 3, -0.5))
+    before = fake.launches
+    add_kernel[(0,)](x, y, out, 64, 1.0, BLOCK=64)
+    assert fake.launches == before
+
+
+def test_cpu_tensors_refused_on_a_real_gpu_path(env):
+    from tritium._config import CONFIG
+    from tritium.errors import UnsupportedLaunch
+    CONFIG.gpu_host_tensors = False
+    try:
+        x = torch.randn(32)
+        with pytest.raises(UnsupportedLaunch, match="CPU tensor"):
+            add_kernel[(1,)](x, x, x, 17, 1.0, BLOCK=32)
+    finally:
+        CONFIG.gpu_host_tensors = True
