@@ -11,7 +11,8 @@
 #       tests/gpu/launches.txt on the GPU and in the interpreter
 #       (tests/gpu/device_check.sh), `tritium diff` on every example and the
 #       planted order bug plus random-size trials (tests/gpu/test_diff.sh and
-#       below), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
+#       below), `python -m tritium --mode gpu` on CUDA tensors and tutorials
+#       01/02 (tests/python/gpu_mode_cuda.py), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
 #       interpreter benchmark against plain C and TRITON_INTERPRET=1 with
 #       the parallel schedule's scaling (bench/run.py), the cold compile
 #       time of the examples and tutorials 01-06 phase by phase, with the
@@ -75,7 +76,9 @@ run)
             --arg K=64 --trials 20 >/tmp/trials.log 2>&1 || fail=$((fail + 1))
         tail -n 1 /tmp/trials.log
     done
-    echo "== 5. GPU benchmark (tritium vs Triton 3.6)"
+    echo "== 4d. python -m tritium --mode gpu on CUDA tensors (tests/python/gpu_mode_cuda.py)"
+    TRITIUM_LIB="$PWD/$D/libtritium.so" python3 tests/python/gpu_mode_cuda.py || fail=$((fail + 1))
+    echo "== 5. GPU benchmark (tritium vs Triton 3.6; host launch from C and from Python)"
     python3 bench/gpu.py --tritium "$T" || fail=$((fail + 1))
     echo "== 6. interpreter benchmark (tritium vs plain C, --schedule parallel, TRITON_INTERPRET=1)"
     python3 bench/run.py --tritium "$T" || fail=$((fail + 1))

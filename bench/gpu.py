@@ -13,8 +13,11 @@ TensorDescriptor) this runs
               compile = front end + LLVM -> PTX + driver JIT/module load, as
               its --json reports them); kernel time = the median of N launches
               timed one by one with CUDA events, L2 flushed before each;
-              host launch overhead = the mean host time of one cuLaunchKernel
-              over back-to-back launches;
+              host launch overhead ("launch tritium us", from C) = the host
+              time of one warm launch as tritium makes it (one cuLaunchKernel
+              with the pre-packed parameter buffer, default stream): the
+              median of 5 batches of 200 back-to-back launches (the log line
+              also gives it on a non-blocking stream);
   * Triton:   the same @triton.jit function from the same file, on the inputs
               tritium generated (read back from its .npy files), with the same
               constexprs and num_warps: cold compile = the first call with
@@ -32,7 +35,9 @@ left in flight into the next iteration, as Triton does); "matmul bf16" is the ma
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
 in Triton's fast numerics). A last row launches a one-program 1024-element
-add kernel on both sides: the host launch overhead of a tiny kernel. Achieved
+add kernel on both sides: the host launch overhead of a tiny kernel, where
+"launch tritium py us" is the same from Python (`python -m tritium --mode gpu`,
+bench/launch_overhead.py: kernel[grid](...) on CUDA tensors, warm). Achieved
 bandwidth counts the bytes a kernel must move at least (inputs read once,
 outputs written once). Ratio = tritium time / Triton time (below 1: tritium
 is faster). Prints one table at the end.
@@ -159,8 +164,11 @@ def run_tritium(exe, case, tmp, iters):
     j = json.loads(p.stdout)
     g = j["gpu"]
     return dict(ms=g["bench"]["median_ms"], launch_us=g["bench"]["launch_us"],
+                launch_stream_us=g["bench"].get("launch_stream_us"),
                 compile_ms=g["front_ms"] + g["compile_ms"] + g["load_ms"],
-                detail=f"front {g['front_ms']:.1f} + ptx {g['compile_ms']:.1f} + load {g['load_ms']:.1f} ms",
+                detail=f"front {g['front_ms']:.1f} + ptx {g['compile_ms']:.1f} + load {g['load_ms']:.1f} ms, "
+                       f"host launch {g['bench']['launch_us']:.2f} us "
+                       f"({g['bench'].get('launch_stream_us') or 0:.2f} on a non-blocking stream)",
                 regs=g["num_regs"], spill=g["spill_bytes"], smem=g["smem_bytes"], device=g["device"],
                 arch=g["arch"], wall_s=wall)
 
@@ -286,6 +294,20 @@ class TritonSide:
                     compile_ms=None, maxdiff=None)
 
 
+def launch_from_python(exe):
+    """bench/launch_overhead.py --json with the libtritium.so next to exe
+    (device.sh's carry) or the build's."""
+    lib = os.path.join(os.path.dirname(os.path.abspath(exe)), "libtritium.so")
+    env = dict(os.environ)
+    if os.path.exists(lib):
+        env["TRITIUM_LIB"] = lib
+    p = subprocess.run([sys.executable, os.path.join(HERE, "launch_overhead.py"), "--json"], capture_output=True,
+                       text=True, env=env)
+    if p.returncode:
+        raise RuntimeError(p.stderr.strip()[-600:])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
@@ -347,8 +369,18 @@ def main():
             g = json.loads(p.stdout)["gpu"]
             tiny["tt"] = dict(ms=g["bench"]["median_ms"], launch_us=g["bench"]["launch_us"],
                               compile_ms=g["front_ms"] + g["compile_ms"] + g["load_ms"])
+            log(f"== tiny add: tritium host launch from C {g['bench']['launch_us']:.2f} us "
+                f"({g['bench'].get('launch_stream_us') or 0:.2f} us on a non-blocking stream)")
         except Exception as e:  # noqa: BLE001
             tiny["err"].append(f"tritium: {e}")
+        try:                                       # the same from Python: --mode gpu
+            py = launch_from_python(exe)
+            if tiny["tt"] is not None:
+                tiny["tt"]["py_launch_us"] = py["tritium_py_us"]
+            log(f"   from Python: tritium --mode gpu {py['tritium_py_us']:.2f} us, Triton {py['triton_py_us']:.2f} us "
+                f"(bench/launch_overhead.py, same process, alternating batches)")
+        except Exception as e:  # noqa: BLE001
+            tiny["err"].append(f"tritium --mode gpu: {e}")
         if tri:
             try:
                 tiny["tr"] = tri.run_tiny()
@@ -367,7 +399,8 @@ def main():
         return f"{c['bytes'] / (ms * 1e-3) / 1e9:.0f} GB/s"
 
     hdr = ["kernel", "size", "tritium ms", "triton ms", "ratio", "tritium perf", "triton perf",
-           "compile tritium ms", "compile triton ms", "launch tritium us", "launch triton us", "max|diff|"]
+           "compile tritium ms", "compile triton ms", "launch tritium us", "launch tritium py us", "launch triton us",
+           "max|diff|"]
     table = []
     for r in rows:
         c, tt, tr = r["case"], r["tt"] or {}, r["tr"] or {}
@@ -375,7 +408,7 @@ def main():
         table.append([c["name"], c["size"], fmt(tt.get("ms"), ".4f"), fmt(tr.get("ms"), ".4f"), fmt(ratio, ".2f"),
                       perf(c, tt.get("ms")) or "-", perf(c, tr.get("ms")) or "-",
                       fmt(tt.get("compile_ms"), ".0f"), fmt(tr.get("compile_ms"), ".0f"),
-                      fmt(tt.get("launch_us"), ".1f"), fmt(tr.get("launch_us"), ".1f"),
+                      fmt(tt.get("launch_us"), ".1f"), fmt(tt.get("py_launch_us"), ".1f"), fmt(tr.get("launch_us"), ".1f"),
                       fmt(tr.get("maxdiff"), ".3g")])
     w = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(hdr)]
     print()

@@ -19,6 +19,7 @@ parameter layout and generates the packer. Nothing on the warm path reads
 the PTX, hashes the kernel or allocates on the C side.
 """
 import ctypes
+import os
 import struct
 
 from . import _lib
@@ -183,13 +184,18 @@ class KernelRunner:
                 raise KeyError("Keyword argument %s was specified but unrecognised" % k)
         bound = dict(zip(self.names, vals))
         host_ok = CONFIG.gpu_host_tensors
+        want = int(os.environ.get("TRITIUM_DEVICE") or 0)
         for name, v, c in zip(self.names, vals, self.constexpr):
             if c:
                 continue
             for t in _tensors(v):
-                if _device(t) < 0 and not host_ok:
+                d = _device(t)
+                if d < 0 and not host_ok:
                     raise UnsupportedLaunch("tritium: gpu mode: argument '%s' is a CPU tensor; the GPU path takes "
                                             "CUDA tensors" % name)
+                if d >= 0 and d != want:
+                    raise UnsupportedLaunch("tritium: gpu mode: argument '%s' is on cuda:%d; tritium's GPU path "
+                                            "uses cuda:%d ($TRITIUM_DEVICE)" % (name, d, want))
         L = _launch.Launch(self.jitfn, bound, (1, 1, 1), opts.get("num_warps") or 4,
                            staging=_launch._Staging(in_place=True), debug=opts.get("debug"))
         try:

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Suite 'gpu' and bench/device.sh: `python -m tritium --mode gpu` on a real
+GPU (exits 77 without torch, triton or a CUDA device).
+
+1. In this process, gpu mode on CUDA tensors against torch: vector add at
+   sizes 1..2^20 (n % 16 == 0 or not, == 1), a view 4 bytes off 16-byte
+   alignment, an i64 scalar, a float scalar, a constexpr change, an empty
+   grid; a launch on a side stream ordered with torch's work on that
+   stream; softmax over rows. Warm calls of one specialization do not
+   compile (COUNTS), and different specializations do.
+2. Triton 3.6's tutorials 01 and 02 (unchanged) under
+   `python -m tritium --mode gpu`: their own checks against torch pass.
+"""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+try:
+    import torch
+    import triton
+    import triton.language as tl
+except ImportError as e:
+    print("skipped: %s" % e)
+    sys.exit(77)
+if not torch.cuda.is_available():
+    print("skipped: no CUDA device")
+    sys.exit(77)
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m)) * scale, mask=m)
+
+
+@triton.jit
+def offset_kernel(out_ptr, base, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, base + offs, mask=offs < n)
+
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=-float("inf"))
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(y_ptr + row * n_cols + offs, e / tl.sum(e, 0), mask=offs < n_cols)
+
+
+def in_process():
+    import tritium
+    from tritium import _gpu
+    tritium.enable("gpu")
+    fails = []
+
+    def check(name, ok):
+        print("%-48s %s" % (name, "ok" if ok else "FAILED"))
+        if not ok:
+            fails.append(name)
+
+    for n in (1, 15, 16, 1000, 4096, 1 << 20):
+        x, y = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+        out = torch.empty(n, device="cuda")
+        add_kernel[(triton.cdiv(n, 256),)](x, y, out, n, 0.5, BLOCK=256)
+        check("add n=%d" % n, torch.allclose(out, (x + y) * 0.5))
+    x, y = torch.randn(4097, device="cuda"), torch.randn(4097, device="cuda")
+    out = torch.zeros(4097, device="cuda")
+    add_kernel[(16,)](x[1:], y[1:], out[1:], 4096, 2.0, BLOCK=256)     # 4 bytes off alignment
+    check("add on views 4 bytes off alignment", torch.allclose(out[1:], (x[1:] + y[1:]) * 2.0) and out[0] == 0)
+    o64 = torch.empty(1000, dtype=torch.int64, device="cuda")
+    offset_kernel[(4,)](o64, 2**40 + 5, 1000, BLOCK=256)
+    check("i64 scalar", torch.equal(o64, torch.arange(1000, device="cuda") + 2**40 + 5))
+    o32 = torch.empty(1000, dtype=torch.int32, device="cuda")
+    offset_kernel[(lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),))](o32, -7, 1000, BLOCK=128)
+    check("grid from meta, constexpr change", torch.equal(o32.long(), torch.arange(1000, device="cuda") - 7))
+    before = o32.clone()
+    offset_kernel[(0,)](o32, 100, 1000, BLOCK=128)
+    check("empty grid launches nothing", torch.equal(o32, before))
+    # warm calls: no compile
+    x, y, out = (torch.randn(1 << 16, device="cuda") for _ in range(3))
+    add_kernel[(256,)](x, y, out, 1 << 16, 1.0, BLOCK=256)
+    c0 = _gpu.COUNTS["compiles"]
+    for i in range(100):
+        add_kernel[(256,)](x, y, out, 1 << 16, float(i), BLOCK=256)
+    torch.cuda.synchronize()
+    check("100 warm calls: no compile, last result", _gpu.COUNTS["compiles"] == c0 and
+          torch.allclose(out, (x + y) * 99.0))
+    # a side stream: the launch is ordered with torch's work on it
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        a = torch.full((1 << 20,), 3.0, device="cuda")
+        b = torch.ones(1 << 20, device="cuda")
+        c = torch.empty(1 << 20, device="cuda")
+        add_kernel[(4096,)](a, b, c, 1 << 20, 1.0, BLOCK=256)
+        d = c * 2
+    s.synchronize()
+    check("on a side stream, ordered with torch", bool((d == 8.0).all()))
+    xs = torch.randn(300, 781, device="cuda")
+    ys = torch.empty_like(xs)
+    softmax_kernel[(300,)](xs, ys, 781, BLOCK=1024)
+    check("softmax 300x781", torch.allclose(ys, torch.softmax(xs, 1), atol=1e-6))
+    return fails
+
+
+def tutorials():
+    fails = []
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for t in ("01-vector-add.py", "02-fused-softmax.py"):
+        p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "gpu",
+                            os.path.join(ROOT, "tests", "python", "tutorials", t)],
+                           capture_output=True, text=True, env=env, cwd=HERE, timeout=900)
+        ok = p.returncode == 0
+        print("%-48s %s" % ("tutorial " + t + " under --mode gpu", "ok" if ok else "FAILED"))
+        if not ok:
+            print(p.stdout[-1500:], p.stderr[-3000:])
+            fails.append(t)
+    return fails
+
+
+def main():
+    fails = in_process() + tutorials()
+    print("gpu mode: %d failed" % len(fails))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
