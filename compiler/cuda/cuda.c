@@ -382,7 +382,8 @@ int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x,
     if (!grid_ok(grid)) return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
     void *extra[] = { LAUNCH_PARAM_BUFFER_POINTER, (void *)buf, LAUNCH_PARAM_BUFFER_SIZE, &size, LAUNCH_PARAM_END };
     CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
-                                 (unsigned)block_x, 1, 1, (unsigned)dyn_smem, stream, NULL, extra);
+                                 (unsigned)block_x, 1, 1, (unsigned)dyn_smem, stream, NULL,
+                                 size ? extra : NULL);         /* no parameters: neither form */
     return r ? launch_failed(r) : 0;
 }
 

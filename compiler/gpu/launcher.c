@@ -74,7 +74,7 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
 {
     int n = f->regions.v[IR_BODY].nargs;
     gpu_param *p = xcalloc((size_t)n + 1, sizeof *p);
-    size_t off = 0;
+    size_t off = 0, align = 1;
     for (int k = 0; k < n; k++) {
         int sz = param_kind(f, k, &p[k].kind);
         if (sz < 0) {
@@ -87,9 +87,10 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
         p[k].offset = (int)off;
         p[k].size = sz;
         off += (size_t)sz;
+        if ((size_t)sz > align) align = (size_t)sz;
     }
     *params = p;
-    *size = (off + 7) & ~(size_t)7;
+    *size = (off + align - 1) & ~(align - 1);       /* a C struct's size: tail padding to the widest */
     return 0;
 }
 

@@ -84,7 +84,8 @@ int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dy
  * CU_LAUNCH_PARAM_BUFFER_POINTER / CU_LAUNCH_PARAM_BUFFER_SIZE: the driver
  * copies the buffer instead of reading one pointer per parameter), on
  * `stream` (a CUstream; NULL: the legacy default stream, as cuda_launch and
- * torch's default stream). No allocation, no formatting unless it fails. */
+ * torch's default stream). size 0: a kernel without parameters. No
+ * allocation, no formatting unless it fails. */
 int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void *stream,
                        const void *buf, size_t size);
 /* A non-blocking stream (cuStreamCreate, CU_STREAM_NON_BLOCKING: no implicit

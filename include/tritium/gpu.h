@@ -169,7 +169,8 @@ typedef struct gpu_param {
 
 /* The runtime parameters of f laid out as one cuLaunchKernel parameter
  * buffer, in order, each aligned to its size (pointers 8, i1..i32 4, i64 8,
- * f16/bf16 2, f32 4, f64 8); *size is rounded up to 8. *params (one per
+ * f16/bf16 2, f32 4, f64 8); *size is that of a C struct of the same
+ * members (rounded up to the widest). *params (one per
  * parameter of f's body) is malloc'd. -1 with a message for a parameter type
  * the GPU path does not pass. */
 int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *err, size_t errlen);

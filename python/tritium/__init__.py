@@ -50,6 +50,11 @@ def enable(mode="interp", **options):
 def _summary():
     import sys
     from ._launch import COUNTS
+    if CONFIG.mode == "gpu":
+        from ._gpu import COUNTS as G
+        sys.stderr.write("tritium: gpu mode: %d launches on the GPU (%d specializations compiled)\n"
+                         % (G["launches"], G["compiles"]))
+        return
     sys.stderr.write("tritium: %s mode: %d launches interpreted (%d compiles, %d with errors, %.3f s in the "
                      "interpreter)\n" % (CONFIG.mode, COUNTS["launches"], COUNTS["compiles"], COUNTS["faulty"],
                                          COUNTS["seconds"]))
@@ -60,7 +65,7 @@ def _summary():
 def pytest_addoption(parser):
     group = parser.getgroup("tritium")
     group.addoption("--tritium", action="store", default=None, choices=MODES, metavar="MODE",
-                    help="run every Triton launch through tritium (interp, check, debug, record)")
+                    help="run every Triton launch through tritium (interp, check, debug, record, gpu)")
     group.addoption("--tritium-options", action="store", default="", metavar="OPTS",
                     help="more tritium options, as for python -m tritium (e.g. '--on-error=warn')")
 

@@ -1,7 +1,7 @@
 """python -m tritium [options] SCRIPT.py ARGS...  |  python -m tritium [options] -m MODULE ARGS...
 
 Runs a Python program with every Triton launch going through tritium (the
-mode: interp, check, debug, record). Options stop at the script or -m, as
+mode: interp, check, debug, record, gpu). Options stop at the script or -m, as
 with python -m cProfile. `python -m tritium run|debug|diff|ir|ptx ...` runs
 the `tritium` command's sub-commands.
 """

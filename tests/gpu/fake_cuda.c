@@ -90,7 +90,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     st.stream = stream;
     st.used_extra = 0;
     st.param_size = 0;
-    if (params) return 0;                    /* kernelParams: the sizes are the module's; not recorded */
+    if (params || !extra) return 0;          /* kernelParams (sizes are the module's): not recorded; or none */
     /* extra: { BUFFER_POINTER (1), buf, BUFFER_SIZE (2), &size, END (0) } */
     void *buf = NULL;
     size_t size = 0;
