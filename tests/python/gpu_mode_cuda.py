@@ -104,7 +104,7 @@ def in_process():
     xs = torch.randn(300, 781, device="cuda")
     ys = torch.empty_like(xs)
     softmax_kernel[(300,)](xs, ys, 781, BLOCK=1024)
-    check("softmax 300x781", torch.allclose(ys, torch.softmax(xs, 1), atol=1e-6))
+    check("softmax 300x781", torch.allclose(ys, torch.softmax(xs, 1), atol=1e-5))
     return fails
 
 
@@ -112,8 +112,8 @@ def tutorials():
     fails = []
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for t in ("01-vector-add.py", "02-fused-softmax.py"):
-        p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "gpu",
-                            os.path.join(ROOT, "tests", "python", "tutorials", t)],
+        p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "gpu", os.path.join(HERE, "tutorial_main.py"),
+                            os.path.join(HERE, "tutorials", t)],
                            capture_output=True, text=True, env=env, cwd=HERE, timeout=900)
         ok = p.returncode == 0
         print("%-48s %s" % ("tutorial " + t + " under --mode gpu", "ok" if ok else "FAILED"))

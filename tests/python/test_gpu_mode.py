@@ -132,3 +132,11 @@ def test_cpu_tensors_refused_on_a_real_gpu_path(env):
             add_kernel[(1,)](x, x, x, 17, 1.0, BLOCK=32)
     finally:
         CONFIG.gpu_host_tensors = True
+
+
+def test_views_of_one_storage(env):
+    fake, _gpu, _ = env
+    z = torch.randn(1024)
+    out = torch.empty(512)
+    add_kernel[(2,)](z[:512], z[512:], out, 512, 1.0, BLOCK=256)     # two views of one storage
+    assert recorded(fake) == bytes(AddParams(z.data_ptr(), z[512:].data_ptr(), out.data_ptr(), 512, 1.0))
