@@ -135,6 +135,13 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
         return true;
     }
     if (self.k == V_TDESC) return desc_attr(S, p, self, name, out);
+    if ((sv_is_const(&self) || self.k == V_STR) && !strcmp(name, "type")) {
+        /* core.py constexpr.type: constexpr_type(value), for isinstance() */
+        *out = (sval){ .k = V_BUILTIN, .i = B_CONSTEXPR_TYPE, .v = -1 };
+        out->self = arena_alloc(S->a, sizeof(sval));
+        *out->self = self;
+        return true;
+    }
     if (self.k != V_TENSOR) return false;
     if (!strcmp(name, "dtype") || !strcmp(name, "type")) {
         *out = sv_dtype(self.dt, self.pt);
@@ -201,8 +208,8 @@ static sval unary_math(sema *S, src_pos p, int opc, sval x, const char *fn)
 
 /* isinstance(obj, cls) on the classes kernels test (Triton 3.6 evaluates it
  * at compile time on the frontend's value classes, core.py): tl.tensor,
- * tl.tensor_descriptor, tl.constexpr, int, float, bool, or a tuple of
- * them. */
+ * tl.tensor_descriptor, tl.constexpr, tl.constexpr_type (a constexpr's
+ * .type), int, float, bool, or a tuple of them. */
 static bool is_instance(sema *S, src_pos p, sval obj, sval cls)
 {
     if (cls.k == V_TUPLE) {
@@ -214,6 +221,7 @@ static bool is_instance(sema *S, src_pos p, sval obj, sval cls)
         switch (cls.i) {
         case B_TDESC_TYPE: return obj.k == V_TDESC;
         case B_TENSOR_TYPE: return obj.k == V_TENSOR;
+        case B_CONSTEXPR_TYPE: return obj.k == V_BUILTIN && obj.i == B_CONSTEXPR_TYPE && obj.self;
         case B_CONSTEXPR: return sv_is_const(&obj) || obj.k == V_NONE || obj.k == V_STR || obj.k == V_DTYPE;
         case B_PY_INT: return obj.k == V_INT || obj.k == V_BOOL;
         case B_PY_FLOAT: return obj.k == V_FLOAT;
@@ -223,7 +231,7 @@ static bool is_instance(sema *S, src_pos p, sval obj, sval cls)
         }
     }
     sema_error(S, p, "isinstance(): tritium supports the classes tl.tensor, tl.tensor_descriptor, tl.constexpr, "
-               "tl.pointer_type, int, float and bool, got %s", sv_describe(S, &cls));
+               "tl.constexpr_type, tl.pointer_type, int, float and bool, got %s", sv_describe(S, &cls));
 }
 
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,
@@ -741,7 +749,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (nargs + nkw == 3) return sema_arg(&B, "default");   /* given, None included */
         sema_error(S, p, "%s has no attribute '%s'", sv_describe(S, &obj), name.s);
     }
-    case B_TDESC_TYPE: case B_TENSOR_TYPE:
+    case B_TDESC_TYPE: case B_TENSOR_TYPE: case B_CONSTEXPR_TYPE:
         sema_error(S, p, "tl.%s is a class; tritium supports it only in isinstance()", btab[id].name);
     }
     int mop = math_op(id);

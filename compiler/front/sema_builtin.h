@@ -115,6 +115,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(LOG2_CONST, "__tl_log2", "i", IN_TL)   /* standard.py _log2, for prelude.c */ \
     X(TDESC_TYPE, "tensor_descriptor", "", IN_TL)        /* classes, for isinstance() */ \
     X(TENSOR_TYPE, "tensor", "", IN_TL) \
+    X(CONSTEXPR_TYPE, "constexpr_type", "", IN_TL)   /* a value with self set: constexpr_type(v), a constexpr's .type */ \
     X(PY_MIN, "min", "*args", IN_PY) \
     X(PY_MAX, "max", "*args", IN_PY) \
     X(PY_LEN, "len", "obj", IN_PY) \

@@ -152,6 +152,8 @@ static const char nt_src[] =
     "    tl.static_assert(Trio(1, 2, 3)[-2:-1] == (2,) and Trio(1, 2, 3)[5:] == ())\n"
     "    tl.static_assert(Trio(1, 2, 3) == (1, 2, 3) and Trio(1, 2, 3) != (1, 2))\n"
     "    tl.static_assert(Typed(n=4, m=3).m * 10 + Typed(n=4, m=3).n == 34)\n"
+    "    tl.static_assert(isinstance(Trio(1, 2, 3)[1].type, tl.constexpr_type) and not isinstance(1, tl.constexpr_type))\n"
+    "    tl.static_assert(not isinstance(tl.load(Y).type, tl.constexpr_type))\n"
     "    a, b = make(tl.load(Y), 2)\n"
     "    t = Trio(1, 2, 3)\n"
     "    tl.store(Y, a * b + t.w)\n"
@@ -189,7 +191,7 @@ START_TEST(named_tuples_in_kernels)
     ir_func_free(f);
     /* the asserts above can fail: a named tuple whose second field is not y */
     const char *d = compile_err(nt_src, "arg", "Y:*i32[1] P=tuple:2:Pt,x,z P[0]:i32=5 P[1]=3 E=tuple:0");
-    ck_assert_msg(strstr(d, "k.py:47:24: error: named tuple Pt of 2 has no attribute 'y'"), "got:\n%s", d);
+    ck_assert_msg(strstr(d, "k.py:49:24: error: named tuple Pt of 2 has no attribute 'y'"), "got:\n%s", d);
 }
 END_TEST
 
