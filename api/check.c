@@ -1,8 +1,9 @@
 /* check.c — libtritium: a launch checked against another run of it
- * (python -m tritium --mode check): the interpreter runs on copies of the
- * launch's inputs and every tensor the kernel wrote is compared, through the
- * diff engine (debugger/diff.c), with the results the caller's own launch
- * produced (Triton's GPU code) or with tritium's GPU path. */
+ * (python -m tritium --mode check): the interpreter (or, executor GPU,
+ * tritium's GPU path) runs on copies of the launch's inputs and every tensor
+ * the kernel wrote is compared, through the diff engine (debugger/diff.c),
+ * with the results the caller's own launch produced (Triton's GPU code) or
+ * with tritium's GPU path. */
 #include "api.h"
 
 #ifdef TRITIUM_HAVE_GPU
@@ -91,20 +92,23 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
     memcpy(r->grid, L->l.grid, sizeof r->grid);
     r->num_warps = L->l.num_warps;
     snprintf(r->other_label, sizeof r->other_label, "%s", o->label && *o->label ? o->label : "triton");
+    /* the kernel's arguments and the extra tensors after them (pointer-table
+     * targets): dbg_diff_compare compares nargs + nextra */
+    int n = L->l.nargs + L->l.nextra;
     launch in = L->l, cl, gl;
-    in.args = xcalloc((size_t)L->l.nargs + 1, sizeof *in.args);
-    tt_tensor *shallow = xcalloc((size_t)L->l.nargs + 1, sizeof *shallow);
-    for (int i = 0; i < L->l.nargs; i++) {
+    in.args = xcalloc((size_t)n + 1, sizeof *in.args);
+    tt_tensor *shallow = xcalloc((size_t)n + 1, sizeof *shallow);
+    for (int i = 0; i < n; i++) {
         in.args[i] = L->l.args[i];
         if (in.args[i].kind != ARG_TENSOR || in.args[i].shared) continue;
         shallow[i] = *L->l.args[i].tensor;      /* the same borrowed data, its own shape */
         in.args[i].tensor = &shallow[i];
-        for (int j = i + 1; j < L->l.nargs; j++)
+        for (int j = i + 1; j < n; j++)
             if (L->l.args[j].shared && L->l.args[j].tensor == L->l.args[i].tensor) in.args[j].tensor = &shallow[i];
     }
     launch_copy(&cl, &L->l);
     launch_copy(&gl, &L->l);
-    for (int i = 0; i < gl.nargs; i++) {
+    for (int i = 0; i < gl.nargs + gl.nextra; i++) {
         const api_value *v = value_of(L, &L->l.args[i]);
         if (gl.args[i].kind == ARG_TENSOR && !gl.args[i].shared && v && v->result && gl.args[i].tensor->nbytes)
             memcpy(gl.args[i].tensor->data, v->result, gl.args[i].tensor->nbytes);
@@ -112,6 +116,31 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
     shape_views(&in);
     shape_views(&cl);
     shape_views(&gl);
+    if (o->executor == TRITIUM_EXEC_GPU) {
+        /* tritium's GPU path on the copy, compared with the results directly */
+        snprintf(r->ref_label, sizeof r->ref_label, "tritium-gpu");
+        gpu_options go;
+        gpu_options_default(&go);
+        go.numerics = d->numerics;
+        go.num_warps = L->num_warps;
+        char err[sizeof r->message] = "";
+        int rc = gpu_launch(L->fn, &cl, &go, &r->gpu, err, sizeof err);
+        snprintf(r->message, sizeof r->message, "%s", err);
+        if (rc == 2) {
+            r->status = 2;
+        } else if (rc == 1) {
+            r->gpu_failed = true;            /* the context stays: it is the program's too */
+            r->status = 1;
+        } else {
+            dbg_diff_compare(L->fn, &in, &cl, NULL, &gl, d, r);
+            r->status = r->mismatches ? 1 : 0;
+        }
+        launch_free(&cl);
+        launch_free(&gl);
+        free(in.args);
+        free(shallow);
+        return;
+    }
     interp_options io;
     interp_options_default(&io);
     io.numerics = d->numerics;
@@ -160,9 +189,15 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
         o->schedule < TRITIUM_SCHED_IN_ORDER || o->schedule > TRITIUM_SCHED_PARALLEL ||
         o->numerics < TRITIUM_NUMERICS_IEEE || o->numerics > TRITIUM_NUMERICS_FAST || o->threads < 0 ||
         o->threads > 4096 || o->max_show < 0 || o->max_show > DBG_DIFF_MAX_SHOW || o->max_reports < 0 ||
-        (o->has_rtol && !(o->rtol >= 0)) || (o->has_atol && !(o->atol >= 0))) {
-        api_fail("tritium: error: bad check options (against %d, schedule %d, numerics %d, show %d, "
-                 "rtol/atol must be >= 0)", o->against, o->schedule, o->numerics, o->max_show);
+        (o->has_rtol && !(o->rtol >= 0)) || (o->has_atol && !(o->atol >= 0)) || o->executor < TRITIUM_EXEC_INTERP ||
+        o->executor > TRITIUM_EXEC_GPU) {
+        api_fail("tritium: error: bad check options (against %d, executor %d, schedule %d, numerics %d, show %d, "
+                 "rtol/atol must be >= 0)", o->against, o->executor, o->schedule, o->numerics, o->max_show);
+        return TRITIUM_INPUT_ERROR;
+    }
+    if (o->executor == TRITIUM_EXEC_GPU && o->against != TRITIUM_AGAINST_RESULTS) {
+        api_fail("tritium: error: check: executor GPU compares tritium's GPU path with given results "
+                 "(against RESULTS), not with itself");
         return TRITIUM_INPUT_ERROR;
     }
     dbg_diff_options d;
@@ -204,6 +239,7 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
     json_t *j = json_object();
     json_object_set_new(j, "kernel", json_string(L->kernel));
     json_object_set_new(j, "against", json_string(o->against == TRITIUM_AGAINST_GPU ? "tritium-gpu" : dr.other_label));
+    json_object_set_new(j, "executor", json_string(o->executor == TRITIUM_EXEC_GPU ? "tritium-gpu" : "interp"));
     json_object_set_new(j, "mismatches", json_integer(dr.mismatches));
     repl_diff_json_fill(j, &dr);
     r->check_json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

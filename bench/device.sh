@@ -17,7 +17,10 @@
 #       the parallel schedule's scaling (bench/run.py), the cold compile
 #       time of the examples and tutorials 01-06 phase by phase, with the
 #       driver's JIT and beside Triton's (bench/compile_time.py --jit --triton),
-#       the conformance suite's GPU half (tests/conformance/gpu.sh) and, when
+#       the conformance suite's GPU half (tests/conformance/gpu.sh), the same
+#       cases under real Triton 3.6 (tests/conformance/triton_gpu.py), Triton's
+#       tutorials 01-08 with every launch checked against Triton's, by the
+#       interpreter and by tritium's GPU path (tests/gpu/tutorials_triton.py) and, when
 #       a baseline build is carried in build-base-carry/, both benchmarks of
 #       the two builds side by side (bench/before_after.py); the tables last.
 #       Exit status 0 when every check passed.
@@ -87,6 +90,13 @@ run)
     echo "== 7. conformance suite on the GPU (tests/conformance/gpu.sh)"
     sh tests/conformance/gpu.sh "$T" >"${OUT:-/tmp}/conformance_gpu.log" 2>&1 || fail=$((fail + 1))
     grep -E "FAIL|conformance cases" "${OUT:-/tmp}/conformance_gpu.log"
+    echo "== 7b. the conformance cases under real Triton 3.6 (tests/conformance/triton_gpu.py)"
+    python3 tests/conformance/triton_gpu.py >"${OUT:-/tmp}/conformance_triton.log" 2>&1 || fail=$((fail + 1))
+    sed -n '/^triton_gpu:/,$p' "${OUT:-/tmp}/conformance_triton.log"
+    echo "== 7c. tutorials 01-08 checked launch by launch against real Triton: tritium's interpreter and GPU path (tests/gpu/tutorials_triton.py)"
+    TRITIUM_LIB=$PWD/$D/libtritium.so python3 tests/gpu/tutorials_triton.py >"${OUT:-/tmp}/tutorials_triton.log" 2>&1 ||
+        fail=$((fail + 1))
+    grep -E "^(ok|FAIL) |^tutorials_triton:" "${OUT:-/tmp}/tutorials_triton.log"
     # a baseline build carried as build-base-carry/tritium(.gz) (with its
     # libtritium.so, found through the binary's $ORIGIN runpath): both builds'
     # benchmarks in alternating rounds, with the ratio (bench/before_after.py)

@@ -427,12 +427,13 @@ static void shape_text(const dbg_diff_tensor *t, char *buf, size_t n)
     if (k < n) snprintf(buf + k, n - k, "]");
 }
 
-static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel, const char *other)
+static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel, const char *ref, const char *other)
 {
+    bool writers = !strcmp(ref, "interp");       /* only the interpreter knows who wrote an element */
     char sh[96], b1[96], b2[96], b3[32];
     shape_text(t, sh, sizeof sh);
     const char *side = (t->written_interp && t->written_gpu) || t->ok ? ""
-                       : t->written_interp ? " (only the interpreter changed it)"
+                       : t->written_interp ? (writers ? " (only the interpreter changed it)" : " (only tritium changed it)")
                        : !strcmp(other, "gpu") ? " (only the GPU changed it)" : " (only the other run changed it)";
     if (t->exact) snprintf(b1, sizeof b1, "exact");
     else {
@@ -461,8 +462,8 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     if (t->nfirst == 0) return;
     if (t->nfirst == 1) fprintf(out, "         %s:\n", t->mismatches > 1 ? "the first mismatch" : "the mismatch");
     else fprintf(out, "         %s %d mismatches:\n", t->mismatches > t->nfirst ? "the first" : "all", t->nfirst);
-    fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", "interp", other, "abs err", "ulp",
-            "written by (interpreter)");
+    fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", "index", ref, other, "abs err", "ulp",
+            writers ? "written by (interpreter)" : "");
     for (int k = 0; k < t->nfirst; k++) {
         const dbg_diff_elem *e = &t->first[k];
         char ib[64], rv[48], gv[48], ub[32], eb[32], wb[256];
@@ -471,7 +472,8 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
         dbg_diff_format(t->dtype, e->got_bits, gv, sizeof gv);
         ulp_text(e->ulp, ub, sizeof ub);
         snprintf(eb, sizeof eb, "%.3g", e->abs_err);
-        if (!e->has_writer) snprintf(wb, sizeof wb, "(never written)");
+        if (!writers) wb[0] = 0;
+        else if (!e->has_writer) snprintf(wb, sizeof wb, "(never written)");
         else if (e->file >= 0)
             snprintf(wb, sizeof wb, "program (%lld, %lld, %lld) at %s:%d", (long long)e->pid[0], (long long)e->pid[1],
                      (long long)e->pid[2], diag_file_name(e->file), e->line);
@@ -515,12 +517,17 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
     else if (r->gpu_ran)
         fprintf(out, "gpu      %s (%s): kernel %.4f ms%s\n", r->gpu.device, r->gpu.arch, r->gpu.kernel_ms,
                 r->gpu.ptx_cached ? ", PTX from the cache" : "");
+    if (r->ref_label[0] && r->gpu_failed)       /* tritium's GPU path was the compared side */
+        fprintf(out, "%-8s FAILED: %s\n", r->ref_label, r->message);
+    else if (r->ref_label[0])
+        fprintf(out, "%-8s %s (%s): kernel %.4f ms\n", r->ref_label, r->gpu.device, r->gpu.arch, r->gpu.kernel_ms);
     if (r->interp_ran)
         fprintf(out, "interp   %lld programs, %lld fault%s, %lld race%s, %.3f ms\n", (long long)r->interp.programs,
                 (long long)r->interp.faults, r->interp.faults == 1 ? "" : "s", (long long)r->interp.races,
                 r->interp.races == 1 ? "" : "s", r->interp.seconds * 1e3);
     const char *other = r->other_label[0] ? r->other_label : r->against_interp ? "other" : "gpu";
-    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel, other);
+    const char *ref = r->ref_label[0] ? r->ref_label : "interp";
+    for (int i = 0; i < r->ntensors; i++) print_tensor(out, &r->tensors[i], r->kernel, ref, other);
     if (r->nunwritten) {
         fprintf(out, "unchanged");
         for (int i = 0; i < r->nunwritten; i++) fprintf(out, "%s%s", i ? ", " : " ", r->unwritten[i]);

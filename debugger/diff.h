@@ -141,6 +141,8 @@ typedef struct dbg_diff_report {
     bool against_interp;           /* the other side was the interpreter */
     char other_label[32];          /* "" or the other side's name, when its results came
                                     * from elsewhere (dbg_diff_compare's caller: "triton") */
+    char ref_label[32];            /* "" (the interpreter) or the compared side's name when
+                                    * it is not the interpreter ("tritium-gpu": no writers) */
     interp_sched other_sched;
     tt_numerics numerics;
     int64_t grid[3];

@@ -290,10 +290,16 @@ typedef struct tritium_check_options {
     int64_t ulp;                   /* also accept values this many ULPs apart; < 0: no */
     int max_show;                  /* mismatches listed per tensor, 0..10 (0: 10) */
     int max_reports;               /* interpreter fault reports kept; 0: 20 */
+    int executor;                  /* TRITIUM_EXEC_*: the checked side; GPU only against RESULTS */
 } tritium_check_options;
 
-/* RESULTS, fast numerics (what Triton's compiled code does), in order, the
- * per-dtype tolerances, no ULPs. */
+/* The checked side of tritium_check: the interpreter, or tritium's GPU path
+ * (copy in, launch, copy out; compared with the RESULTS directly: the
+ * program's own launch, e.g. Triton's, against tritium's compiled code). */
+enum { TRITIUM_EXEC_INTERP, TRITIUM_EXEC_GPU };
+
+/* RESULTS, the interpreter, fast numerics (what Triton's compiled code
+ * does), in order, the per-dtype tolerances, no ULPs. */
 void tritium_check_options_default(tritium_check_options *o);
 
 /* Run the launch in the interpreter on copies of its tensors (they are not
@@ -303,7 +309,9 @@ void tritium_check_options_default(tritium_check_options *o);
  * `tritium diff`'s; its JSON has the comparison under "check". Returns
  * TRITIUM_OK (all agree), TRITIUM_KERNEL_ERROR (a mismatch, or the
  * interpreter faulted), TRITIUM_NO_GPU (GPU: no driver or no GPU compiler)
- * or TRITIUM_INPUT_ERROR. */
+ * or TRITIUM_INPUT_ERROR. With executor GPU, tritium's GPU path runs on the
+ * copies instead of the interpreter (no last writers in the report; a fault
+ * on the device is TRITIUM_KERNEL_ERROR). */
 int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_report **rep);
 
 /* ---- debugging a launch --------------------------------------------------- */

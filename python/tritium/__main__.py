@@ -54,6 +54,9 @@ def _parser():
     p.add_argument("--against", default=None, metavar="WHAT",
                    help="check: triton (default: Triton's GPU results), tritium-gpu (tritium's GPU path), or a "
                         "schedule in-order|reverse|random[:SEED]|parallel (the interpreter against itself; no GPU)")
+    p.add_argument("--executor", choices=("interp", "gpu"), default=None,
+                   help="check --against triton: tritium's side, its interpreter (default) or its GPU path "
+                        "(tritium's compiled code against Triton's on the same inputs)")
     p.add_argument("--sample", type=_count, default=None, metavar="N",
                    help="check: at most N launches per kernel specialization")
     p.add_argument("--rtol", type=_tol, default=None, help="check: relative tolerance (default: tritium diff's per dtype)")
@@ -71,7 +74,7 @@ def apply(ns):
     """Set CONFIG from parsed options and enable the mode."""
     mode = ns.mode or os.environ.get("TRITIUM_MODE") or "interp"
     for k in ("on_error", "schedule", "schedule_seed", "threads", "numerics", "config", "record_dir",
-              "sample", "rtol", "atol", "ulp", "against", "x"):
+              "sample", "rtol", "atol", "ulp", "against", "executor", "x"):
         v = getattr(ns, k, None)
         if v is not None:
             setattr(CONFIG, k, v)
@@ -111,7 +114,7 @@ def _split(argv):
     """Options before the script / -m MODULE; the rest belongs to the program."""
     takes_value = {"--mode", "--on-error", "--schedule", "--schedule-seed", "--threads", "--numerics",
                    "--config", "--record-dir", "--break", "-ex", "-x", "--sample", "--rtol", "--atol", "--ulp",
-                   "--against"}
+                   "--against", "--executor"}
     i = 0
     while i < len(argv):
         a = argv[i]

@@ -26,6 +26,7 @@ class Config:
         self.atol = None
         self.ulp = None                # check: also accept values this many ULPs apart
         self.against = "triton"        # check: triton | tritium-gpu | in-order | reverse | random[:SEED] | parallel
+        self.executor = "interp"       # check: the side compared with Triton's results: interp | gpu
         self.verbose = False
         self.gpu_host_tensors = False  # gpu mode: accept CPU tensors (tests with the stand-in driver only)
         self.explicit = set()          # options given on the command line (mode defaults leave them)
@@ -48,7 +49,7 @@ def options_to_argv(c):
     if c.mode == "record":
         a += ["--record-dir", c.record_dir]
     if c.mode == "check":
-        a += ["--against", c.against]
+        a += ["--against", c.against, "--executor", c.executor]
         if c.sample:
             a += ["--sample", str(c.sample)]
         for k in ("rtol", "atol", "ulp"):

@@ -501,11 +501,13 @@ def _add_tables(L, bound, params, staging):
     arg_ptrs = {a.untyped_storage().data_ptr() for a in args}
     host = {}                                        # storage pointer -> its host copy's pointer
     for k, (sp, t) in enumerate(sorted(found.items())):
-        code, data, sptr, nbytes, _ = _storage_of("*", t, staging)
+        tname = "__table_target_%d" % k              # check mode compares it under this name
+        code, data, sptr, nbytes, _ = _storage_of(tname, t, staging)
         host[sp] = sptr
         if sp in arg_ptrs:
-            continue                                 # given as an argument already
-        rc = lib.tritium_launch_extra(L, ("__table_target_%d" % k).encode(), code, sptr, 1,
+            staging.names.pop(tname, None)           # given as an argument already, checked as that
+            continue
+        rc = lib.tritium_launch_extra(L, tname.encode(), code, sptr, 1,
                                       (ctypes.c_int64 * 1)(nbytes // t.element_size()), (ctypes.c_int64 * 1)(1),
                                       sptr, nbytes)
         if rc:
@@ -694,11 +696,12 @@ class Launch:
         stats = {k: getattr(st, k) for k, _ in _lib.Stats._fields_}
         return rc, stats, text
 
-    def check(self, results, against="results", label="triton"):
+    def check(self, results, against="results", label="triton", executor="interp"):
         """tritium_check: the interpreter on this launch's (copied) inputs
         against `results` ({tensor argument: host tensor holding its storage
-        after the other run}) or tritium's GPU path. Returns (status, report
-        text, report data)."""
+        after the other run}) or tritium's GPU path; executor "gpu": tritium's
+        GPU path against `results` instead of the interpreter. Returns
+        (status, report text, report data)."""
         lib = _lib.lib()
         for name, t in results.items():
             if lib.tritium_launch_result(self.L, name.encode(), t.data_ptr(), t.numel() * t.element_size()):
@@ -707,6 +710,7 @@ class Launch:
         lib.tritium_check_options_default(ctypes.byref(o))
         o.against = _lib.AGAINST_GPU if against == "tritium-gpu" else _lib.AGAINST_RESULTS
         o.label = label.encode()
+        o.executor = _lib.EXEC_GPU if executor == "gpu" else _lib.EXEC_INTERP
         o.numerics = _lib.NUMERICS[CONFIG.numerics]
         o.schedule = _lib.SCHEDULES[CONFIG.schedule]
         o.schedule_seed = CONFIG.schedule_seed

@@ -36,6 +36,7 @@ class Stats(ctypes.Structure):
 
 
 AGAINST_RESULTS, AGAINST_GPU = 0, 1
+EXEC_INTERP, EXEC_GPU = 0, 1
 
 
 class CheckOptions(ctypes.Structure):
@@ -43,7 +44,7 @@ class CheckOptions(ctypes.Structure):
                 ("schedule", ctypes.c_int), ("schedule_seed", ctypes.c_uint64), ("threads", ctypes.c_int),
                 ("has_rtol", ctypes.c_int), ("has_atol", ctypes.c_int), ("rtol", ctypes.c_double),
                 ("atol", ctypes.c_double), ("ulp", ctypes.c_int64), ("max_show", ctypes.c_int),
-                ("max_reports", ctypes.c_int)]
+                ("max_reports", ctypes.c_int), ("executor", ctypes.c_int)]
 
 
 class DebugResult(ctypes.Structure):

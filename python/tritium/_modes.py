@@ -16,6 +16,8 @@ interpreter and compares every tensor the kernel wrote (tritium_check: the
 report of `tritium diff`). The program goes on with Triton's results; a
 table at exit; exit status 1 when a launch disagreed or faulted. --against
 tritium-gpu compares the interpreter with tritium's own GPU path instead;
+--executor gpu (with --against triton) runs tritium's GPU path on the
+copies instead of the interpreter: tritium's compiled code against Triton's;
 --against in-order|reverse|random[:SEED]|parallel needs no GPU: the
 program's launches run in the interpreter under that schedule and are
 compared with the reference run (--schedule, in order by default), which
@@ -210,6 +212,9 @@ _FIRST_REPORTS = []          # the first disagreeing launches' reports (pytest c
 
 def _check_setup():
     a = CONFIG.against
+    if CONFIG.executor == "gpu" and a != "triton":
+        raise ValueError("tritium: --executor gpu compares tritium's GPU path with Triton's results: it needs "
+                         "--against triton, not --against %s" % a)
     if a in ("triton", "tritium-gpu"):
         if not _GPU[0]:
             raise RuntimeError(
@@ -285,7 +290,7 @@ def _check_hook(jitfn, args, kwargs, grid, real):
         against = "tritium-gpu" if CONFIG.against == "tritium-gpu" else "results"
         label = "triton" if CONFIG.against == "triton" else CONFIG.against
         try:
-            rc, text, data = L.check(results, against=against, label=label)
+            rc, text, data = L.check(results, against=against, label=label, executor=CONFIG.executor)
         except _launch.CompileError as e:          # Triton compiled it, tritium cannot: not checked
             return _unchecked_launch(row, info, e, lambda: ret)
     finally:
@@ -335,7 +340,7 @@ def _summary():
     w = max(12, max(len(r.kernel) for r in _ROWS.values()))
     sw = max(14, min(60, max(len(r.spec) for r in _ROWS.values())))
     lines = ["tritium check against %s: %d launch%s, %d checked, %d disagree or fault" % (
-        CONFIG.against, sum(r.launches for r in _ROWS.values()), "" if sum(r.launches for r in _ROWS.values()) == 1
+        CONFIG.against + (" (tritium's GPU path)" if CONFIG.executor == "gpu" else ""), sum(r.launches for r in _ROWS.values()), "" if sum(r.launches for r in _ROWS.values()) == 1
         else "es", sum(r.checked for r in _ROWS.values()), _BAD[0]),
         "%-*s  %-*s  %8s  %7s  %5s  %6s  %7s  %9s" % (w, "kernel", sw, "specialization", "launches", "checked",
                                                     "agree", "differ", "faulted", "unchecked")]

@@ -200,6 +200,28 @@ START_TEST(check_against_results_names_the_writer)
     ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_OK);
     o.max_show = 99;
     ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_INPUT_ERROR);
+    o.max_show = 0;
+    /* executor GPU: only against given results, a known executor */
+    o.executor = TRITIUM_EXEC_GPU;
+    o.against = TRITIUM_AGAINST_GPU;
+    ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_INPUT_ERROR);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "executor GPU compares tritium's GPU path with given results"));
+    o.against = TRITIUM_AGAINST_RESULTS;
+    o.executor = 7;
+    ck_assert_int_eq(tritium_check(L, &o, NULL), TRITIUM_INPUT_ERROR);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "executor 7"));
+    /* without a GPU the GPU path cannot run: NO_GPU; with one it runs on
+     * copies (flag races there: either verdict), the inputs stay */
+    o.executor = TRITIUM_EXEC_GPU;
+    other_out[0] = 1;
+    tritium_report *g = NULL;
+    int rc = tritium_check(L, &o, &g);
+    ck_assert_msg(rc == TRITIUM_NO_GPU || rc == TRITIUM_KERNEL_ERROR, "rc %d: %s", rc, tritium_last_error());
+    if (rc == TRITIUM_KERNEL_ERROR)                  /* out_ptr[0] is 0 on the GPU, 1 in the results */
+        ck_assert_ptr_nonnull(strstr(tritium_report_text(g), "tritium-gpu"));
+    tritium_report_free(g);
+    ck_assert_int_eq(flag[0], -1);
+    ck_assert_int_eq(out[0], 0);
     tritium_launch_free(L);
     tritium_module_free(m);
 }

@@ -279,3 +279,39 @@ def test_python_host_descriptor_block_past_256():
     ref = torch.zeros(4, 640, dtype=torch.float16)
     ref[:, :600] = (torch.arange(4)[:, None] * 1000 + torch.arange(600)[None, :]).float().div(8).half()
     assert torch.equal(y, ref)
+
+
+TABLE_PROG = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def scatter_pid(tab, out, N: tl.constexpr):
+    g = tl.program_id(0)
+    p = tl.load(tab + g % 2).to(tl.pointer_type(tl.int32))
+    tl.store(p + tl.arange(0, N), g + tl.arange(0, N) * 0)      # RACE: programs g and g + 2 share a target
+    tl.store(out + g, g)
+
+a, b = torch.zeros(8, dtype=torch.int32), torch.zeros(8, dtype=torch.int32)
+out = torch.zeros(4, dtype=torch.int32)
+scatter_pid[(GRID,)](torch.tensor([a.data_ptr(), b.data_ptr()]), out, N=8)
+print("program ok")
+'''
+
+
+@pytest.mark.parametrize("grid, agree", [(2, True), (4, False)])
+def test_check_mode_compares_pointer_table_targets(tmp_path, grid, agree):
+    # check mode stages the tensors behind a pointer table and compares them:
+    # with 4 programs, two write each target, so the reverse order differs there
+    prog = tmp_path / "table.py"
+    prog.write_text(TABLE_PROG.replace("GRID", str(grid)))
+    env = dict(os.environ)
+    env.pop("TRITIUM_MODE", None)
+    env["PYTHONPATH"] = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "python")
+    p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "check", "--against", "reverse", str(prog)],
+                       capture_output=True, text=True, env=env)
+    assert "program ok" in p.stdout, p.stderr
+    assert "1 checked, %d disagree or fault" % (0 if agree else 1) in p.stderr, p.stderr
+    assert p.returncode == (0 if agree else 1)
+    if not agree:
+        assert "__table_target_0 i32[8]  MISMATCH" in p.stderr, p.stderr
+        assert "__table_target_1 i32[8]  MISMATCH" in p.stderr, p.stderr

@@ -134,6 +134,12 @@ def test_check_without_a_gpu_says_so(tmp_path):
     assert "program ok" not in p.stdout
     p = _run(tmp_path, RACY, "--mode", "check", "--against", "sideways")
     assert p.returncode == 2 and "--against sideways" in p.stderr
+    # --executor gpu (tritium's GPU path against Triton's results) needs a GPU and --against triton
+    p = _run(tmp_path, RACY, "--mode", "check", "--executor", "gpu")
+    assert p.returncode == 2 and "needs a GPU" in p.stderr, p.stderr
+    p = _run(tmp_path, RACY, "--mode", "check", "--executor", "gpu", "--against", "reverse")
+    assert p.returncode == 2 and "--executor gpu compares tritium's GPU path with Triton's results" in p.stderr
+    assert "--against reverse" in p.stderr and "program ok" not in p.stdout
 
 
 # ---- debug ----------------------------------------------------------------------

@@ -9,7 +9,9 @@ float16 ulp of the float32 reference, which exceeds its atol=1e-2 whenever a
 sum passes 16 (one ulp is then 0.0156; it happened in about one run of five here).
 With --as-hopper first, the process looks like an H100 to the tutorial's
 host code (as_hopper.py: tutorial 06 then passes host TensorDescriptors).
-Usage: python -m tritium tutorial_main.py [--as-hopper] TUTORIAL.py
+With --no-bench first, the tutorial's perf_report benchmarks do not run
+(on a GPU they take minutes; its correctness launches still do).
+Usage: python -m tritium tutorial_main.py [--no-bench] [--as-hopper] TUTORIAL.py
 """
 import runpy
 import sys
@@ -29,6 +31,10 @@ def layer_norm_f32(x, shape, weight=None, bias=None, eps=1e-5):
 
 F.layer_norm = layer_norm_f32
 torch.manual_seed(0)
+if sys.argv[1] == "--no-bench":
+    import triton.testing
+    triton.testing.Mark.run = lambda self, *args, **kwargs: None
+    del sys.argv[1]
 if sys.argv[1] == "--as-hopper":
     import as_hopper  # noqa: F401  (next to this file)
     del sys.argv[1]
