@@ -9,7 +9,8 @@ GPU (exits 77 without torch, triton or a CUDA device).
    stream; softmax over rows. Warm calls of one specialization do not
    compile (COUNTS), and different specializations do.
 2. Triton 3.6's tutorials 01 and 02 (unchanged) under
-   `python -m tritium --mode gpu`: their own checks against torch pass.
+   `python -m tritium --mode gpu` (tutorial_main.py --no-bench): their own
+   checks against torch pass.
 """
 import os
 import subprocess
@@ -113,7 +114,7 @@ def tutorials():
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for t in ("01-vector-add.py", "02-fused-softmax.py"):
         p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "gpu", os.path.join(HERE, "tutorial_main.py"),
-                            os.path.join(HERE, "tutorials", t)],
+                            "--no-bench", os.path.join(HERE, "tutorials", t)],
                            capture_output=True, text=True, env=env, cwd=HERE, timeout=900)
         ok = p.returncode == 0
         print("%-48s %s" % ("tutorial " + t + " under --mode gpu", "ok" if ok else "FAILED"))
