@@ -265,8 +265,9 @@ def compare(got, got_kind, ref, rtol, atol):
     if not len(bad):
         return ""
     i = bad[0]
-    return "%d of %d elements differ (rtol=%g, atol=%g), e.g. [%d] %r, want %r" % (
-        len(bad), got.size, rtol, atol, i, got[i].item(), want[i].item())
+    return "%d of %d elements differ (rtol=%g, atol=%g), e.g. [%d] %r, want %r; flat indices %s" % (
+        len(bad), got.size, rtol, atol, i, got[i].item(), want[i].item(),
+        ",".join(str(int(k)) for k in bad[:16]) + (",..." if len(bad) > 16 else ""))
 
 
 # ---- running ----
