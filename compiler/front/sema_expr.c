@@ -293,27 +293,35 @@ static sval eval_global(sema *S, src_pos p, global g)
 
 /* ---- calls ---- */
 
+/* Arena-backed (an error may longjmp out of sema_expr mid-call). */
+static void push_arg(sema *S, sval **v, int *n, int *cap, sval x)
+{
+    if (*n == *cap) {
+        int nc = *cap * 2 + 8;
+        sval *nv = arena_alloc(S->a, sizeof(sval) * (size_t)nc);
+        if (*n) memcpy(nv, *v, sizeof(sval) * (size_t)*n);
+        *v = nv;
+        *cap = nc;
+    }
+    (*v)[(*n)++] = x;
+}
+
 int sema_call_args(sema *S, node *call, sval **out)
 {
-    VEC(sval) args = {0};
+    sval *args = NULL;
+    int n = 0, cap = 0;
     for (int i = 0; i < call->items.n; i++) {
         node *it = call->items.v[i];
         if (it->kind != E_STARRED) {
-            sval v = sema_expr(S, it);
-            vec_push(&args, v);
+            push_arg(S, &args, &n, &cap, sema_expr(S, it));
             continue;
         }
         sval t = sema_expr(S, it->a);
-        if (t.k != V_TUPLE) {
-            vec_free(&args);
-            sema_error(S, it->pos, "argument after * must be a tuple, not %s", sv_describe(S, &t));
-        }
-        for (int k = 0; k < t.n; k++) vec_push(&args, t.items[k]);
+        if (t.k != V_TUPLE) sema_error(S, it->pos, "argument after * must be a tuple, not %s", sv_describe(S, &t));
+        for (int k = 0; k < t.n; k++) push_arg(S, &args, &n, &cap, t.items[k]);
     }
-    *out = arena_alloc(S->a, sizeof(sval) * (size_t)(args.n + 1));
-    if (args.n) memcpy(*out, args.v, sizeof(sval) * (size_t)args.n);
-    int n = args.n;
-    vec_free(&args);
+    if (!args) push_arg(S, &args, &n, &cap, sv_none()), n = 0;   /* callers may write one slot past n */
+    *out = args;
     return n;
 }
 
