@@ -1,12 +1,13 @@
 /* eval_scf.c — structured control flow: scf.for, scf.if, scf.while (and
  * their terminators scf.yield / scf.condition, handled by the executor).
  *
- * Loop-carried values live in two sets of buffers allocated before the loop
- * ("cur" read by the body's block arguments, "next" written by scf.yield);
- * after each iteration the yielded tiles are copied into "next", the sets
- * are swapped and the tile memory of the iteration is released, so a loop
- * runs in a fixed footprint however many iterations it takes. Copying into
- * a separate set makes swaps such as `yield b, a` safe. The values defined
+ * Loop-carried values: scf.for's first iteration reads the init tiles
+ * themselves; after each iteration but the last the yielded tiles are copied
+ * into one of two sets of buffers allocated before the loop (the one the
+ * next iteration does not read, which makes swaps such as `yield b, a` safe)
+ * and the tile memory of the iteration is released, so a loop runs in a
+ * fixed footprint however many iterations it takes; the results are the
+ * last iteration's yielded tiles, not copied. The values defined
  * inside a released body are forgotten (interp_value_data gives NULL for
  * them) until they are computed again; the last iteration is not released,
  * so its values stay visible after the loop. scf.if results share the tiles
@@ -60,8 +61,12 @@ static int eval_for(interp_prog *p, const ir_op *op)
     int64_t ub = read_int(p->vals[op->opnd[1]], &s->vi[op->opnd[1]]);
     int64_t step = read_int(p->vals[op->opnd[2]], &s->vi[op->opnd[2]]);
 
-    void **cur = alloc_set(p, rg->args + 1, nc), **next = alloc_set(p, rg->args + 1, nc);
-    for (int i = 0; i < nc; i++) memcpy(cur[i], p->vals[op->opnd[3 + i]], tile_bytes(&s->vi[rg->args[1 + i]]));
+    /* cur: the tiles the body reads, first the init operands themselves
+     * (tiles are immutable); bufs: the two sets yields are copied into */
+    void **bufs[2] = { alloc_set(p, rg->args + 1, nc), alloc_set(p, rg->args + 1, nc) };
+    void **cur = ts_alloc(&p->mem, sizeof(void *) * (size_t)(nc ? nc : 1));
+    for (int i = 0; i < nc; i++) cur[i] = p->vals[op->opnd[3 + i]];
+    int nb = 0;
     void *ivbuf = ts_alloc(&p->mem, 8);
 
     if (lb < ub && step <= 0) {
@@ -79,11 +84,16 @@ static int eval_for(interp_prog *p, const ir_op *op)
         int rc = interp_exec_region(p, body, &term);
         if (rc != EXEC_OK) return rc;
         if (nc && (!term || term->opc != IR_YIELD || term->nopnd != nc)) die("scf.for: body must end in scf.yield");
+        if ((uint64_t)ub - (uint64_t)iv <= (uint64_t)step) {
+            /* last iteration: its memory is kept, so the results are the yielded tiles */
+            for (int i = 0; i < nc; i++) cur[i] = p->vals[term->opnd[i]];
+            break;
+        }
+        /* into the set cur does not point at: `yield b, a` reads cur while it is copied */
+        void **next = bufs[nb];
         for (int i = 0; i < nc; i++) memcpy(next[i], p->vals[term->opnd[i]], tile_bytes(&s->vi[rg->args[1 + i]]));
-        void **t = cur;
-        cur = next;
-        next = t;
-        if ((uint64_t)ub - (uint64_t)iv <= (uint64_t)step) break;   /* last iteration: keep its values */
+        for (int i = 0; i < nc; i++) cur[i] = next[i];
+        nb ^= 1;
         iv += step;
         ts_release(&p->mem, m);
         forget(p, body);
