@@ -387,6 +387,7 @@ static bool cmpi_rows(interp_prog *p, const ir_op *op, const void *a, const void
         pred = pred == CMPI_SLT ? CMPI_SGT : pred == CMPI_SLE ? CMPI_SGE : pred == CMPI_SGT ? CMPI_SLT : CMPI_SLE;
     }
     if (n % cols) return false;
+    bool unif = true;                              /* every row all true or all false */
     for (int64_t r = 0; r < n; r += cols) {
         int64_t d;                                 /* run[r + c] = x0 + c: compare c with y - x0 */
         if (__builtin_sub_overflow(sext_at(lim, va->esize, r), sext_at(run, va->esize, r), &d)) return false;
@@ -395,7 +396,10 @@ static bool cmpi_rows(interp_prog *p, const ir_op *op, const void *a, const void
         bool prefix = pred == CMPI_SLT || pred == CMPI_SLE;
         memset(o + r, prefix, (size_t)k);
         memset(o + r + k, !prefix, (size_t)(cols - k));
+        unif &= k == 0 || k == cols;
     }
+    /* a mask row that is all true or all false: loads and stores do not scan it */
+    p->contig[op->res] = unif ? CT_UNIF : 0;
     return true;
 }
 
@@ -410,6 +414,7 @@ static void eval_cmpi(interp_prog *p, const ir_op *op)
         b = sext_bool(p, b, n);
     }
     uint8_t *o = interp_result(p, op, 0);
+    p->contig[op->res] = 0;
     if (cmpi_rows(p, op, a, b, o, pred)) return;
     switch (width_index(va->dt)) {
     case 0: cmpi_8(o, a, b, n, pred); break;

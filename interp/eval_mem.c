@@ -288,6 +288,24 @@ static inline bool next_run(const uint8_t *m, int64_t cols, int64_t *c0, int64_t
     return true;
 }
 
+/* Row r's mask for next_run: a row of a mask whose rows are each all true
+ * or all false (mf, the mask's CT_* facts) is not scanned: NULL and
+ * *cols kept when its lanes are on, *cols = 0 when they are off. */
+static inline const uint8_t *row_mask(const uint8_t *mask, uint8_t mf, int64_t r, int64_t *cols)
+{
+    if (!mask) return NULL;
+    if (!(mf & CT_UNIF)) return mask + r;
+    if (!mask[r]) *cols = 0;
+    return NULL;
+}
+
+/* The CT_* facts of a load's or store's mask operand k (0-d: one value). */
+static inline uint8_t mask_facts(const interp_prog *p, const ir_op *op, int k)
+{
+    if (op->nopnd <= k) return 0;
+    return p->s->vi[op->opnd[k]].numel == 1 ? CT_UNIF : p->contig[op->opnd[k]];
+}
+
 /* Lanes [c0, c1) of a load that were not loaded: `other` or 0. */
 static void fill_lanes(uint8_t *out, const uint8_t *other, int esz, int64_t c0, int64_t c1)
 {
@@ -310,8 +328,8 @@ static int run_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, in
 }
 
 /* Contiguous rows whose active runs all resolve? */
-static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint8_t *mask, int64_t n, int64_t cols,
-                    int esz)
+static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint8_t *mask, uint8_t mf, int64_t n,
+                    int64_t cols, int esz)
 {
     interp_session *s = p->s;
     if (n % cols) return false;
@@ -319,8 +337,9 @@ static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint
         return false;
     int cache = -1;
     for (int64_t r = 0; r < n; r += cols) {
-        const uint8_t *m = mask ? mask + r : NULL;
-        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);)
+        int64_t rc = cols;
+        const uint8_t *m = row_mask(mask, mf, r, &rc);
+        for (int64_t c0 = 0, c1 = 0; next_run(m, rc, &c0, &c1);)
             if (run_buffer(s, ptr[r] + ((uint64_t)c0 * (uint64_t)esz), (uint64_t)(c1 - c0) * (uint64_t)esz, esz,
                            &cache) < 0)
                 return false;
@@ -333,17 +352,19 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (!rows_ok(p, op->opnd[0], ptr, mask, n, cols, esz)) return false;
+    uint8_t mf = mask_facts(p, op, 1);
+    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz)) return false;
     faults fs;
     fs.any = false;
     int cache = -1;
     uint32_t me = p->me;
     for (int64_t r = 0; r < n; r += cols) {
-        const uint8_t *m = mask ? mask + r : NULL;
+        int64_t rc = cols;
+        const uint8_t *m = row_mask(mask, mf, r, &rc);
         uint8_t *orow = (uint8_t *)out + r * esz;
         const uint8_t *oth = other ? (const uint8_t *)other + r * esz : NULL;
         int64_t done = 0;
-        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1); done = c1) {
+        for (int64_t c0 = 0, c1 = 0; next_run(m, rc, &c0, &c1); done = c1) {
             int64_t len = c1 - c0;
             fill_lanes(orow, oth, esz, done, c0);
             uint64_t a = ptr[r] + (uint64_t)c0 * (uint64_t)esz;
@@ -384,7 +405,8 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
 {
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
-    if (!rows_ok(p, op->opnd[0], ptr, mask, n, cols, esz)) return false;
+    uint8_t mf = mask_facts(p, op, 2);
+    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz)) return false;
     faults fs;
     fs.any = false;
     uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
@@ -392,8 +414,9 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
     bool races = s->o.check_races;
     int cache = -1;
     for (int64_t r = 0; r < n; r += cols) {
-        const uint8_t *m = mask ? mask + r : NULL;
-        for (int64_t c0 = 0, c1 = 0; next_run(m, cols, &c0, &c1);) {
+        int64_t rc = cols;
+        const uint8_t *m = row_mask(mask, mf, r, &rc);
+        for (int64_t c0 = 0, c1 = 0; next_run(m, rc, &c0, &c1);) {
             int64_t len = c1 - c0;
             uint64_t a = ptr[r] + (uint64_t)c0 * (uint64_t)esz;
             int bi = run_buffer(s, a, (uint64_t)len * (uint64_t)esz, esz, &cache);

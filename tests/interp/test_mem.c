@@ -243,6 +243,52 @@ START_TEST(row_facts_compare)
 }
 END_TEST
 
+/* A mask whose rows are each all true or all false (cmpi of row runs
+ * against a bound at a row boundary) is not scanned by loads and stores
+ * (eval_mem.c, row_mask); rows cut in the middle still are. out = where(
+ * offs < K, x[offs], -1) over a [4, 8] tile, then stored under the same
+ * mask into y, against C; with x of 24 elements the fourth row is out of
+ * bounds and must still be reported lane by lane when its mask is on. */
+START_TEST(mask_rows_uniform)
+{
+    static const int32_t ks[6] = { 0, 16, 20, 32, 5, 31 };
+    for (int small = 0; small < 2; small++)
+        for (int ki = 0; ki < 6; ki++) {
+            kb k;
+            kb_init(&k, "maskrows");
+            int64_t nx = small ? 24 : 32, n = 32;
+            tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &nx);
+            for (int i = 0; i < nx; i++) ((float *)tx->data)[i] = (float)i * 0.5f + 1.0f;
+            ir_value px = kb_tensor_arg(&k, "x", tx);
+            ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &n));
+            ir_value py = kb_tensor_arg(&k, "y", tt_tensor_new("y", TT_F32, 1, &n));
+            ir_value kv = kb_int_arg(&k, "K", TT_I32, ks[ki]);
+            ir_type t = TYT(TT_I32, 4, 8);
+            ir_value offs = offs2d(&k, 4, 8, 8);
+            ir_value m = opa(&k, IR_CMPI, TYT(TT_BOOL, 4, 8), CMPI_SLT, 0, 2, offs, splat(&k, kv, t));
+            ir_value v = load(&k, ptrs(&k, px, offs), m, cflt(&k, TYT(TT_F32, 4, 8), -1.0));
+            store(&k, ptrs(&k, po, offs), v, -1);
+            store(&k, ptrs(&k, py, offs), v, m);
+            ret(&k);
+            for (int i = 0; i < n; i++) ((float *)kb_tensor(&k, 2)->data)[i] = 99.0f;
+            interp_stats st;
+            kb_run(&k, NULL, &st, NULL);
+            int64_t want_faults = 0;
+            for (int i = 0; i < n; i++)
+                want_faults += i < ks[ki] && i >= nx;
+            ck_assert_msg(st.fault_lanes == want_faults, "K %d nx %d: %lld fault lanes", ks[ki], (int)nx,
+                          (long long)st.fault_lanes);
+            const float *o = kb_tensor(&k, 1)->data, *y = kb_tensor(&k, 2)->data;
+            for (int i = 0; i < n; i++) {
+                float want = i < ks[ki] && i < nx ? (float)i * 0.5f + 1.0f : -1.0f;
+                ck_assert_msg(o[i] == want, "K %d nx %d lane %d: %g", ks[ki], (int)nx, i, o[i]);
+                ck_assert_msg(y[i] == (i < ks[ki] ? want : 99.0f), "K %d y lane %d: %g", ks[ki], i, y[i]);
+            }
+            kb_free(&k);
+        }
+}
+END_TEST
+
 START_TEST(atomics_parallel)
 {
     for (int sched = SCHED_IN_ORDER; sched <= SCHED_PARALLEL; sched++) {
@@ -361,6 +407,7 @@ TCase *mem_tcase(void)
     tcase_add_test(tc, queries);
     tcase_add_test(tc, row_facts_exact);
     tcase_add_test(tc, row_facts_compare);
+    tcase_add_test(tc, mask_rows_uniform);
     tcase_add_test(tc, atomics_parallel);
     tcase_add_test(tc, atomic_old_values_and_cas);
     tcase_add_test(tc, spin_lock);
