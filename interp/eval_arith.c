@@ -201,12 +201,32 @@ static inline double minimum64(double x, double y) { return (x != x || y != y) ?
 
 typedef void (*f32_fn)(float *restrict o, const float *restrict a, const float *restrict b, int64_t n);
 typedef void (*f64_fn)(double *restrict o, const double *restrict a, const double *restrict b, int64_t n);
+typedef void (*f32_vs_fn)(float *restrict o, const float *restrict a, float y, int64_t n);
+typedef void (*f32_sv_fn)(float *restrict o, float x, const float *restrict b, int64_t n);
+typedef struct flt_fns { f32_fn f32; f64_fn f64; f32_vs_fn vs; f32_sv_fn sv; } flt_fns;
+#define FLT_FNS(NAME) ((flt_fns){ NAME##_f32, NAME##_f64, NAME##_f32_vs, NAME##_f32_sv })
 
+/* f32 also with a scalar operand (_vs: y, _sv: x), for the rows of a splat
+ * left as row heads (CT_HEADS) */
 #define FLT_BIN(NAME, E32, E64)                                                                   \
     static void NAME##_f32(float *restrict o, const float *restrict a, const float *restrict b, int64_t n) \
     {                                                                                             \
         for (int64_t i = 0; i < n; i++) {                                                         \
             float x = a[i], y = b[i];                                                             \
+            o[i] = E32;                                                                           \
+        }                                                                                         \
+    }                                                                                             \
+    static void NAME##_f32_vs(float *restrict o, const float *restrict a, float y, int64_t n)     \
+    {                                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                         \
+            float x = a[i];                                                                       \
+            o[i] = E32;                                                                           \
+        }                                                                                         \
+    }                                                                                             \
+    static void NAME##_f32_sv(float *restrict o, float x, const float *restrict b, int64_t n)     \
+    {                                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                         \
+            float y = b[i];                                                                       \
             o[i] = E32;                                                                           \
         }                                                                                         \
     }                                                                                             \
@@ -246,20 +266,34 @@ static void from_f32(tt_dtype dt, uint16_t *o, const float *t, int64_t n)
         for (int64_t i = 0; i < n; i++) o[i] = interp_f2bf(t[i]);
 }
 
-static void float_bin(interp_prog *p, const ir_op *op, f32_fn f32, f64_fn f64)
+static void float_bin(interp_prog *p, const ir_op *op, flt_fns fn)
 {
     const ival_info *vr = &p->s->vi[op->res];
     int64_t n = vr->numel;
     const void *a = interp_operand(p, op, 0, n), *b = interp_operand(p, op, 1, n);
     void *o = interp_result(p, op, 0);
+    bool ha = p->contig[op->opnd[0]] & CT_HEADS, hb = p->contig[op->opnd[1]] & CT_HEADS;
+    if (vr->dt == TT_F32 && ha != hb && n % (vr->rank ? vr->shape[vr->rank - 1] : 1) == 0) {
+        /* one side is a splat left as row heads (uniform rows): a scalar per row */
+        int64_t cols = vr->rank ? vr->shape[vr->rank - 1] : 1;
+        const float *fa = a, *fb = b;
+        float *fo = o;
+        for (int64_t r = 0; r < n; r += cols) {
+            if (ha) fn.sv(fo + r, fa[r], fb + r, cols);
+            else fn.vs(fo + r, fa + r, fb[r], cols);
+        }
+        return;
+    }
+    interp_full(p, op->opnd[0]);
+    interp_full(p, op->opnd[1]);
     switch (vr->dt) {
-    case TT_F32: f32(o, a, b, n); break;
-    case TT_F64: f64(o, a, b, n); break;
+    case TT_F32: fn.f32(o, a, b, n); break;
+    case TT_F64: fn.f64(o, a, b, n); break;
     case TT_F16:
     case TT_BF16: {
         const float *fa = to_f32(p, vr->dt, a, n), *fb = to_f32(p, vr->dt, b, n);
         float *fo = ts_alloc(&p->mem, (size_t)n * 4);
-        f32(fo, fa, fb, n);
+        fn.f32(fo, fa, fb, n);
         from_f32(vr->dt, o, fo, n);
         break;
     }
@@ -275,6 +309,9 @@ static void fused(interp_prog *p, const ir_op *op, int k)
     int64_t n = vr->numel;
     const ir_value_info *mv = &s->f->values.v[op->opnd[k]];
     const ir_op *mul = &s->f->regions.v[mv->region].ops[mv->index];
+    interp_full(p, mul->opnd[0]);
+    interp_full(p, mul->opnd[1]);
+    interp_full(p, op->opnd[1 - k]);
     const void *x = interp_operand(p, mul, 0, n), *y = interp_operand(p, mul, 1, n);
     const void *z = interp_operand(p, op, 1 - k, n);
     void *o = interp_result(p, op, 0);
@@ -353,13 +390,25 @@ static void int_bin(interp_prog *p, const ir_op *op, const bin_fn *fns, bool is_
     const ival_info *vr = &p->s->vi[op->res];
     int64_t n = vr->numel;
     const void *a = interp_operand(p, op, 0, n), *b = interp_operand(p, op, 1, n);
+    void *o = interp_result(p, op, 0);
+    uint8_t facts = op->opc == IR_ADDI ? addi_facts(p, op, a, b) : 0;   /* from row heads */
+    if (facts && interp_heads_only(p, op)) {
+        /* runs or uniform rows, exact: the row heads say it all */
+        int64_t cols = vr->rank ? vr->shape[vr->rank - 1] : 1;
+        size_t esz = vr->esize;
+        for (int64_t r = 0; r < n; r += cols)
+            fns[width_index(vr->dt)]((uint8_t *)o + r * esz, (const uint8_t *)a + r * esz, (const uint8_t *)b + r * esz, 1);
+        p->contig[op->res] = facts | CT_HEADS;
+        return;
+    }
+    interp_full(p, op->opnd[0]);
+    interp_full(p, op->opnd[1]);
     if (vr->dt == TT_BOOL && is_signed) {
         a = sext_bool(p, a, n);
         b = sext_bool(p, b, n);
     }
-    void *o = interp_result(p, op, 0);
     fns[width_index(vr->dt)](o, a, b, n);
-    if (op->opc == IR_ADDI) p->contig[op->res] = addi_facts(p, op, a, b);
+    if (op->opc == IR_ADDI) p->contig[op->res] = facts;
     if (vr->dt == TT_BOOL) {
         uint8_t *ob = o;
         for (int64_t i = 0; i < n; i++) ob[i] &= 1;
@@ -409,13 +458,15 @@ static void eval_cmpi(interp_prog *p, const ir_op *op)
     int64_t n = p->s->vi[op->res].numel;
     const void *a = interp_operand(p, op, 0, n), *b = interp_operand(p, op, 1, n);
     int pred = (int)op->attr[0];
+    uint8_t *o = interp_result(p, op, 0);
+    p->contig[op->res] = 0;
+    if (cmpi_rows(p, op, a, b, o, pred)) return;   /* reads row heads only; false for i1 */
+    interp_full(p, op->opnd[0]);
+    interp_full(p, op->opnd[1]);
     if (va->dt == TT_BOOL && pred >= CMPI_SLT && pred <= CMPI_SGE) {
         a = sext_bool(p, a, n);
         b = sext_bool(p, b, n);
     }
-    uint8_t *o = interp_result(p, op, 0);
-    p->contig[op->res] = 0;
-    if (cmpi_rows(p, op, a, b, o, pred)) return;
     switch (width_index(va->dt)) {
     case 0: cmpi_8(o, a, b, n, pred); break;
     case 1: cmpi_16(o, a, b, n, pred); break;
@@ -498,17 +549,17 @@ void interp_eval_arith(interp_prog *p, const ir_op *op)
                 break;
             }
         }
-        if (op->opc == IR_ADDF) float_bin(p, op, addf_f32, addf_f64);
-        else float_bin(p, op, subf_f32, subf_f64);
+        if (op->opc == IR_ADDF) float_bin(p, op, FLT_FNS(addf));
+        else float_bin(p, op, FLT_FNS(subf));
         break;
     }
-    case IR_MULF: float_bin(p, op, mulf_f32, mulf_f64); break;
-    case IR_DIVF: float_bin(p, op, divf_f32, divf_f64); break;
-    case IR_REMF: float_bin(p, op, remf_f32, remf_f64); break;
-    case IR_MAXNUMF: float_bin(p, op, maxnumf_f32, maxnumf_f64); break;
-    case IR_MINNUMF: float_bin(p, op, minnumf_f32, minnumf_f64); break;
-    case IR_MAXIMUMF: float_bin(p, op, maximumf_f32, maximumf_f64); break;
-    case IR_MINIMUMF: float_bin(p, op, minimumf_f32, minimumf_f64); break;
+    case IR_MULF: float_bin(p, op, FLT_FNS(mulf)); break;
+    case IR_DIVF: float_bin(p, op, FLT_FNS(divf)); break;
+    case IR_REMF: float_bin(p, op, FLT_FNS(remf)); break;
+    case IR_MAXNUMF: float_bin(p, op, FLT_FNS(maxnumf)); break;
+    case IR_MINNUMF: float_bin(p, op, FLT_FNS(minnumf)); break;
+    case IR_MAXIMUMF: float_bin(p, op, FLT_FNS(maximumf)); break;
+    case IR_MINIMUMF: float_bin(p, op, FLT_FNS(minimumf)); break;
     case IR_CMPF: eval_cmpf(p, op); break;
     case IR_SELECT: eval_select(p, op); break;
     default: die("interp_eval_arith: %s", ir_ops[op->opc].name);

@@ -493,6 +493,7 @@ static void eval_load(interp_prog *p, const ir_op *op)
         }
         return;
     }
+    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer */
     uint64_t lo, hi, orr;
     int64_t active = lane_range(ptr, mask, n, &lo, &hi, &orr);
     if (active == 0) {
@@ -579,6 +580,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
     const void *val = interp_operand(p, op, 1, n);
     const uint8_t *mask = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
     if (store_rows(p, op, ptr, mask, n, esz, val)) return;
+    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer */
     uint64_t lo, hi, orr;
     if (lane_range(ptr, mask, n, &lo, &hi, &orr) == 0) return;
     faults fs;
@@ -740,6 +742,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
     int esz = vr->esize;
     bool cas = op->opc == IR_ATOMIC_CAS;
     int kind = cas ? -1 : (int)op->attr[0];
+    interp_full(p, op->opnd[0]);
     const uint64_t *ptr = interp_operand(p, op, 0, n);
     const uint8_t *cmpv = cas ? interp_operand(p, op, 1, n) : NULL;
     const uint8_t *val = interp_operand(p, op, cas ? 2 : 1, n);
@@ -856,6 +859,12 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
     uint8_t fo = vo->numel == 1 && n > 1 ? CT_UNIF | interp_ct_single(vr) : p->contig[op->opnd[1]];
     if (n % cols == 0 && (((fb & CT_UNIF) && (fo & CT_RUN)) || ((fb & CT_RUN) && (fo & CT_UNIF)))) {
         int64_t so = vo->numel == 1 ? 0 : 1;
+        if (interp_heads_only(p, op)) {           /* only loads, stores and row paths read it */
+            for (int64_t r = 0; r < n; r += cols)
+                o[r] = (scalar_base ? ptr[0] : ptr[r]) + ((uint64_t)lane_int(off_, vo->esize, r * so) << pshift);
+            p->contig[op->res] = CT_RUN | CT_HEADS;
+            return;
+        }
         for (int64_t r = 0; r < n; r += cols) {
             uint64_t first = (scalar_base ? ptr[0] : ptr[r]) + ((uint64_t)lane_int(off_, vo->esize, r * so) << pshift);
             uint64_t *restrict row = o + r, step = (uint64_t)1 << pshift, a = first;
@@ -873,6 +882,8 @@ static void eval_addptr(interp_prog *p, const ir_op *op)
         p->contig[op->res] = CT_RUN;
         return;
     }
+    interp_full(p, op->opnd[0]);              /* every lane of both operands from here on */
+    interp_full(p, op->opnd[1]);
     uint64_t diff = 0;
     /* offsets are sign-extended (LLVM GEP), i1 is 0/1 */
     switch (vo->dt) {
@@ -906,8 +917,10 @@ static void eval_ptr_int(interp_prog *p, const ir_op *op)
 
 void interp_eval_mem(interp_prog *p, const ir_op *op)
 {
-    if (__builtin_expect(p->s->views_any, 0) && (ir_ops[op->opc].props & P_MEM))
+    if (__builtin_expect(p->s->views_any, 0) && (ir_ops[op->opc].props & P_MEM)) {
+        interp_full(p, op->opnd[0]);
         interp_view_check(p, op);
+    }
     switch (op->opc) {
     case IR_ADDPTR: eval_addptr(p, op); break;
     case IR_INT_TO_PTR:

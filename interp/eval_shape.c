@@ -164,7 +164,14 @@ void interp_eval_shape(interp_prog *p, const ir_op *op)
     switch (op->opc) {
     case IR_SPLAT: {
         const ival_info *vr = &s->vi[op->res];
-        interp_splat(interp_result(p, op, 0), p->vals[op->opnd[0]], vr->esize, vr->numel);
+        uint8_t *o = interp_result(p, op, 0);
+        if (interp_heads_only(p, op)) {         /* row heads: its readers need no more */
+            int64_t cols = cols_of(vr);
+            for (int64_t r = 0; r < vr->numel; r += cols) memcpy(o + r * vr->esize, p->vals[op->opnd[0]], vr->esize);
+            p->contig[op->res] = shape_facts(p, op) | CT_HEADS;
+            break;
+        }
+        interp_splat(o, p->vals[op->opnd[0]], vr->esize, vr->numel);
         p->contig[op->res] = shape_facts(p, op);
         break;
     }

@@ -168,6 +168,8 @@ typedef struct interp_buf {
                                     * address + c * element size */
 #define CT_UNIF 2                  /* x[r, c] == x[r, 0] */
 #define CT_EXACT 4                 /* arith.addi: no lane overflowed its type (overflow.c skips) */
+#define CT_HEADS 8                 /* only lane 0 of each row is written, the rest follows from
+                                    * CT_RUN or CT_UNIF (interp_full writes it) */
 
 /* Rows of one element (or a 0-d tile) are both runs and uniform. */
 static inline uint8_t interp_ct_single(const ival_info *vi)
@@ -276,6 +278,8 @@ struct interp_session {
     uint8_t *fuse;                 /* NUMERICS_FAST: per global op, 1/2: lhs/rhs is a fusable mulf */
     uint8_t *addr_splat;           /* per value: a splat used only as tt.addptr's base, which
                                     * reads the scalar instead: not materialized unless trapping */
+    uint8_t *heads_ok;             /* per value: a tt.addptr or arith.addi result read only by ops
+                                    * whose row paths need only row heads (CT_HEADS, session.c) */
     arena perm;                    /* session-lifetime memory (constants, args) */
 
     interp_buf *bufs;              /* ascending virtual addresses */
@@ -364,6 +368,21 @@ static inline void *interp_operand(interp_prog *p, const ir_op *op, int k, int64
     ir_value v = op->opnd[k];
     if (p->s->vi[v].numel == n) return p->vals[v];
     return interp_operand_n(p, op, k, n);
+}
+
+/* Write the lanes of value v that CT_HEADS left out (exec.c), so that v's
+ * tile is dense; a no-op for other values. Every reader of a value that
+ * may be heads-only calls it before reading lanes past the row heads. */
+void interp_heads_fill(interp_prog *p, ir_value v);
+static inline void interp_full(interp_prog *p, ir_value v)
+{
+    if (__builtin_expect(p->contig[v] & CT_HEADS, 0)) interp_heads_fill(p, v);
+}
+/* Whether op's result may be written as row heads only (with CT_HEADS):
+ * its uses allow it and no debugger is stopping at ops. */
+static inline bool interp_heads_only(const interp_prog *p, const ir_op *op)
+{
+    return p->s->heads_ok[op->res] && !TRAP_GET(p->s->trap);
 }
 
 /* Fill n elements of size esize at out with the element at src. */

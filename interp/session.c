@@ -143,6 +143,58 @@ static void find_addr_splats(interp_session *s)
     }
 }
 
+/* Results of tt.addptr, arith.addi and tt.splat that only tt.load and
+ * tt.store (as the pointer), tt.addptr, arith.cmpi, arith.addi and the
+ * float addf/subf/mulf/divf read: their row paths read lane 0 of each row
+ * when the rows are runs or uniform (eval_mem.c, eval_arith.c), so such a
+ * result may be left as row heads (CT_HEADS); any other path of those ops
+ * fills the tile first (interp_full). */
+static void find_heads(interp_session *s)
+{
+    const ir_func *f = s->f;
+    s->heads_ok = xcalloc((size_t)(s->nvals ? s->nvals : 1), 1);
+    for (int r = 0; r < f->regions.n; r++) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = 0; i < reg->nops; i++) {
+            const ir_op *op = &reg->ops[i];
+            if ((op->opc == IR_ADDPTR || op->opc == IR_ADDI || op->opc == IR_SPLAT) && op->nres == 1 &&
+                s->vi[op->res].numel > 1)
+                s->heads_ok[op->res] = 1;
+        }
+    }
+    for (int r = 0; r < f->regions.n; r++) {
+        const ir_region *reg = &f->regions.v[r];
+        for (int i = 0; i < reg->nops; i++) {
+            const ir_op *op = &reg->ops[i];
+            for (int k = 0; k < op->nopnd; k++) {
+                bool ok = ((op->opc == IR_LOAD || op->opc == IR_STORE) && k == 0) ||
+                          ((op->opc == IR_ADDPTR || op->opc == IR_CMPI || op->opc == IR_ADDI || op->opc == IR_ADDF ||
+                            op->opc == IR_SUBF || op->opc == IR_MULF || op->opc == IR_DIVF) && k < 2);
+                if (!ok) s->heads_ok[op->opnd[k]] = 0;
+            }
+        }
+    }
+}
+
+void interp_heads_fill(interp_prog *p, ir_value v)
+{
+    const ival_info *vi = &p->s->vi[v];
+    uint8_t f = p->contig[v];
+    int64_t n = vi->numel, cols = vi->rank ? vi->shape[vi->rank - 1] : 1;
+    /* step per lane: the pointee size for pointer runs, 1 for integer runs, 0 when uniform */
+    uint64_t step = f & CT_RUN ? (vi->dt == TT_PTR ? vi->psize : 1) : 0;
+    uint8_t *d = p->vals[v];
+    for (int64_t r = 0; r < n; r += cols) {
+        switch (vi->esize) {
+        case 1: { uint8_t *x = (uint8_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint8_t)(x[0] + c * step); break; }
+        case 2: { uint16_t *x = (uint16_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint16_t)(x[0] + c * step); break; }
+        case 4: { uint32_t *x = (uint32_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint32_t)(x[0] + c * step); break; }
+        default: { uint64_t *x = (uint64_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = x[0] + (uint64_t)c * step; break; }
+        }
+    }
+    p->contig[v] = (uint8_t)(f & ~CT_HEADS);
+}
+
 /* Splats of a kernel argument or a scalar constant hold the same tile in
  * every program: built once, like constants (exec.c hands them out), so a
  * loop's `cols < N` or `other=0.` costs no fill per iteration. Splats read
@@ -240,6 +292,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
     }
     if (s->o.numerics == NUMERICS_FAST) find_fusions(s);
     find_addr_splats(s);
+    find_heads(s);
     if (ok) build_invariant_splats(s);
     interp_overflow_plan(s);
     if (ok) interp_views_plan(s);
@@ -266,6 +319,7 @@ void interp_session_free(interp_session *s)
     free(s->sites);
     free(s->fuse);
     free(s->addr_splat);
+    free(s->heads_ok);
     free(s->ovf);
     pthread_mutex_destroy(&s->shadow_lock);
     pthread_mutex_destroy(&s->hook_lock);
@@ -297,7 +351,8 @@ void interp_get_stats(const interp_session *s, interp_stats *st)
 
 const void *interp_value_data(interp_session *s, ir_value v)
 {
-    const interp_prog *p = s->cur ? s->cur : &s->main;
+    interp_prog *p = s->cur ? s->cur : &s->main;
     if (v < 0 || v >= s->nvals || !p->vals) return NULL;
+    if (p->vals[v]) interp_full(p, v);         /* the debugger shows every lane */
     return p->vals[v];
 }
