@@ -16,6 +16,7 @@ int main(void)
     suite_add_tcase(s, scf_tcase());
     suite_add_tcase(s, sched_tcase());
     suite_add_tcase(s, hook_tcase());
+    suite_add_tcase(s, heads_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

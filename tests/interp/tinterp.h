@@ -96,5 +96,6 @@ TCase *dot_tcase(void);
 TCase *scf_tcase(void);
 TCase *sched_tcase(void);
 TCase *hook_tcase(void);
+TCase *heads_tcase(void);
 
 #endif
