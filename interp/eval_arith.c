@@ -25,7 +25,7 @@
 typedef void (*bin_fn)(void *restrict o, const void *restrict a, const void *restrict b, int64_t n);
 
 #define INT_BIN(NAME, W, U, S, P, EXPR)                                                           \
-    static void NAME##_##W(void *restrict o_, const void *restrict a_, const void *restrict b_, int64_t n) \
+    INTERP_SIMD static void NAME##_##W(void *restrict o_, const void *restrict a_, const void *restrict b_, int64_t n) \
     {                                                                                             \
         typedef U U_t;                                                                            \
         typedef S S_t;                                                                            \
@@ -139,7 +139,7 @@ INT_CMP(64, uint64_t, int64_t)
 /* MLIR's cmpf: ordered predicates are false when either side is NaN,
  * unordered ones true. */
 #define FLT_CMP(NAME, T)                                                                          \
-    static void NAME(uint8_t *restrict o, const T *restrict a, const T *restrict b, int64_t n, int pred) \
+    INTERP_SIMD static void NAME(uint8_t *restrict o, const T *restrict a, const T *restrict b, int64_t n, int pred) \
     {                                                                                             \
         switch (pred) {                                                                           \
         case CMPF_FALSE: memset(o, 0, (size_t)n); break;                                          \
@@ -209,28 +209,28 @@ typedef struct flt_fns { f32_fn f32; f64_fn f64; f32_vs_fn vs; f32_sv_fn sv; } f
 /* f32 also with a scalar operand (_vs: y, _sv: x), for the rows of a splat
  * left as row heads (CT_HEADS) */
 #define FLT_BIN(NAME, E32, E64)                                                                   \
-    static void NAME##_f32(float *restrict o, const float *restrict a, const float *restrict b, int64_t n) \
+    INTERP_SIMD static void NAME##_f32(float *restrict o, const float *restrict a, const float *restrict b, int64_t n) \
     {                                                                                             \
         for (int64_t i = 0; i < n; i++) {                                                         \
             float x = a[i], y = b[i];                                                             \
             o[i] = E32;                                                                           \
         }                                                                                         \
     }                                                                                             \
-    static void NAME##_f32_vs(float *restrict o, const float *restrict a, float y, int64_t n)     \
+    INTERP_SIMD static void NAME##_f32_vs(float *restrict o, const float *restrict a, float y, int64_t n) \
     {                                                                                             \
         for (int64_t i = 0; i < n; i++) {                                                         \
             float x = a[i];                                                                       \
             o[i] = E32;                                                                           \
         }                                                                                         \
     }                                                                                             \
-    static void NAME##_f32_sv(float *restrict o, float x, const float *restrict b, int64_t n)     \
+    INTERP_SIMD static void NAME##_f32_sv(float *restrict o, float x, const float *restrict b, int64_t n) \
     {                                                                                             \
         for (int64_t i = 0; i < n; i++) {                                                         \
             float y = b[i];                                                                       \
             o[i] = E32;                                                                           \
         }                                                                                         \
     }                                                                                             \
-    static void NAME##_f64(double *restrict o, const double *restrict a, const double *restrict b, int64_t n) \
+    INTERP_SIMD static void NAME##_f64(double *restrict o, const double *restrict a, const double *restrict b, int64_t n) \
     {                                                                                             \
         for (int64_t i = 0; i < n; i++) {                                                         \
             double x = a[i], y = b[i];                                                            \
@@ -415,6 +415,19 @@ static void int_bin(interp_prog *p, const ir_op *op, const bin_fn *fns, bool is_
     }
 }
 
+/* Row r of run PRED lim (signed PRED: SLT, SLE, SGT or SGE), with
+ * run[r + c] = run[r] + c and lim uniform along the row: the lanes c < *k
+ * are on PRED's side of the bound (a prefix for SLT/SLE, else the lanes
+ * c >= *k are). False when the difference overflows. */
+static inline bool row_cut(const void *lim, const void *run, int esz, int64_t r, int pred, int64_t cols, int64_t *k)
+{
+    int64_t d;                                     /* run[r + c] = x0 + c: compare c with y - x0 */
+    if (__builtin_sub_overflow(sext_at(lim, esz, r), sext_at(run, esz, r), &d)) return false;
+    if (pred == CMPI_SLE || pred == CMPI_SGT) d = d == INT64_MAX ? d : d + 1;
+    *k = d < 0 ? 0 : d > cols ? cols : d;
+    return true;
+}
+
 /* c = a PRED b (signed PRED) where one side is a run and the other is
  * uniform along each row (CT_*, internal.h): the true lanes of each row are
  * a prefix or a suffix, found from the row's first lanes, so a mask such as
@@ -437,15 +450,24 @@ static bool cmpi_rows(interp_prog *p, const ir_op *op, const void *a, const void
     }
     if (n % cols) return false;
     bool unif = true;                              /* every row all true or all false */
+    int64_t k = 0;
     for (int64_t r = 0; r < n; r += cols) {
-        int64_t d;                                 /* run[r + c] = x0 + c: compare c with y - x0 */
-        if (__builtin_sub_overflow(sext_at(lim, va->esize, r), sext_at(run, va->esize, r), &d)) return false;
-        if (pred == CMPI_SLE || pred == CMPI_SGT) d = d == INT64_MAX ? d : d + 1;
-        int64_t k = d < 0 ? 0 : d > cols ? cols : d;     /* lanes c < k: c PRED-side of the bound */
-        bool prefix = pred == CMPI_SLT || pred == CMPI_SLE;
+        if (!row_cut(lim, run, va->esize, r, pred, cols, &k)) return false;
+        unif &= k == 0 || k == cols;
+    }
+    bool prefix = pred == CMPI_SLT || pred == CMPI_SLE;
+    if (unif && interp_heads_only(p, op)) {        /* a mask only loads and stores read */
+        for (int64_t r = 0; r < n; r += cols) {
+            row_cut(lim, run, va->esize, r, pred, cols, &k);
+            o[r] = k == cols ? prefix : !prefix;
+        }
+        p->contig[op->res] = CT_UNIF | CT_HEADS;
+        return true;
+    }
+    for (int64_t r = 0; r < n; r += cols) {
+        row_cut(lim, run, va->esize, r, pred, cols, &k);
         memset(o + r, prefix, (size_t)k);
         memset(o + r + k, !prefix, (size_t)(cols - k));
-        unif &= k == 0 || k == cols;
     }
     /* a mask row that is all true or all false: loads and stores do not scan it */
     p->contig[op->res] = unif ? CT_UNIF : 0;
@@ -491,7 +513,9 @@ static void eval_cmpf(interp_prog *p, const ir_op *op)
     }
 }
 
-#define SELECT(T)                                                                                 \
+#define SELECT(W, T)                                                                              \
+    INTERP_SIMD static void select_##W(void *restrict o_, const uint8_t *restrict c, const void *restrict a_, \
+                                       const void *restrict b_, int64_t n)                       \
     {                                                                                             \
         T *restrict o = o_;                                                                       \
         const T *restrict a = a_, *restrict b = b_;                                               \
@@ -500,6 +524,10 @@ static void eval_cmpf(interp_prog *p, const ir_op *op)
             o[i] = (T)((a[i] & m) | (b[i] & (T)~m));                                              \
         }                                                                                         \
     }
+SELECT(8, uint8_t)
+SELECT(16, uint16_t)
+SELECT(32, uint32_t)
+SELECT(64, uint64_t)
 
 static void eval_select(interp_prog *p, const ir_op *op)
 {
@@ -509,10 +537,10 @@ static void eval_select(interp_prog *p, const ir_op *op)
     const void *a_ = interp_operand(p, op, 1, n), *b_ = interp_operand(p, op, 2, n);
     void *o_ = interp_result(p, op, 0);
     switch (vr->esize) {
-    case 1: SELECT(uint8_t) break;
-    case 2: SELECT(uint16_t) break;
-    case 4: SELECT(uint32_t) break;
-    case 8: SELECT(uint64_t) break;
+    case 1: select_8(o_, c, a_, b_, n); break;
+    case 2: select_16(o_, c, a_, b_, n); break;
+    case 4: select_32(o_, c, a_, b_, n); break;
+    case 8: select_64(o_, c, a_, b_, n); break;
     default: die("arith.select: element size %d", vr->esize);
     }
 }

@@ -89,7 +89,17 @@ static inline sh_layer *reader_of(interp_session *s, interp_buf *b)
  * plain loops, which the compiler vectorizes. */
 #define SCAN(L, e0, n, par, TEST)                                                                 \
     do {                                                                                          \
-        for (int64_t e_ = (e0), end_ = (e0) + (n), len_; e_ < end_; e_ += len_) {                  \
+        int64_t e_ = (e0), end_ = (e0) + (n), len_;                                               \
+        if (!(e_ & (SH_GRAN - 1))) {                /* whole unsplit granules: a direct pass */   \
+            const uint8_t *on_ = (L)->on;                                                         \
+            const uint32_t *co_ = (L)->coarse;                                                    \
+            for (; e_ + SH_GRAN <= end_ && !__atomic_load_n(&on_[e_ >> SH_GSHIFT], __ATOMIC_ACQUIRE); \
+                 e_ += SH_GRAN) {                                                                 \
+                uint32_t x = __atomic_load_n(&co_[e_ >> SH_GSHIFT], __ATOMIC_RELAXED);            \
+                bad |= (TEST);                                                                    \
+            }                                                                                     \
+        }                                                                                         \
+        for (; e_ < end_; e_ += len_) {                                                           \
             uint32_t x = 0;                                                                       \
             const uint32_t *f_;                                                                   \
             len_ = sh_piece((L), e_, end_, &x, &f_);                                              \
@@ -329,13 +339,13 @@ static int run_buffer(interp_session *s, uint64_t a, uint64_t bytes, int esz, in
 
 /* Contiguous rows whose active runs all resolve? */
 static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint8_t *mask, uint8_t mf, int64_t n,
-                    int64_t cols, int esz)
+                    int64_t cols, int esz, int *cache_out)
 {
     interp_session *s = p->s;
     if (n % cols) return false;
     if (!((p->contig[pv] & CT_RUN) && s->vi[pv].numel == n) && !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz)))
         return false;
-    int cache = -1;
+    int cache = -1, first = -1;
     for (int64_t r = 0; r < n; r += cols) {
         int64_t rc = cols;
         const uint8_t *m = row_mask(mask, mf, r, &rc);
@@ -343,7 +353,10 @@ static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint
             if (run_buffer(s, ptr[r] + ((uint64_t)c0 * (uint64_t)esz), (uint64_t)(c1 - c0) * (uint64_t)esz, esz,
                            &cache) < 0)
                 return false;
+            else if (first < 0)
+                first = cache;
     }
+    *cache_out = first;                            /* the buffer of the first run, for the copy pass */
     return true;
 }
 
@@ -353,10 +366,10 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
     uint8_t mf = mask_facts(p, op, 1);
-    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz)) return false;
+    int cache;
+    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz, &cache)) return false;
     faults fs;
     fs.any = false;
-    int cache = -1;
     uint32_t me = p->me;
     for (int64_t r = 0; r < n; r += cols) {
         int64_t rc = cols;
@@ -406,13 +419,13 @@ static bool store_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, con
     interp_session *s = p->s;
     int64_t cols = row_len(&s->vi[op->opnd[0]]);
     uint8_t mf = mask_facts(p, op, 2);
-    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz)) return false;
+    int cache;
+    if (!rows_ok(p, op->opnd[0], ptr, mask, mf, n, cols, esz, &cache)) return false;
     faults fs;
     fs.any = false;
     uint32_t me = p->me, flags = p->synced ? SH_SYNC : 0, mine = me | flags;
     int32_t loc = op->loc;
     bool races = s->o.check_races;
-    int cache = -1;
     for (int64_t r = 0; r < n; r += cols) {
         int64_t rc = cols;
         const uint8_t *m = row_mask(mask, mf, r, &rc);
@@ -493,7 +506,8 @@ static void eval_load(interp_prog *p, const ir_op *op)
         }
         return;
     }
-    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer */
+    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer and mask lane */
+    if (mask) interp_full(p, op->opnd[1]);
     uint64_t lo, hi, orr;
     int64_t active = lane_range(ptr, mask, n, &lo, &hi, &orr);
     if (active == 0) {
@@ -580,7 +594,8 @@ static void eval_store(interp_prog *p, const ir_op *op)
     const void *val = interp_operand(p, op, 1, n);
     const uint8_t *mask = op->nopnd > 2 ? interp_operand(p, op, 2, n) : NULL;
     if (store_rows(p, op, ptr, mask, n, esz, val)) return;
-    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer */
+    interp_full(p, op->opnd[0]);              /* the lane paths read every pointer and mask lane */
+    if (mask) interp_full(p, op->opnd[2]);
     uint64_t lo, hi, orr;
     if (lane_range(ptr, mask, n, &lo, &hi, &orr) == 0) return;
     faults fs;
@@ -742,7 +757,7 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
     int esz = vr->esize;
     bool cas = op->opc == IR_ATOMIC_CAS;
     int kind = cas ? -1 : (int)op->attr[0];
-    interp_full(p, op->opnd[0]);
+    for (int k = 0; k < op->nopnd; k++) interp_full(p, op->opnd[k]);
     const uint64_t *ptr = interp_operand(p, op, 0, n);
     const uint8_t *cmpv = cas ? interp_operand(p, op, 1, n) : NULL;
     const uint8_t *val = interp_operand(p, op, cas ? 2 : 1, n);
@@ -918,7 +933,7 @@ static void eval_ptr_int(interp_prog *p, const ir_op *op)
 void interp_eval_mem(interp_prog *p, const ir_op *op)
 {
     if (__builtin_expect(p->s->views_any, 0) && (ir_ops[op->opc].props & P_MEM)) {
-        interp_full(p, op->opnd[0]);
+        for (int k = 0; k < op->nopnd; k++) interp_full(p, op->opnd[k]);
         interp_view_check(p, op);
     }
     switch (op->opc) {

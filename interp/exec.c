@@ -5,12 +5,24 @@
 
 #include <stdio.h>
 
+/* Zeroed memory on cache lines of its own (INTERP_LINE bytes, padded): the
+ * programs of a parallel launch write their value tables at every op, and
+ * two threads' tables sharing a line would bounce it between their cores. */
+void *interp_line_alloc(size_t n)
+{
+    n = (n + INTERP_LINE - 1) & ~(size_t)(INTERP_LINE - 1);
+    void *d = aligned_alloc(INTERP_LINE, n ? n : INTERP_LINE);
+    if (!d) die("out of memory (%zu bytes)", n);
+    memset(d, 0, n ? n : INTERP_LINE);
+    return d;
+}
+
 void interp_prog_init(interp_session *s, interp_prog *p)
 {
     memset(p, 0, sizeof *p);
     p->s = s;
-    p->vals = xcalloc((size_t)(s->nvals ? s->nvals : 1), sizeof *p->vals);
-    p->contig = xcalloc((size_t)(s->nvals ? s->nvals : 1), 1);
+    p->vals = interp_line_alloc(sizeof *p->vals * (size_t)(s->nvals ? s->nvals : 1));
+    p->contig = interp_line_alloc((size_t)(s->nvals ? s->nvals : 1));
 }
 
 void interp_prog_free(interp_prog *p)

@@ -29,6 +29,19 @@
 #define TRAP_GET(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define TRAP_SET(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
+/* Elementwise loops are compiled for generic x86-64 (SSE2, 4 f32 lanes)
+ * and, when the CPU has it, for AVX2 (8 lanes), chosen once at load time
+ * (GCC/Clang function multiversioning). The results are the same: IEEE
+ * operations per lane, no FMA (AVX2 alone does not enable it). */
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_THREAD__)
+#define INTERP_SIMD __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef INTERP_SIMD
+#define INTERP_SIMD
+#endif
+
 /* ---- static per-value information ----------------------------------- */
 
 typedef struct ival_info {
@@ -318,6 +331,10 @@ enum { EXEC_OK = 0, EXEC_RETURN = 1, EXEC_ABORT = 2 };
 int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term);
 /* Run one program instance on p (resets p's memory first). */
 int interp_prog_run(interp_prog *p, const int64_t pid[3]);
+/* Per-thread state is kept INTERP_LINE-aligned: two cache lines, as the
+ * adjacent-line prefetcher of x86 cores fetches lines in pairs. */
+#define INTERP_LINE 128
+void *interp_line_alloc(size_t n);
 void interp_prog_init(interp_session *s, interp_prog *p);
 void interp_prog_free(interp_prog *p);
 

@@ -79,8 +79,10 @@ int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i)
     return interp_order_at(&o, i);
 }
 
+/* Each worker on lines of its own: its program state (the op being run,
+ * the tile stack) is written at every op (interp_line_alloc). */
 typedef struct worker {
-    interp_session *s;
+    _Alignas(INTERP_LINE) interp_session *s;
     interp_prog prog;
     int64_t *next, chunk;
     int rc;
@@ -116,7 +118,7 @@ static int run_parallel(interp_session *s)
     int64_t next = 0, chunk = s->nprograms / (nt * 16);
     if (chunk < 1) chunk = 1;
     if (chunk > 64) chunk = 64;
-    worker *w = xcalloc((size_t)nt, sizeof *w);
+    worker *w = interp_line_alloc((size_t)nt * sizeof *w);
     s->parallel = true;
     for (int64_t t = 0; t < nt; t++) {
         w[t].s = s;

@@ -143,12 +143,12 @@ static void find_addr_splats(interp_session *s)
     }
 }
 
-/* Results of tt.addptr, arith.addi and tt.splat that only tt.load and
- * tt.store (as the pointer), tt.addptr, arith.cmpi, arith.addi and the
- * float addf/subf/mulf/divf read: their row paths read lane 0 of each row
- * when the rows are runs or uniform (eval_mem.c, eval_arith.c), so such a
- * result may be left as row heads (CT_HEADS); any other path of those ops
- * fills the tile first (interp_full). */
+/* Results of tt.addptr, arith.addi, tt.splat and arith.cmpi that only
+ * tt.load and tt.store (as the pointer or the mask), tt.addptr, arith.cmpi,
+ * arith.addi and the float addf/subf/mulf/divf read: their row paths read
+ * lane 0 of each row when the rows are runs or uniform (eval_mem.c,
+ * eval_arith.c), so such a result may be left as row heads (CT_HEADS); any
+ * other path of those ops fills the tile first (interp_full). */
 static void find_heads(interp_session *s)
 {
     const ir_func *f = s->f;
@@ -157,7 +157,8 @@ static void find_heads(interp_session *s)
         const ir_region *reg = &f->regions.v[r];
         for (int i = 0; i < reg->nops; i++) {
             const ir_op *op = &reg->ops[i];
-            if ((op->opc == IR_ADDPTR || op->opc == IR_ADDI || op->opc == IR_SPLAT) && op->nres == 1 &&
+            if ((op->opc == IR_ADDPTR || op->opc == IR_ADDI || op->opc == IR_SPLAT || op->opc == IR_CMPI) &&
+                op->nres == 1 &&
                 s->vi[op->res].numel > 1)
                 s->heads_ok[op->res] = 1;
         }
@@ -167,7 +168,7 @@ static void find_heads(interp_session *s)
         for (int i = 0; i < reg->nops; i++) {
             const ir_op *op = &reg->ops[i];
             for (int k = 0; k < op->nopnd; k++) {
-                bool ok = ((op->opc == IR_LOAD || op->opc == IR_STORE) && k == 0) ||
+                bool ok = (op->opc == IR_LOAD && k < 2) || (op->opc == IR_STORE && k != 1) ||
                           ((op->opc == IR_ADDPTR || op->opc == IR_CMPI || op->opc == IR_ADDI || op->opc == IR_ADDF ||
                             op->opc == IR_SUBF || op->opc == IR_MULF || op->opc == IR_DIVF) && k < 2);
                 if (!ok) s->heads_ok[op->opnd[k]] = 0;

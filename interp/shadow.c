@@ -110,8 +110,18 @@ void sh_fill(sh_layer *L, int64_t e0, int64_t len, uint32_t v, bool par)
     /* whole granules that hold one word (the usual case): a plain pass */
     int64_t g0 = (e0 + SH_GRAN - 1) >> SH_GSHIFT, g1 = end >> SH_GSHIFT, g = g0;
     if (end == L->n) g1 = L->ngran;                /* the last granule may be short */
-    if (!par)
-        for (; g < g1 && !L->on[g]; g++) L->coarse[g] = v;
+    if (!par) {
+        /* eight granules at a time while none of them is split (locals: the
+         * stores cannot change L's pointers, so the loop vectorizes) */
+        uint32_t *restrict co = L->coarse;
+        const uint8_t *restrict on = L->on;
+        for (uint64_t on8; g + 8 <= g1 && (memcpy(&on8, on + g, 8), on8 == 0); g += 8)
+            for (int j = 0; j < 8; j++) co[g + j] = v;
+        for (; g < g1 && !on[g]; g++) co[g] = v;
+    } else {
+        for (; g < g1 && !__atomic_load_n(&L->on[g], __ATOMIC_ACQUIRE); g++)
+            __atomic_store_n(&L->coarse[g], v, __ATOMIC_RELAXED);
+    }
     if (g == g1 && g1 > g0) {
         partial(L, e0, g0 << SH_GSHIFT, v, par);
         partial(L, g1 << SH_GSHIFT < end ? g1 << SH_GSHIFT : end, end, v, par);
