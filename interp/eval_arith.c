@@ -532,9 +532,30 @@ SELECT(64, uint64_t)
 static void eval_select(interp_prog *p, const ir_op *op)
 {
     const ival_info *vr = &p->s->vi[op->res];
-    int64_t n = vr->numel;
+    int64_t n = vr->numel, cols = vr->rank ? vr->shape[vr->rank - 1] : 1;
     const uint8_t *c = interp_operand(p, op, 0, n);
     const void *a_ = interp_operand(p, op, 1, n), *b_ = interp_operand(p, op, 2, n);
+    uint8_t cf = p->s->vi[op->opnd[0]].numel == 1 ? CT_UNIF : p->contig[op->opnd[0]];
+    if ((cf & CT_UNIF) && n % cols == 0) {
+        /* each condition row all true or all false (maybe left as row heads):
+         * rows are copied whole, and when all rows agree the result is that
+         * operand's tile (tiles are immutable) */
+        bool all1 = true, all0 = true;
+        for (int64_t r = 0; r < n; r += cols) {
+            all1 &= c[r] != 0;
+            all0 &= c[r] == 0;
+        }
+        if (all1 || all0) {
+            p->vals[op->res] = (void *)(all1 ? a_ : b_);
+            return;
+        }
+        uint8_t *o = interp_result(p, op, 0);
+        size_t row = (size_t)cols * vr->esize;
+        for (int64_t r = 0; r < n; r += cols)
+            memcpy(o + r * vr->esize, (const uint8_t *)(c[r] ? a_ : b_) + r * vr->esize, row);
+        return;
+    }
+    interp_full(p, op->opnd[0]);
     void *o_ = interp_result(p, op, 0);
     switch (vr->esize) {
     case 1: select_8(o_, c, a_, b_, n); break;

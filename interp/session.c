@@ -144,8 +144,9 @@ static void find_addr_splats(interp_session *s)
 }
 
 /* Results of tt.addptr, arith.addi, tt.splat and arith.cmpi that only
- * tt.load and tt.store (as the pointer or the mask), tt.addptr, arith.cmpi,
- * arith.addi and the float addf/subf/mulf/divf read: their row paths read
+ * tt.load and tt.store (as the pointer or the mask), arith.select (as the
+ * condition), tt.addptr, arith.cmpi, arith.addi and the float
+ * addf/subf/mulf/divf read: their row paths read
  * lane 0 of each row when the rows are runs or uniform (eval_mem.c,
  * eval_arith.c), so such a result may be left as row heads (CT_HEADS); any
  * other path of those ops fills the tile first (interp_full). */
@@ -169,6 +170,7 @@ static void find_heads(interp_session *s)
             const ir_op *op = &reg->ops[i];
             for (int k = 0; k < op->nopnd; k++) {
                 bool ok = (op->opc == IR_LOAD && k < 2) || (op->opc == IR_STORE && k != 1) ||
+                          (op->opc == IR_SELECT && k == 0) ||
                           ((op->opc == IR_ADDPTR || op->opc == IR_CMPI || op->opc == IR_ADDI || op->opc == IR_ADDF ||
                             op->opc == IR_SUBF || op->opc == IR_MULF || op->opc == IR_DIVF) && k < 2);
                 if (!ok) s->heads_ok[op->opnd[k]] = 0;

@@ -143,6 +143,43 @@ START_TEST(float_splat_operand)
 }
 END_TEST
 
+/* arith.select with a condition whose rows are each all true or all false
+ * (left as row heads) copies rows or takes an operand's tile; a bound in
+ * the middle of a row takes the lane path. out = where(offs < K, x, 2 x)
+ * over [4, 8] tiles, against C. */
+START_TEST(select_uniform_rows)
+{
+    static const int32_t ks[6] = { 0, 8, 16, 20, 32, 40 };
+    for (int ki = 0; ki < 6; ki++) {
+        kb k;
+        kb_init(&k, "sel");
+        int64_t n = 32;
+        tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &n);
+        for (int i = 0; i < n; i++) ((float *)tx->data)[i] = (float)i - 7.5f;
+        ir_value px = kb_tensor_arg(&k, "x", tx);
+        ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &n));
+        ir_value kv = kb_int_arg(&k, "K", TT_I32, ks[ki]);
+        ir_type ft = TYT(TT_F32, 4, 8);
+        ir_value offs = offs2d(&k, 4, 8, 8);
+        ir_value x = load(&k, ptrs(&k, px, offs), -1, -1);
+        ir_value m = opa(&k, IR_CMPI, TYT(TT_BOOL, 4, 8), CMPI_SLT, 0, 2, offs, splat(&k, kv, TYT(TT_I32, 4, 8)));
+        ir_value v = op(&k, IR_SELECT, ft, 3, m, x, op(&k, IR_ADDF, ft, 2, x, x));
+        store(&k, ptrs(&k, po, offs), v, -1);
+        ret(&k);
+        interp_session *s = kb_session(&k, NULL);
+        ck_assert_int_eq(interp_run_launch(s), 0);
+        ck_assert_int_eq((s->main.contig[m] & CT_HEADS) != 0, ks[ki] % 8 == 0);
+        const float *o = kb_tensor(&k, 1)->data;
+        for (int i = 0; i < n; i++) {
+            float xv = (float)i - 7.5f;
+            ck_assert_msg(o[i] == (i < ks[ki] ? xv : xv + xv), "K %d lane %d: %g", ks[ki], i, o[i]);
+        }
+        interp_session_free(s);
+        kb_free(&k);
+    }
+}
+END_TEST
+
 TCase *heads_tcase(void)
 {
     TCase *tc = tcase_create("heads");
@@ -150,5 +187,6 @@ TCase *heads_tcase(void)
     tcase_add_test(tc, fault_through_heads);
     tcase_add_test(tc, full_paths_fill);
     tcase_add_test(tc, float_splat_operand);
+    tcase_add_test(tc, select_uniform_rows);
     return tc;
 }
