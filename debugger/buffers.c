@@ -50,7 +50,7 @@ char *dbg_elem_str(dbg_session *d, int arg, int64_t e)
 char *dbg_elem_name(dbg_session *d, int arg, int64_t e)
 {
     const tt_tensor *t = dbg_buf_tensor(d, arg);
-    char ib[128];
+    char ib[TT_INDEX_STR_LEN];
     int64_t flat_shape[1] = { 0 };
     if (t->rank <= 1) tt_index_str(flat_shape, 1, e, ib, sizeof ib);
     else tt_index_str(t->shape, t->rank, e, ib, sizeof ib);

@@ -466,7 +466,7 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
             writers ? "written by (interpreter)" : "");
     for (int k = 0; k < t->nfirst; k++) {
         const dbg_diff_elem *e = &t->first[k];
-        char ib[64], rv[48], gv[48], ub[32], eb[32], wb[256];
+        char ib[TT_INDEX_STR_LEN], rv[48], gv[48], ub[32], eb[32], wb[256];
         at_text(t, e->elem, ib, sizeof ib);
         dbg_diff_format(t->dtype, e->ref_bits, rv, sizeof rv);
         dbg_diff_format(t->dtype, e->got_bits, gv, sizeof gv);

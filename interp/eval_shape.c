@@ -1,7 +1,8 @@
 /* eval_shape.c — shape ops and constants: arith.constant, tt.make_range,
  * tt.splat, tt.broadcast (numpy rules, same rank), tt.expand_dims and
  * tt.reshape (row-major reinterpretation: the tile is shared, not copied),
- * tt.trans (any permutation up to rank 4) and tt.bitcast. */
+ * tt.trans (any permutation) and tt.bitcast. Any rank up to IR_MAX_RANK:
+ * broadcast and trans merge dims into at most four before the copy loops. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -91,6 +92,46 @@ static void gather(void *o, const void *src, int esize, const int64_t sh[4], con
     }
 }
 
+/* out = src read over shape[0..rank) with strides st (elements), row-major.
+ * Dims of extent 1 are dropped and a dim that continues the walk of the one
+ * before it (st[d-1] == st[d] * shape[d], broadcast dims included) is merged
+ * into it; the last four dims left go to the 4-d loops and any dims before
+ * them (tiles of rank > 4 only) are walked here. */
+static void gather_nd(void *out, const void *src, int esize, int rank, const int64_t *shape, const int64_t *st)
+{
+    int64_t sh[IR_MAX_RANK], ss[IR_MAX_RANK];
+    int n = 0;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] == 1) continue;
+        if (n && ss[n - 1] == st[d] * shape[d]) {
+            sh[n - 1] *= shape[d];
+            ss[n - 1] = st[d];
+        } else {
+            sh[n] = shape[d];
+            ss[n++] = st[d];
+        }
+    }
+    int outer = n > 4 ? n - 4 : 0, pad = n > 4 ? 0 : 4 - n;
+    int64_t ish[4] = { 1, 1, 1, 1 }, ist[4] = { 0, 0, 0, 0 }, inner = 1;
+    for (int d = outer; d < n; d++) {
+        ish[pad + d - outer] = sh[d];
+        ist[pad + d - outer] = ss[d];
+        inner *= sh[d];
+    }
+    int64_t idx[IR_MAX_RANK] = { 0 }, off = 0;
+    for (unsigned char *o = out;; o += inner * esize) {
+        gather(o, (const unsigned char *)src + off * esize, esize, ish, ist);
+        int d = outer - 1;
+        for (; d >= 0; d--) {                       /* next index of the outer dims */
+            off += ss[d];
+            if (++idx[d] < sh[d]) break;
+            off -= ss[d] * sh[d];
+            idx[d] = 0;
+        }
+        if (d < 0) break;
+    }
+}
+
 /* Row-major strides (in elements) of a shape. */
 static void strides_of(const ival_info *vi, int64_t st[IR_MAX_RANK])
 {
@@ -111,14 +152,11 @@ static void eval_broadcast(interp_prog *p, const ir_op *op)
         return;
     }
     if (vs->rank != vr->rank) die("tt.broadcast: rank %d to %d", vs->rank, vr->rank);
-    int64_t sst[IR_MAX_RANK], sh[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
-    strides_of(vs, sst);
-    int pad = 4 - vr->rank;
-    for (int d = 0; d < vr->rank; d++) {
-        sh[pad + d] = vr->shape[d];
-        st[pad + d] = (vs->shape[d] == 1 && vr->shape[d] != 1) ? 0 : sst[d];
-    }
-    gather(out, src, vr->esize, sh, st);
+    int64_t st[IR_MAX_RANK];
+    strides_of(vs, st);
+    for (int d = 0; d < vr->rank; d++)
+        if (vs->shape[d] == 1 && vr->shape[d] != 1) st[d] = 0;
+    gather_nd(out, src, vr->esize, vr->rank, vr->shape, st);
 }
 
 static void eval_trans(interp_prog *p, const ir_op *op)
@@ -126,20 +164,18 @@ static void eval_trans(interp_prog *p, const ir_op *op)
     const ival_info *vr = &p->s->vi[op->res], *vs = &p->s->vi[op->opnd[0]];
     const void *src = p->vals[op->opnd[0]];
     void *out = interp_result(p, op, 0);
-    int64_t sst[IR_MAX_RANK], sh[4] = { 1, 1, 1, 1 }, st[4] = { 0, 0, 0, 0 };
+    int64_t sst[IR_MAX_RANK], st[IR_MAX_RANK];
     strides_of(vs, sst);
-    int pad = 4 - vr->rank;
-    unsigned seen = 0;
+    uint64_t seen = 0;
     int64_t order[IR_ATTR_ARRAY_MAX];
-    if (ir_attr_array_get(op->attr[0], order) != vr->rank) die("tt.trans: order has the wrong length");
+    if (ir_attr_array_get(p->s->f, op->attr[0], order) != vr->rank) die("tt.trans: order has the wrong length");
     for (int d = 0; d < vr->rank; d++) {
-        int64_t od = order[d];        /* packed in attr[0] (ir.h) */
+        int64_t od = order[d];
         if (od < 0 || od >= vs->rank || (seen >> od) & 1) die("tt.trans: order is not a permutation");
-        seen |= 1u << od;
-        sh[pad + d] = vr->shape[d];
-        st[pad + d] = sst[od];
+        seen |= (uint64_t)1 << od;
+        st[d] = sst[od];
     }
-    gather(out, src, vr->esize, sh, st);
+    gather_nd(out, src, vr->esize, vr->rank, vr->shape, st);
 }
 
 static int64_t cols_of(const ival_info *vi) { return vi->rank ? vi->shape[vi->rank - 1] : 1; }

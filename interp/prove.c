@@ -276,7 +276,7 @@ static ptile *shape_op(pst *S, const ir_op *op)
     const ir_type_info *ti = ir_type_get(ir_value_type(S->f, op->opnd[0]));
     int64_t *map = xmalloc((size_t)n * sizeof *map);
     int64_t perm[IR_ATTR_ARRAY_MAX] = { 0 };
-    if (op->opc == IR_TRANS && ir_attr_array_get(op->attr[0], perm) != to->rank) {
+    if (op->opc == IR_TRANS && ir_attr_array_get(S->f, op->attr[0], perm) != to->rank) {
         free(map);
         return top(S, op->loc, "a transpose");
     }

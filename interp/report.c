@@ -49,7 +49,7 @@ void interp_describe_lane(ir_type tile, int64_t lane, char *buf, size_t n)
         snprintf(buf, n, "lane %" PRId64 " (of %" PRId64 ")", lane, ti->rank ? ti->shape[0] : 1);
         return;
     }
-    char ib[96];
+    char ib[TT_INDEX_STR_LEN];
     tt_index_str(ti->shape, ti->rank, lane, ib, sizeof ib);   /* IR_MAX_RANK == TT_MAX_RANK */
     size_t len = (size_t)snprintf(buf, n, "lane %s", ib);
     for (int d = 0; d < ti->rank && len < n; d++)

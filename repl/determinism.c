@@ -159,7 +159,7 @@ int64_t repl_determinism(const repl_target *base, interp_session *base_s, const 
                 const unsigned char *q = (const unsigned char *)y->data + (size_t)e * es;
                 if (!memcmp(p, q, es)) continue;
                 if (diff++ >= show) continue;
-                char idx[96], v1[64], v2[64], w1[160], w2[160];
+                char idx[TT_INDEX_STR_LEN + 64], v1[64], v2[64], w1[160], w2[160];
                 size_t len = (size_t)snprintf(idx, sizeof idx, "%s", la->name);
                 if (x->rank <= 1) {
                     int64_t fs[1] = { 0 };

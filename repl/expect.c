@@ -62,7 +62,7 @@ void repl_compare(const tt_tensor *got, const tt_tensor *expected, bool has_rtol
     }
     res->ok = res->mismatches == 0;
     if (!f || res->ok) return;
-    char ib[128], gb[64], eb[64];
+    char ib[TT_INDEX_STR_LEN], gb[64], eb[64];
     fprintf(f, "tritium: error: --expect %s: %lld of %lld elements differ (rtol=%g, atol=%g)\n", got->name,
             (long long)res->mismatches, (long long)n, rtol, atol);
     if (at_abs >= 0) {

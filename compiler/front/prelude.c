@@ -145,8 +145,8 @@ const char front_prelude_text[] =
     /* language/standard.py: sort, topk, bitonic_merge (bitonic networks of
      * compare-and-swaps whose partner comes from an xor_sum), flip and
      * interleave. standard.py views the tile as a hypercube [2] * log2(numel);
-     * tritium's tiles have at most 4 dims, so each step views it as
-     * [rows, n / 2s, 2, s] instead, which pairs the same elements (index bit
+     * here each step views it as [rows, n / 2s, 2, s] instead (4 dims
+     * whatever the tile's rank), which pairs the same elements (index bit
      * log2(s) of the last dim, of length n). The compare-and-swaps, their
      * order and the dtypes are standard.py's, so results agree bit for bit. */
     "\n"
@@ -191,16 +191,7 @@ const char front_prelude_text[] =
     "\n"
     "@triton.jit\n"
     "def __tl_with_last(h, x, k: tl.constexpr):\n"
-    "    r: tl.constexpr = len(x.shape)\n"
-    "    if r == 1:\n"
-    "        y = tl.reshape(h, (k,))\n"
-    "    elif r == 2:\n"
-    "        y = tl.reshape(h, (x.shape[0], k))\n"
-    "    elif r == 3:\n"
-    "        y = tl.reshape(h, (x.shape[0], x.shape[1], k))\n"
-    "    else:\n"
-    "        y = tl.reshape(h, (x.shape[0], x.shape[1], x.shape[2], k))\n"
-    "    return y\n"
+    "    return tl.reshape(h, x.shape[:-1] + (k,))\n"
     "\n"
     "@triton.jit\n"
     "def __tl_topk_step(h, k: tl.constexpr, descending: tl.constexpr):\n"

@@ -540,7 +540,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         }
         sema_setloc(S, p);
         sval r = sema_emit(S, IR_TRANS, sema_type(x.dt, x.pt, rank, shape), 1, &x.v, x.dt, x.pt);
-        ir_attr_set(ir_def(S->fn, r.v), "order", ir_attr_array(rank, order));
+        ir_attr_set(ir_def(S->fn, r.v), "order", ir_attr_array(S->fn, rank, order));
         return r;
     }
     case B_RESHAPE:

@@ -36,7 +36,8 @@ static sval reduce(sema *S, src_pos p, sval x, bool has_axis, int64_t axis, bool
     ir_attr_set(op, "kind", kind);
     if (keep) {
         if (!has_axis) {
-            int64_t ones[IR_MAX_RANK] = { 1, 1, 1, 1 };
+            int64_t ones[IR_MAX_RANK];
+            for (int d = 0; d < rank0; d++) ones[d] = 1;
             return sema_reshape(S, p, res, rank0, ones);
         }
         return sema_expand_dims(S, p, res, (int)axis);
@@ -204,7 +205,8 @@ static sval combine_builtin(sema *S, src_pos p, node *call, int id, const bargs 
     if (!scan && sema_arg_bool(S, p, B, "keep_dims", false)) {
         for (int k = 0; k < n; k++) {
             if (!has_axis) {
-                int64_t ones[IR_MAX_RANK] = { 1, 1, 1, 1 };
+                int64_t ones[IR_MAX_RANK];
+                for (int d = 0; d < rank0; d++) ones[d] = 1;
                 res[k] = sema_reshape(S, p, res[k], rank0, ones);
             } else {
                 res[k] = sema_expand_dims(S, p, res[k], (int)axis);

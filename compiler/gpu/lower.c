@@ -126,7 +126,7 @@ static void lower_relabel(gctx *g, ir_op *op)
         /* order attribute: result dim d is source dim order[d]; default reverse */
         for (int d = 0; d < ri->rank; d++) perm[d] = ri->rank - 1 - d;
         int64_t ord[IR_ATTR_ARRAY_MAX];
-        int n = ir_attr_array_get(op->attr[0], ord);
+        int n = ir_attr_array_get(f, op->attr[0], ord);
         if (n == ri->rank)
             for (int d = 0; d < n; d++) perm[d] = (int)ord[d];
     }

@@ -232,7 +232,7 @@ void g_lower_wgmma(gctx *g, ir_op *op)
     ir_op *bt = ir_def(g->f, op->opnd[1]);
     int64_t ord[IR_ATTR_ARRAY_MAX];
     bool bkmaj = g->stile[op->opnd[1]] == NULL && bt && bt->opc == IR_TRANS &&
-                 (ir_attr_array_get(bt->attr[0], ord) != 2 || ord[0] == 1);
+                 (ir_attr_array_get(g->f, bt->attr[0], ord) != 2 || ord[0] == 1);
     const gtile *btile = bkmaj ? g->stile[bt->opnd[0]] : g->stile[op->opnd[1]];   /* x of a pipelined load */
     if (bkmaj) {
         rows[1] = N;

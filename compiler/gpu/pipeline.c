@@ -230,7 +230,7 @@ static ir_value trans_source(gctx *g, gpipe *p, ir_value b)
     ir_op *t = top_def(g, p, b);
     int64_t ord[IR_ATTR_ARRAY_MAX];
     if (!t || t->opc != IR_TRANS || ir_type_rank(g->f->values.v[b].type) != 2) return -1;
-    if (ir_attr_array_get(t->attr[0], ord) == 2 && ord[0] != 1) return -1;
+    if (ir_attr_array_get(g->f, t->attr[0], ord) == 2 && ord[0] != 1) return -1;
     if (count_uses(g, p->body, b) != 1) return -1;
     return t->opnd[0];
 }

@@ -77,6 +77,26 @@ void ir_attr_set_str(ir_func *f, ir_op *op, const char *name, const char *s)
     op->attr[k] = ir_str_intern(f, s);
 }
 
+int64_t ir_attr_array(ir_func *f, int n, const int64_t *v)
+{
+    if (n < 0 || n > IR_ATTR_ARRAY_MAX) die("ir_attr_array: %d elements", n);
+    for (int i = 0; i < f->arrs.n; i += 1 + (int)f->arrs.v[i])
+        if (f->arrs.v[i] == n && (n == 0 || !memcmp(&f->arrs.v[i + 1], v, sizeof *v * (size_t)n))) return i;
+    int at = f->arrs.n;
+    vec_push(&f->arrs, (int64_t)n);
+    for (int i = 0; i < n; i++) vec_push(&f->arrs, v[i]);
+    return at;
+}
+
+int ir_attr_array_get(const ir_func *f, int64_t a, int64_t out[IR_ATTR_ARRAY_MAX])
+{
+    if (a < 0 || a >= f->arrs.n) return -1;
+    int64_t n = f->arrs.v[a];
+    if (n < 0 || n > IR_ATTR_ARRAY_MAX || a + 1 + n > f->arrs.n) return -1;
+    memcpy(out, &f->arrs.v[a + 1], sizeof *out * (size_t)n);
+    return (int)n;
+}
+
 const char *ir_str_at(const ir_func *f, int64_t idx) { return idx >= 0 && idx < f->strs.n ? f->strs.v[idx] : ""; }
 
 const char *ir_attr_str(const ir_func *f, const ir_op *op, const char *name)
@@ -125,6 +145,7 @@ void ir_func_free(ir_func *f)
     vec_free(&f->values);
     vec_free(&f->locs);
     vec_free(&f->strs);
+    vec_free(&f->arrs);
     arena_free(&f->mem);
     free(f->arg_dtype);
     free(f->arg_is_ptr);

@@ -435,12 +435,11 @@ static bool parse_attrs(parser *P, int opc, attrvals *av)
                     const char *at = P->p;
                     if (cnt == IR_ATTR_ARRAY_MAX) return err_at(P, at, "array attributes hold at most %d elements", IR_ATTR_ARRAY_MAX);
                     if (!parse_int(P, &e[cnt], false)) return false;
-                    if (e[cnt] < -16384 || e[cnt] > 16383) return err_at(P, at, "array element out of range");
                     cnt++;
                 } while (accept(P, ','));
                 if (!expect(P, ']', "to close the array")) return false;
             }
-            av->v[k] = ir_attr_array(cnt, e);
+            av->v[k] = ir_attr_array(P->f, cnt, e);
         } else {
             const char *const *names = ir_enum_names(s->kind, s->kind_len);
             if (*P->p == '-' || isdigit((unsigned char)*P->p)) {

@@ -28,31 +28,6 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- packed array attributes ---- */
-
-int64_t ir_attr_array(int n, const int64_t *v)
-{
-    if (n < 0 || n > IR_ATTR_ARRAY_MAX) die("ir_attr_array: %d elements", n);
-    uint64_t a = (uint64_t)n;
-    for (int i = 0; i < n; i++) {
-        if (v[i] < -16384 || v[i] > 16383) die("ir_attr_array: element %lld out of range", (long long)v[i]);
-        a |= ((uint64_t)v[i] & 0x7fff) << (4 + 15 * i);
-    }
-    return (int64_t)a;
-}
-
-int ir_attr_array_get(int64_t a, int64_t out[IR_ATTR_ARRAY_MAX])
-{
-    uint64_t u = (uint64_t)a;
-    int n = (int)(u & 15);
-    if (n > IR_ATTR_ARRAY_MAX) return -1;
-    for (int i = 0; i < n; i++) {
-        int64_t e = (int64_t)((u >> (4 + 15 * i)) & 0x7fff);
-        out[i] = e >= 16384 ? e - 32768 : e;
-    }
-    return n;
-}
-
 /* ---- value numbering ---- */
 
 typedef struct printer {
@@ -168,7 +143,7 @@ static void print_attrs(printer *p, const ir_op *op)
             print_string(p->out, ir_str_at(p->f, a));
         } else if (ir_attrspec_kind_is(&spec[i], "a")) {
             int64_t e[IR_ATTR_ARRAY_MAX];
-            int k = ir_attr_array_get(a, e);
+            int k = ir_attr_array_get(p->f, a, e);
             fputc('[', p->out);
             for (int j = 0; j < k; j++) fprintf(p->out, "%s%lld", j ? ", " : "", (long long)e[j]);
             if (k < 0) fputs("<corrupt>", p->out);

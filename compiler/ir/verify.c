@@ -194,7 +194,7 @@ static bool check_attrs(verifier *V, const ir_op *op)
     for (int i = 0; i < n; i++) {
         if (ir_attrspec_kind_is(&spec[i], "a")) {
             int64_t e[IR_ATTR_ARRAY_MAX];
-            if (ir_attr_array_get(op->attr[i], e) < 0)
+            if (ir_attr_array_get(V->f, op->attr[i], e) < 0)
                 return fail(V, op, "attribute '%.*s' is corrupt", (int)spec[i].name_len, spec[i].name);
         } else if (ir_attrspec_kind_is(&spec[i], "s")) {
             if (op->attr[i] < 0 || op->attr[i] >= V->f->strs.n)
@@ -450,7 +450,7 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
     case IR_TRANS: {
         const ir_type_info *s = ti(T[0]);
         int64_t ord[IR_ATTR_ARRAY_MAX];
-        int n = ir_attr_array_get(op->attr[0], ord);
+        int n = ir_attr_array_get(V->f, op->attr[0], ord);
         if (!need(V, op, n == s->rank && n >= 1, "order has %d entries but the operand %s has rank %d", n, ts(T[0]),
                   s->rank))
             return false;

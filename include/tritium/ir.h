@@ -16,8 +16,10 @@
 #include "tritium/support.h"
 #include "tritium/dtype.h"
 #include "tritium/diag.h"
+#include "tritium/tensor.h"
 
-#define IR_MAX_RANK 4
+/* Tiles have the rank limit of host tensors (tensor.h says why 32). */
+#define IR_MAX_RANK TT_MAX_RANK
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -158,15 +160,17 @@ enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
 /* tt.fp_to_fp rounding (TTIR RoundingMode; an upcast carries rtne, unused) */
 enum { ROUND_RTNE, ROUND_RTZ };
 
-/* Integer-array attributes (kind 'a', e.g. tt.trans's order) are packed into
- * one int64 slot of ir_op.attr: the count (0..IR_ATTR_ARRAY_MAX) in bits 0-3,
- * element i as a 15-bit two's-complement number in bits 4+15i .. 18+15i
- * (range [-16384, 16383]). ir_attr_array dies when n or an element is out of
- * range; ir_attr_array_get writes the elements and returns the count, or -1
- * when the packed count is corrupt (> IR_ATTR_ARRAY_MAX). */
-#define IR_ATTR_ARRAY_MAX 4
-int64_t ir_attr_array(int n, const int64_t *v);
-int ir_attr_array_get(int64_t a, int64_t out[IR_ATTR_ARRAY_MAX]);
+/* Integer-array attributes (kind 'a', e.g. tt.trans's order: one entry per
+ * dim, so up to IR_MAX_RANK) live in the function's array table
+ * (ir_func.arrs: each array is its count followed by its elements); the
+ * attribute slot holds the array's offset there. ir_attr_array interns v
+ * (equal arrays share an offset) and dies when n is out of 0..IR_ATTR_ARRAY_MAX;
+ * ir_attr_array_get writes the elements and returns the count, or -1 when
+ * the offset is not one of f's arrays (the verifier rejects those). */
+#define IR_ATTR_ARRAY_MAX IR_MAX_RANK
+struct ir_func;
+int64_t ir_attr_array(struct ir_func *f, int n, const int64_t *v);
+int ir_attr_array_get(const struct ir_func *f, int64_t a, int64_t out[IR_ATTR_ARRAY_MAX]);
 
 /* Names of the values of an enum attribute kind ("cmpi", "red", ...);
  * NULL-terminated; NULL for an unknown kind. */
@@ -242,6 +246,7 @@ typedef struct ir_func {
     VEC(ir_region) regions;
     VEC(ir_loc) locs;
     VEC(const char *) strs;        /* string attributes (kind 's'), arena-owned */
+    VEC(int64_t) arrs;             /* array attributes (kind 'a'): count, elements; ... */
     /* Per runtime parameter: the Triton dtype (signedness kept) of a scalar
      * argument, or of a pointer argument's pointee; and whether it is a pointer. */
     tt_dtype *arg_dtype;

@@ -7,7 +7,14 @@
 #include "tritium/support.h"
 #include "tritium/dtype.h"
 
-#define TT_MAX_RANK 4
+/* The most dims a host tensor or a tile (ir.h IR_MAX_RANK) may have. Triton
+ * 3.6 sets no rank limit on tiles (only TRITON_MAX_TENSOR_NUMEL = 2^20
+ * elements, python/triton/_utils.py) and allows tensor descriptors of rank
+ * 1..5 (semantic.py make_tensor_descriptor). Its standard.py views a tile as
+ * the hypercube [2] * log2(numel) (sort, flip), up to 20 dims, and its tests
+ * reshape to rank 9 (test_core.py test_reshape). 32 covers both and numpy
+ * 1.x's NPY_MAXDIMS, so any array numpy hands over fits. */
+#define TT_MAX_RANK 32
 
 /* A dense C-order tensor. strides are in elements. Owned by whoever created
  * it; free with tt_tensor_free. */
@@ -42,7 +49,9 @@ char *tt_tensor_describe(const tt_tensor *t, char *buf, size_t n);
  * index. */
 void tt_unravel(const int64_t *shape, int rank, int64_t flat, int64_t *idx);
 /* "[3, 17]" for flat element `flat` (tt_unravel), "[4113]" for rank 1, "[]"
- * for rank 0, into buf (truncated to n). Returns buf. */
+ * for rank 0, into buf (truncated to n; TT_INDEX_STR_LEN bytes always fit).
+ * Returns buf. */
+#define TT_INDEX_STR_LEN (TT_MAX_RANK * 22 + 3)
 char *tt_index_str(const int64_t *shape, int rank, int64_t flat, char *buf, size_t n);
 
 /* Generators. kind is one of randn, rand, zeros, ones, empty, arange, full;

@@ -44,6 +44,9 @@ enum { TRITIUM_OK = 0, TRITIUM_KERNEL_ERROR = 1, TRITIUM_INPUT_ERROR = 2, TRITIU
 
 int tritium_api_version(void);
 const char *tritium_version(void);
+/* The most dims a tensor argument, a descriptor or a tile may have (32:
+ * tensor.h TT_MAX_RANK says why). */
+int tritium_max_rank(void);
 /* The last failure's message on this thread ("" when none). */
 const char *tritium_last_error(void);
 
@@ -79,7 +82,7 @@ void tritium_launch_free(tritium_launch *L);
  * [storage, storage + storage_bytes) is the whole allocation it lives in:
  * accesses anywhere in it are legal, outside it they are faults. Views of
  * the same storage and dtype share one buffer (and its race/writer shadow).
- * rank 0..4; data must lie in the storage at a multiple of the element
+ * rank 0..tritium_max_rank(); data must lie in the storage at a multiple of the element
  * size. The memory is borrowed: it must stay valid until the launch is
  * freed. `uninit` marks the storage as never written (reads of elements no
  * program wrote are reported when the run checks uninitialized reads). */
@@ -91,7 +94,7 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
                           void *storage, int64_t storage_bytes, int uninit);
 /* A host TensorDescriptor argument (Triton 3.6,
  * triton/tools/tensor_descriptor.py): its base tensor as for
- * tritium_launch_tensor (data, storage), rank 1..4, shape and strides in
+ * tritium_launch_tensor (data, storage), rank 1..tritium_max_rank(), shape and strides in
  * elements (strides but the last a multiple of 16 bytes, the last 1),
  * block_shape powers of two, padding_nan for padding="nan". The kernel sees
  * a tensor descriptor whose block shape and padding are specialized; loads

@@ -85,6 +85,7 @@ def _declare(lib):
     sig = {
         "tritium_api_version": (I, []),
         "tritium_version": (C, []),
+        "tritium_max_rank": (I, []),
         "tritium_last_error": (C, []),
         "tritium_module_load": (P, [C]),
         "tritium_module_load_text": (P, [C, C]),

@@ -407,6 +407,45 @@ def tuples():
     save("tuple_mean", acc / f(5))
 
 
+def rank():
+    """kernels/rank.py: tiles of rank 5, 8 and 9 and a rank-5 tensor
+    descriptor; its own generator, so adding it changes no other reference."""
+    r = np.random.default_rng(55)
+    x = r.integers(-1000, 1000, size=(2, 4, 2, 8, 4), dtype=np.int32)
+    bias = r.integers(-1000, 1000, size=(1, 4, 1, 8, 1), dtype=np.int32)
+    save("rank5_x", x)
+    save("rank5_bias", bias)
+    save("rank5_permute", np.transpose(x, (4, 2, 0, 3, 1)).copy())
+    save("rank5_sum2", x.sum(axis=2, dtype=np.int32))
+    save("rank5_max3", x.max(axis=3, keepdims=True))
+    save("rank5_sumall", x.sum(dtype=np.int32).reshape(1, 1, 1, 1, 1))
+    save("rank5_bcast", x * 3 + bias)
+    desc = -np.sort(-x, axis=-1)
+    save("rank5_sort", desc - desc[..., 1:2])                       # minus the 2nd largest
+    x8 = r.standard_normal(256).astype(np.float32)
+    save("rank8_x", x8)
+    c = x8.reshape((2,) * 8)
+    save("rank8_rev", np.transpose(c, tuple(range(7, -1, -1))).reshape(256).copy())
+    save("rank8_sum5", c.sum(axis=5).reshape(128))                 # two terms: exact in any order
+    h = x8[:16].reshape(2, 1, 2, 1, 2, 1, 2, 1)
+    save("rank8_bcast", (c - h).reshape(256))
+    # rank-5 descriptor: storage [2, 2, 4, 8, 16], shape [1, 2, 3, 7, 13], block [2, 2, 4, 8, 16] at (0, 0, 1, 2, 0)
+    st = (2, 2, 4, 8, 16)
+    shp = (1, 2, 3, 7, 13)
+    o = (0, 0, 1, 2, 0)
+    xs = r.standard_normal(st).astype(np.float32)
+    save("desc5_x", xs)
+    save("desc5_yinit", np.full(st, -1, dtype=np.float32))
+    z = np.zeros(st, dtype=np.float32)                              # block shape == storage shape here
+    inside = tuple(slice(0, max(0, min(b, s - off))) for b, s, off in zip(st, shp, o))
+    src = tuple(slice(off, off + (sl.stop - sl.start)) for off, sl in zip(o, inside))
+    z[inside] = xs[src]
+    save("desc5_z", z)
+    y = np.full(st, -1, dtype=np.float32)
+    y[src] = z[inside] + np.float32(1)
+    save("desc5_y", y)
+
+
 def main():
     os.makedirs(REFS, exist_ok=True)
     none_args()
@@ -421,6 +460,7 @@ def main():
     tdesc()
     indexing()
     tuples()
+    rank()
 
 
 if __name__ == "__main__":

@@ -372,7 +372,7 @@ START_TEST(indexing_and_transpose)
     bzok("x2[:, :, None]", F32, "tensor<16x32x1xf32>", IR_EXPAND_DIMS);
     f = bz("x2.T", F32, "tensor<32x16xf32>", IR_TRANS);
     int64_t order[IR_ATTR_ARRAY_MAX];
-    ck_assert_int_eq(ir_attr_array_get(ir_def(f, find_named(f, "z"))->attr[0], order), 2);
+    ck_assert_int_eq(ir_attr_array_get(f, ir_def(f, find_named(f, "z"))->attr[0], order), 2);
     ck_assert_int_eq(order[0], 1);
     ck_assert_int_eq(order[1], 0);
     ir_func_free(f);
@@ -430,14 +430,14 @@ START_TEST(permute_dims)
 {
     int64_t order[IR_ATTR_ARRAY_MAX];
     ir_func *f = bz("tl.permute(x2, 1, 0)", F32, "tensor<32x16xf32>", IR_TRANS);
-    ck_assert_int_eq(ir_attr_array_get(ir_def(f, find_named(f, "z"))->attr[0], order), 2);
+    ck_assert_int_eq(ir_attr_array_get(f, ir_def(f, find_named(f, "z"))->attr[0], order), 2);
     ck_assert(order[0] == 1 && order[1] == 0);
     ir_func_free(f);
     bzok("x2.permute((1, 0))", F32, "tensor<32x16xf32>", IR_TRANS);
     bzok("x2.permute(0, 1)", F32, "tensor<16x32xf32>", IR_TRANS);
     bzok("tl.permute(x, 0)", F32, "tensor<16xf32>", IR_TRANS);
     f = bz("tl.reshape(x2, (2, 8, 32)).trans()", F32, "tensor<2x32x8xf32>", IR_TRANS);
-    ck_assert_int_eq(ir_attr_array_get(ir_def(f, find_named(f, "z"))->attr[0], order), 3);
+    ck_assert_int_eq(ir_attr_array_get(f, ir_def(f, find_named(f, "z"))->attr[0], order), 3);
     ck_assert(order[0] == 0 && order[1] == 2 && order[2] == 1);
     ir_func_free(f);
     bzok("tl.reshape(x2, (2, 8, 32)).trans(2, 0, 1)", F32, "tensor<32x2x8xf32>", IR_TRANS);

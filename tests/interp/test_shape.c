@@ -18,7 +18,7 @@ START_TEST(trans_2d)
     ir_value px = kb_tensor_arg(&k, "x", iota_f32("x", M * N));
     ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, (int64_t[]){ M * N }));
     ir_value x = load(&k, ptrs(&k, px, offs2d(&k, M, N, N)), -1, -1);
-    ir_value t = opa(&k, IR_TRANS, TYT(TT_F32, N, M), ir_attr_array(2, (int64_t[]){ 1, 0 }), 0, 1, x);
+    ir_value t = opa(&k, IR_TRANS, TYT(TT_F32, N, M), ir_attr_array(k.f, 2, (int64_t[]){ 1, 0 }), 0, 1, x);
     store(&k, ptrs(&k, po, offs2d(&k, N, M, M)), t, -1);
     ret(&k);
     ck_assert_int_eq(ir_verify(k.f), 0);
@@ -41,7 +41,7 @@ START_TEST(trans_3d_reshape)
     ir_value r = range(&k, 0, NN);
     ir_value flat = load(&k, ptrs(&k, px, r), -1, -1);
     ir_value x3 = op(&k, IR_RESHAPE, TYT(TT_F32, A, B, C), 1, flat);
-    ir_value t = opa(&k, IR_TRANS, TYT(TT_F32, C, A, B), ir_attr_array(3, (int64_t[]){ 2, 0, 1 }), 0, 1, x3);
+    ir_value t = opa(&k, IR_TRANS, TYT(TT_F32, C, A, B), ir_attr_array(k.f, 3, (int64_t[]){ 2, 0, 1 }), 0, 1, x3);
     ir_value back = op(&k, IR_RESHAPE, TYT(TT_F32, NN), 1, t);
     store(&k, ptrs(&k, po, r), back, -1);
     ret(&k);

@@ -205,7 +205,7 @@ static ir_func *build_sink(void)
     ir_value bc = op1(&b, IR_BROADCAST, tensor2(I32, 64, 32), 1, ed);
     op1(&b, IR_RESHAPE, tensor1(I32, 2048), 1, bc);
     ir_value tr = op1(&b, IR_TRANS, tensor2(I32, 32, 64), 1, bc);
-    set_attr(f, tr, 0, ir_attr_array(2, (int64_t[]){ 1, 0 }));
+    set_attr(f, tr, 0, ir_attr_array(f, 2, (int64_t[]){ 1, 0 }));
     /* join -> split (two results), cat, gather along axis 0, masked histogram */
     int64_t js[2] = { 64, 2 };
     ir_value jn = op1(&b, IR_JOIN, tensor2(I32, js[0], js[1]), 2, a, r);
@@ -567,6 +567,49 @@ START_TEST(parse_hand_written)
 }
 END_TEST
 
+/* Tensors of rank up to IR_MAX_RANK and tt.trans orders of that length:
+ * they round-trip, equal orders share one array of the function's table,
+ * and the elements read back as written. */
+START_TEST(high_rank_and_array_attrs)
+{
+    static const char text[] =
+        "tt.func @k() {\n"
+        "  %r = tt.make_range {start = 0, end = 256} : tensor<256xi32>\n"
+        "  %x = tt.reshape %r : tensor<2x2x2x2x2x2x2x2xi32>\n"
+        "  %a = tt.trans %x {order = [7, 6, 5, 4, 3, 2, 1, 0]} : tensor<2x2x2x2x2x2x2x2xi32>\n"
+        "  %b = tt.trans %a {order = [7, 6, 5, 4, 3, 2, 1, 0]} : tensor<2x2x2x2x2x2x2x2xi32>\n"
+        "  %c = tt.trans %b {order = [1, 0, 2, 3, 4, 5, 6, 7]} : tensor<2x2x2x2x2x2x2x2xi32>\n"
+        "  %y = tt.reshape %c : tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x256xi32>\n"
+        "  tt.return\n"
+        "}\n";
+    capture_begin();
+    ir_func *f = ir_parse("rank.ttir", text);
+    char *msgs = capture_end();
+    ck_assert_msg(f != NULL, "%s", msgs);
+    free(msgs);
+    ck_assert_int_eq(ir_verify(f), 0);
+    const ir_op *a = ir_op_at(f, IR_BODY, 2), *b = ir_op_at(f, IR_BODY, 3), *c = ir_op_at(f, IR_BODY, 4);
+    ck_assert_int_eq(a->attr[0], b->attr[0]);
+    ck_assert_int_ne(a->attr[0], c->attr[0]);
+    int64_t e[IR_ATTR_ARRAY_MAX];
+    ck_assert_int_eq(ir_attr_array_get(f, c->attr[0], e), 8);
+    ck_assert(e[0] == 1 && e[1] == 0 && e[7] == 7);
+    ck_assert_int_eq(ir_attr_array_get(f, -1, e), -1);
+    ck_assert_int_eq(ir_attr_array_get(f, f->arrs.n, e), -1);
+    ck_assert_int_eq(ir_type_rank(ir_value_type(f, ir_op_at(f, IR_BODY, 5)->res)), IR_MAX_RANK);
+    char *s = print_str(f);
+    ck_assert_ptr_nonnull(strstr(s, "{order = [1, 0, 2, 3, 4, 5, 6, 7]}"));
+    ir_func *g = ir_parse("again.ttir", s);
+    ck_assert_ptr_nonnull(g);
+    char *s2 = print_str(g);
+    ck_assert_str_eq(s, s2);
+    free(s);
+    free(s2);
+    ir_func_free(f);
+    ir_func_free(g);
+}
+END_TEST
+
 /* ---- malformed input: each gives one diagnostic at the right place ---- */
 
 static const char head[] = "tt.func @k(%n.0: i32) {\n";   /* line 1; the body starts on line 2 */
@@ -583,7 +626,8 @@ static const struct bad {
     { "  %1 = scf.for %n.0, %n.0 : i32 {\n  }\n}\n", false, "'scf.for' takes at least 3 operands, got 2" },
     { "  %1 = arith.addi %n.0, %n.0 : i33\n}\n", false, "2:32: error: expected a scalar type" },
     { "  %1 = arith.addi %n.0, %n.0 : tensor<0xi32>\n}\n", false, "2:39: error: tensor dimensions must be positive" },
-    { "  %1 = arith.addi %n.0, %n.0 : tensor<2x2x2x2x2xi32>\n}\n", false, "tensors of rank > 4" },
+    { "  %1 = arith.addi %n.0, %n.0 : tensor<" "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x2xi32>\n}\n", false,
+      "tensors of rank > 32" },
     { "  %1 = arith.addi %n.0, %n.0 : tensor<65536x65536xi32>\n}\n", false, "more than 2^31 elements" },
     { "  %1 = arith.addi %n.0, %n.0 : tensor<64xi32\n}\n", false, "expected '>' to close tensor<" },
     { "  %1 = arith.addi %n.0, %n.0 : !tt.ptr<!tt.ptr<f32>>\n}\n", false, "expected a scalar type" },
@@ -594,7 +638,8 @@ static const struct bad {
     { "  %1 = arith.cmpi %n.0, %n.0 : i1\n}\n", false, "'arith.cmpi' needs attribute 'predicate'" },
     { "  %1 = tt.make_range {start = 0, start = 4} : tensor<4xi32>\n}\n", false, "duplicate attribute 'start'" },
     { "  %1 = tt.make_range {start = 0, end = 99999999999999999999} : tensor<4xi32>\n}\n", false, "integer out of range" },
-    { "  %1 = tt.trans %n.0 {order = [1, 0, 2, 3, 4]} : i32\n}\n", false, "at most 4 elements" },
+    { "  %1 = tt.trans %n.0 {order = [1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, "
+      "24, 25, 26, 27, 28, 29, 30, 31, 32]} : i32\n}\n", false, "at most 32 elements" },
     { "  %1 = tt.trans %n.0 {order = [1, 0} : i32\n}\n", false, "expected ']' to close the array" },
     { "  %1 = arith.constant {value = 1.5} : i32\n}\n", false, "2:32: error: expected an integer constant, found '1.5'" },
     { "  %1 = arith.constant {value = 1.5x} : f32\n}\n", false, "2:32: error: expected a float constant, found '1.5x'" },
@@ -744,6 +789,7 @@ TCase *text_tcase(void)
     TCase *tc = tcase_create("text");
     tcase_add_test(tc, golden_vector_add);
     tcase_add_test(tc, roundtrip_every_op);
+    tcase_add_test(tc, high_rank_and_array_attrs);
     tcase_add_test(tc, print_op_and_names);
     tcase_add_test(tc, parse_hand_written);
     tcase_add_test(tc, malformed_inputs);

@@ -145,14 +145,14 @@ static void p_trans_perm(kfix *k)
     ir_value v = ir_const_float(&k->b, tensor2(F32, 4, 8), 1.0);
     here(k);
     ir_value t = op1(&k->b, IR_TRANS, tensor2(F32, 8, 4), 1, v);
-    set_attr(k->f, t, 0, ir_attr_array(2, (int64_t[]){ 0, 0 }));
+    set_attr(k->f, t, 0, ir_attr_array(k->f, 2, (int64_t[]){ 0, 0 }));
 }
 static void p_trans_shape(kfix *k)
 {
     ir_value v = ir_const_float(&k->b, tensor2(F32, 4, 8), 1.0);
     here(k);
     ir_value t = op1(&k->b, IR_TRANS, tensor2(F32, 4, 8), 1, v);
-    set_attr(k->f, t, 0, ir_attr_array(2, (int64_t[]){ 1, 0 }));
+    set_attr(k->f, t, 0, ir_attr_array(k->f, 2, (int64_t[]){ 1, 0 }));
 }
 static void p_extsi_narrow(kfix *k) { here(k); op1(&k->b, IR_EXTSI, I32, 1, k->l); }
 static void p_truncf_widen(kfix *k)

@@ -52,8 +52,12 @@ START_TEST(new_rejects)
     ck_assert_ptr_null(tt_tensor_new("x", TT_U16, 1, (int64_t[]){ at[0] + 1 }));
     int64_t zero_huge[2] = { 0, (int64_t)1 << 62 };
     ck_assert_ptr_null(tt_tensor_new("x", TT_F32, 2, zero_huge));
-    int64_t s5[5] = { 1, 1, 1, 1, 1 };
-    ck_assert_ptr_null(tt_tensor_new("x", TT_F32, 5, s5));
+    int64_t s5[TT_MAX_RANK + 1];
+    for (int d = 0; d <= TT_MAX_RANK; d++) s5[d] = 1;
+    tt_tensor *full = tt_tensor_new("x", TT_F32, TT_MAX_RANK, s5);
+    ck_assert_ptr_nonnull(full);
+    tt_tensor_free(full);
+    ck_assert_ptr_null(tt_tensor_new("x", TT_F32, TT_MAX_RANK + 1, s5));
     ck_assert_ptr_null(tt_tensor_new("x", TT_PTR, 1, s5));
     int64_t empty[2] = { 0, 3 };
     tt_tensor *t = tt_tensor_new("e", TT_F32, 2, empty);
