@@ -164,7 +164,7 @@ static hostval heval_expr(heval *H, node *e)
         if (b.kind == HV_TENSOR && !strcmp(e->name, "shape")) {
             hostval t = { .kind = HV_TUPLE, .n = b.t->rank > 3 ? 3 : b.t->rank };
             for (int i = 0; i < t.n; i++) t.tup[i] = b.t->shape[i];
-            if (b.t->rank > 3) herr(H, e->pos, ".shape of a rank-4 tensor: use x.size(d)");
+            if (b.t->rank > 3) herr(H, e->pos, ".shape of a rank-%d tensor (at most 3 dims here): use x.size(d)", b.t->rank);
             return t;
         }
         if (b.kind == HV_TENSOR && !strcmp(e->name, "ndim")) return hint(b.t->rank);

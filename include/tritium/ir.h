@@ -16,9 +16,9 @@
 #include "tritium/support.h"
 #include "tritium/dtype.h"
 #include "tritium/diag.h"
-#include "tritium/tensor.h"
+#include "tritium/limits.h"
 
-/* Tiles have the rank limit of host tensors (tensor.h says why 32). */
+/* Tiles have the rank limit of host tensors (limits.h TT_MAX_RANK says why 32). */
 #define IR_MAX_RANK TT_MAX_RANK
 
 /* ---- types ------------------------------------------------------------- */

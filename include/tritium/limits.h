@@ -17,6 +17,15 @@
  * semantic.py (arange, full) and core.py (block_type.__init__) for every tile. */
 #define TT_MAX_TENSOR_NUMEL ((int64_t)1 << 20)
 
+/* The most dims a host tensor or a tile (ir.h IR_MAX_RANK) may have. Triton
+ * 3.6 sets no rank limit on tiles (only TRITON_MAX_TENSOR_NUMEL = 2^20
+ * elements, python/triton/_utils.py) and allows tensor descriptors of rank
+ * 1..5 (semantic.py make_tensor_descriptor). Its standard.py views a tile as
+ * the hypercube [2] * log2(numel) (sort, flip), up to 20 dims, and its tests
+ * reshape to rank 9 (test_core.py test_reshape). 32 covers both and numpy
+ * 1.x's NPY_MAXDIMS, so any array numpy hands over fits. */
+#define TT_MAX_RANK 32
+
 typedef enum tt_limit_id {
     TT_LIM_TILE_NUMEL,    /* elements of one tile (a Triton rule, fixed) */
     TT_LIM_SOURCE_BYTES,  /* bytes of one kernel source file (and each import) */

@@ -6,15 +6,7 @@
 
 #include "tritium/support.h"
 #include "tritium/dtype.h"
-
-/* The most dims a host tensor or a tile (ir.h IR_MAX_RANK) may have. Triton
- * 3.6 sets no rank limit on tiles (only TRITON_MAX_TENSOR_NUMEL = 2^20
- * elements, python/triton/_utils.py) and allows tensor descriptors of rank
- * 1..5 (semantic.py make_tensor_descriptor). Its standard.py views a tile as
- * the hypercube [2] * log2(numel) (sort, flip), up to 20 dims, and its tests
- * reshape to rank 9 (test_core.py test_reshape). 32 covers both and numpy
- * 1.x's NPY_MAXDIMS, so any array numpy hands over fits. */
-#define TT_MAX_RANK 32
+#include "tritium/limits.h"
 
 /* A dense C-order tensor. strides are in elements. Owned by whoever created
  * it; free with tt_tensor_free. */

@@ -45,7 +45,7 @@ enum { TRITIUM_OK = 0, TRITIUM_KERNEL_ERROR = 1, TRITIUM_INPUT_ERROR = 2, TRITIU
 int tritium_api_version(void);
 const char *tritium_version(void);
 /* The most dims a tensor argument, a descriptor or a tile may have (32:
- * tensor.h TT_MAX_RANK says why). */
+ * limits.h TT_MAX_RANK says why). */
 int tritium_max_rank(void);
 /* The last failure's message on this thread ("" when none). */
 const char *tritium_last_error(void);

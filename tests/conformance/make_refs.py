@@ -422,6 +422,7 @@ def rank():
     save("rank5_bcast", x * 3 + bias)
     desc = -np.sort(-x, axis=-1)
     save("rank5_sort", desc - desc[..., 1:2])                       # minus the 2nd largest
+    save("rank5_scan", np.cumsum(x, axis=1, dtype=np.int32) * 2 - x)
     x8 = r.standard_normal(256).astype(np.float32)
     save("rank8_x", x8)
     c = x8.reshape((2,) * 8)

@@ -1,7 +1,7 @@
 """Tiles of rank 5, 8 and 9 (Triton 3.6 sets no rank limit on tiles; tensor
 descriptors go up to rank 5): reshape, permute, reductions over an inner
-axis (also keep_dims without an axis), broadcasting of size-1 dims, sort and
-topk of the last dim, and loads and stores through a rank-5 tensor
+axis (also keep_dims without an axis), a scan, join and split, broadcasting
+of size-1 dims, sort and topk of the last dim, and loads and stores through a rank-5 tensor
 descriptor whose shape is smaller than its block. References: make_refs.py
 rank() with numpy."""
 import triton
@@ -20,7 +20,7 @@ def offsets5(A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, D: tl.constexpr,
 
 
 @triton.jit
-def rank5(X, Bias, P, S, M, K, T, Q,
+def rank5(X, Bias, P, S, M, K, T, Q, C5,
           A: tl.constexpr, B: tl.constexpr, C: tl.constexpr, D: tl.constexpr, E: tl.constexpr):
     x = tl.load(X + offsets5(A, B, C, D, E))                            # [A, B, C, D, E] int32
     # permute (4, 2, 0, 3, 1): P is [E, C, A, D, B]
@@ -38,6 +38,9 @@ def rank5(X, Bias, P, S, M, K, T, Q,
     # a rank-5 sort (descending) of the last dim minus the smaller of its top 2
     q = tl.sort(x, descending=True)
     tl.store(Q + offsets5(A, B, C, D, E), q - tl.topk(x, 2).min(axis=4, keep_dims=True))
+    # an inclusive scan along axis 1, and join / split of the last dim
+    lo, hi = tl.split(tl.join(tl.cumsum(x, axis=1), x))
+    tl.store(C5 + offsets5(A, B, C, D, E), lo * 2 - hi)
 
 
 @triton.jit
