@@ -532,6 +532,48 @@ START_TEST(warm_compile_no_llvm)
 }
 END_TEST
 
+START_TEST(high_rank_tiles)
+{
+    /* tests/conformance/kernels/rank.py (tiles of rank 5, 8 and 9, a rank-5
+     * descriptor) compile and pass ptxas; the rank-5 tile's contiguous last
+     * dim (4 x i32) is found through five expand_dims: 16-byte loads */
+    launch l;
+    lb_init(&l, 1, 1, 1);
+    const char *outs[] = { "X", "Bias", "P", "S", "M", "K", "T", "Q", "C5" };
+    for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) lb_tensor1(&l, outs[i], TT_I32, 512);
+    const char *dims[] = { "A", "B", "C", "D", "E" };
+    const int64_t ext[] = { 2, 4, 2, 8, 4 };
+    for (int i = 0; i < 5; i++) lb_const(&l, dims[i], ext[i]);
+    char *p = ptx_for("tests/conformance/kernels/rank.py", "rank5", &l, NULL, NULL);
+    ck_assert(strstr(p, "ld.global.v4.u32"));
+    ck_assert(strstr(p, "st.global.v4.u32"));
+    free(p);
+    launch_free(&l);
+
+    lb_init(&l, 1, 1, 1);
+    const char *t8[] = { "X", "R", "S", "T" };
+    for (int i = 0; i < 4; i++) lb_tensor1(&l, t8[i], TT_F32, 256);
+    p = ptx_for("tests/conformance/kernels/rank.py", "rank8", &l, NULL, NULL);
+    free(p);
+    launch_free(&l);
+
+    lb_init(&l, 1, 1, 1);
+    lb_tensor1(&l, "X", TT_F32, 2048);
+    lb_tensor1(&l, "Y", TT_F32, 2048);
+    lb_tensor1(&l, "Z", TT_F32, 2048);
+    const char *ints[] = { "S0", "S1", "S2", "S3", "S4", "st0", "st1", "st2", "st3", "o2", "o3" };
+    const int64_t iv[] = { 1, 2, 3, 7, 13, 1024, 512, 128, 16, 1, 2 };
+    for (int i = 0; i < 11; i++) lb_int(&l, ints[i], iv[i]);
+    const char *bl[] = { "B0", "B1", "B2", "B3", "B4" };
+    const int64_t bv[] = { 2, 2, 4, 8, 16 };
+    for (int i = 0; i < 5; i++) lb_const(&l, bl[i], bv[i]);
+    p = ptx_for("tests/conformance/kernels/rank.py", "desc5", &l, NULL, NULL);
+    ck_assert(strstr(p, "ld.global"));
+    free(p);
+    launch_free(&l);
+}
+END_TEST
+
 START_TEST(compile_cache)
 {
     char dir[] = "/tmp/tritium-cache-test-XXXXXX";
@@ -665,6 +707,7 @@ int main(void)
     tcase_add_test(tc, wgmma_knob);
     tcase_add_test(tc, truncf_packed);
     tcase_add_test(tc, more_kernels);
+    tcase_add_test(tc, high_rank_tiles);
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, warm_compile_no_llvm);
     tcase_add_test(tc, errors_are_messages);
