@@ -315,3 +315,26 @@ def test_check_mode_compares_pointer_table_targets(tmp_path, grid, agree):
     if not agree:
         assert "__table_target_0 i32[8]  MISMATCH" in p.stderr, p.stderr
         assert "__table_target_1 i32[8]  MISMATCH" in p.stderr, p.stderr
+
+
+@triton.jit
+def desc_copy5(in_desc, out_desc):
+    out_desc.store([0, 0, 0, 0, 0], in_desc.load([0, 0, 0, 0, 0]) * 2)
+
+
+def test_spec_desc_rank5(tmp_path):
+    # a rank-5 host descriptor (TMA's and Triton's most): the [2, 1, 4, 8, 32]
+    # block reaches past the [2, 1, 3, 5, 20] tensor, whose every element doubles
+    rc, out = cli(HERE + ":desc_copy5", "--grid", "1", "--tensor", "X=randn:f32[2,1,3,5,20]",
+                  "--tensor", "Y=full(7):f32[2,1,3,5,20]", "--arg", "in_desc=desc(X, block=[2,1,4,8,32])",
+                  "--arg", "out_desc=desc(Y, block=[2,1,4,8,32])",
+                  "--save", "X=%s/x.npy" % tmp_path, "--save", "Y=%s/y.npy" % tmp_path)
+    assert rc == 0, out
+    assert np.array_equal(np.load(tmp_path / "y.npy"), 2 * np.load(tmp_path / "x.npy"))
+
+
+def test_spec_desc_rank6_is_an_error():
+    # tools/tensor_descriptor.py: "rank cannot be more than 5"
+    rc, out = cli(HERE + ":desc_copy5", "--grid", "1", "--tensor", "X=randn:f32[1,2,1,3,5,20]",
+                  "--arg", "in_desc=desc(X, block=[1,2,1,4,8,32])", "--arg", "out_desc=desc(X, block=[1,2,1,4,8,32])")
+    assert rc == 2 and "rank 6, but a TensorDescriptor has at most 5 dims" in out, out
