@@ -55,6 +55,42 @@ START_TEST(trans_3d_reshape)
 }
 END_TEST
 
+START_TEST(broadcast_trans_rank6)
+{
+    /* x as [2,1,4,2,1,8] broadcast to [2,4,4,2,2,8] (dims 2 and 3 walk
+     * memory in one run and merge; five dims stay, one is walked outside
+     * the 4-d loops), then permuted with order (5,3,1,0,4,2): checked
+     * against plain C loops */
+    enum { NX = 2 * 4 * 2 * 8, NB = 2 * 4 * 4 * 2 * 2 * 8 };
+    kb k;
+    kb_init(&k, "rank6");
+    ir_value px = kb_tensor_arg(&k, "x", iota_f32("x", NX));
+    ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, (int64_t[]){ NB }));
+    ir_value flat = load(&k, ptrs(&k, px, range(&k, 0, NX)), -1, -1);
+    ir_value x6 = op(&k, IR_RESHAPE, TYT(TT_F32, 2, 1, 4, 2, 1, 8), 1, flat);
+    ir_value b = op(&k, IR_BROADCAST, TYT(TT_F32, 2, 4, 4, 2, 2, 8), 1, x6);
+    ir_value t = opa(&k, IR_TRANS, TYT(TT_F32, 8, 2, 4, 2, 2, 4), ir_attr_array(k.f, 6, (int64_t[]){ 5, 3, 1, 0, 4, 2 }),
+                     0, 1, b);
+    ir_value r = range(&k, 0, NB);
+    store(&k, ptrs(&k, po, r), op(&k, IR_RESHAPE, TYT(TT_F32, NB), 1, t), -1);
+    ret(&k);
+    ck_assert_int_eq(ir_verify(k.f), 0);
+    ck_assert_int_eq(kb_run(&k, NULL, NULL, NULL), 0);
+    const float *xi = kb_tensor(&k, 0)->data, *o = kb_tensor(&k, 1)->data;
+    int64_t n = 0;
+    for (int i0 = 0; i0 < 8; i0++)
+        for (int i1 = 0; i1 < 2; i1++)
+            for (int i2 = 0; i2 < 4; i2++)
+                for (int i3 = 0; i3 < 2; i3++)
+                    for (int i4 = 0; i4 < 2; i4++)
+                        for (int i5 = 0; i5 < 4; i5++, n++) {
+                            /* t[i] = b[i3, i2, i5, i1, i4, i0] = x[i3, 0, i5, i1, 0, i0] */
+                            ck_assert(o[n] == xi[((i3 * 4 + i5) * 2 + i1) * 8 + i0]);
+                        }
+    kb_free(&k);
+}
+END_TEST
+
 START_TEST(broadcast_expand)
 {
     /* out[i][j] = col[i] * 10 + row[j] from 1-D inputs */
@@ -113,6 +149,7 @@ TCase *shape_tcase(void)
     tcase_add_test(tc, trans_2d);
     tcase_add_test(tc, trans_3d_reshape);
     tcase_add_test(tc, broadcast_expand);
+    tcase_add_test(tc, broadcast_trans_rank6);
     tcase_add_test(tc, splat_constants);
     return tc;
 }
