@@ -74,7 +74,7 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
 {
     int n = f->regions.v[IR_BODY].nargs;
     gpu_param *p = xcalloc((size_t)n + 1, sizeof *p);
-    size_t off = 0, align = 1;
+    size_t off = 0;
     for (int k = 0; k < n; k++) {
         int sz = param_kind(f, k, &p[k].kind);
         if (sz < 0) {
@@ -87,10 +87,13 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
         p[k].offset = (int)off;
         p[k].size = sz;
         off += (size_t)sz;
-        if ((size_t)sz > align) align = (size_t)sz;
     }
     *params = p;
-    *size = (off + align - 1) & ~(align - 1);       /* a C struct's size: tail padding to the widest */
+    /* the end of the last parameter, with no tail padding: the driver refuses a
+     * CU_LAUNCH_PARAM_BUFFER_SIZE other than the kernel's parameter space
+     * (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES on an H100, driver 580, for 32 bytes
+     * against add_kernel's 28) */
+    *size = off;
     return 0;
 }
 

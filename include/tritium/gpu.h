@@ -169,8 +169,9 @@ typedef struct gpu_param {
 
 /* The runtime parameters of f laid out as one cuLaunchKernel parameter
  * buffer, in order, each aligned to its size (pointers 8, i1..i32 4, i64 8,
- * f16/bf16 2, f32 4, f64 8); *size is that of a C struct of the same
- * members (rounded up to the widest). *params (one per
+ * f16/bf16 2, f32 4, f64 8); *size ends at the last parameter, with no
+ * tail padding: the kernel's parameter space, the only buffer size the driver
+ * accepts (a padded one fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES). *params (one per
  * parameter of f's body) is malloc'd. -1 with a message for a parameter type
  * the GPU path does not pass. */
 int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *err, size_t errlen);
