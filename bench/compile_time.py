@@ -11,7 +11,8 @@ A cold compile is everything from the kernel's source to a loadable cubin:
   other    the rest of gpu_compile: target machine, libdevice link, verifier,
            cache key and cache write
   ptxas    PTX -> cubin. On the GPU the driver's JIT does it in-process
-           (cuLinkComplete, compiler/cuda/cuda.c; the cubin is then cached);
+           (cuModuleLoadDataEx, compiler/cuda/cuda.c; the driver's compute
+           cache keeps it, so the benchmark sets CUDA_CACHE_DISABLE=1);
            without a GPU, Triton's bundled ptxas (-O3, as the driver's JIT
            and Triton) stands in for it, timed as a child process.
   jit      with --jit (GPU machine): the driver's JIT itself, from
@@ -137,7 +138,7 @@ CASES = [
 TIME_RE = re.compile(r"gpu time: \S+: analysis ([\d.]+) lower ([\d.]+) opt ([\d.]+) codegen ([\d.]+) total ([\d.]+) ms; "
                      r"cpu: (?:lower ([\d.]+) )?opt ([\d.]+) codegen ([\d.]+) total ([\d.]+) ms")
 FRONT_RE = re.compile(r"gpu time: front ([\d.]+) ms; cpu ([\d.]+) ms")
-JIT_RE = re.compile(r"gpu time: jit ([\d.]+) load ([\d.]+) ms; cpu: jit ([\d.]+) ms")
+JIT_RE = re.compile(r"gpu time: jit ([\d.]+) ms; cpu: jit ([\d.]+) ms")
 TARGET_RE = re.compile(r"^\.target\s+(sm_\w+)", re.M)
 
 
@@ -209,7 +210,7 @@ def compile_once(exe, case, tmp, o):
     t["llvm"] = t["front"] + t["gpu"]        # source -> PTX
     t["total"] = t["llvm"]
     if o.jit:
-        t["jit"] = float(j.group(3) if o.cpu else j.group(1))
+        t["jit"] = float(j.group(2) if o.cpu else j.group(1))
         t["total"] += t["jit"]
     if o.ptxas:
         ms, err = run_ptxas(o.ptxas, ptx, tmp, o.cpu)

@@ -136,10 +136,10 @@ void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
             32 * (l->num_warps > 0 ? l->num_warps : 4), l->num_warps > 0 ? l->num_warps : 4);
     fprintf(f, "device   %s (%s), numerics %s\n", st->device, st->arch,
             tt_numerics_name(r->numerics));
-    fprintf(f, "compile  front end %.2f ms, LLVM -> PTX %.2f ms%s, load %.2f ms%s; %d registers, %d bytes spilled, "
+    fprintf(f, "compile  front end %.2f ms, LLVM -> PTX %.2f ms%s, load %.2f ms; %d registers, %d bytes spilled, "
                "%d bytes shared memory\n",
-            r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms,
-            st->cubin_cached ? " (cubin cached)" : "", st->num_regs, st->spill_bytes, st->smem_bytes);
+            r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms, st->num_regs, st->spill_bytes,
+            st->smem_bytes);
     fprintf(f, "gpu      copy in %.3f ms, kernel %.4f ms, copy out %.3f ms\n", st->h2d_ms, st->kernel_ms, st->d2h_ms);
     if (r->bench_iters)
         fprintf(f, "bench    %d launches: median %.4f ms (min %.4f, max %.4f); host launch overhead %.2f us "
@@ -158,7 +158,6 @@ json_t *repl_gpu_json(const repl_gpu_result *r)
     json_object_set_new(o, "compile_ms", json_real(st->compile_ms));
     json_object_set_new(o, "ptx_cached", json_boolean(st->ptx_cached));
     json_object_set_new(o, "load_ms", json_real(st->load_ms));
-    json_object_set_new(o, "cubin_cached", json_boolean(st->cubin_cached));
     json_object_set_new(o, "h2d_ms", json_real(st->h2d_ms));
     json_object_set_new(o, "kernel_ms", json_real(st->kernel_ms));
     json_object_set_new(o, "d2h_ms", json_real(st->d2h_ms));

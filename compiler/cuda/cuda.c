@@ -13,7 +13,7 @@
 
 typedef int CUresult;
 typedef int CUdevice;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUevent, *CUstream, *CUlinkState;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUevent, *CUstream;
 
 enum {
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
@@ -29,7 +29,6 @@ enum {
     CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
     CU_JIT_ERROR_LOG_BUFFER = 5,
     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-    CU_JIT_INPUT_PTX = 1,
 };
 
 /* The driver entry points we use: X(field, versioned symbol, signature). */
@@ -53,7 +52,6 @@ enum {
     X(MemcpyDtoH, "cuMemcpyDtoH_v2", (void *, cuda_devptr, size_t)) \
     X(MemsetD8, "cuMemsetD8_v2", (cuda_devptr, unsigned char, size_t)) \
     X(ModuleLoadDataEx, "cuModuleLoadDataEx", (CUmodule *, const void *, unsigned, int *, void **)) \
-    X(ModuleLoadData, "cuModuleLoadData", (CUmodule *, const void *)) \
     X(ModuleUnload, "cuModuleUnload", (CUmodule)) \
     X(ModuleGetFunction, "cuModuleGetFunction", (CUfunction *, CUmodule, const char *)) \
     X(FuncGetAttribute, "cuFuncGetAttribute", (int *, int, CUfunction)) \
@@ -65,11 +63,7 @@ enum {
     X(EventCreate, "cuEventCreate", (CUevent *, unsigned)) \
     X(EventRecord, "cuEventRecord", (CUevent, CUstream)) \
     X(EventSynchronize, "cuEventSynchronize", (CUevent)) \
-    X(EventDestroy, "cuEventDestroy_v2", (CUevent)) \
-    X(LinkCreate, "cuLinkCreate_v2", (unsigned, int *, void **, CUlinkState *)) \
-    X(LinkAddData, "cuLinkAddData_v2", (CUlinkState, int, void *, size_t, const char *, unsigned, int *, void **)) \
-    X(LinkComplete, "cuLinkComplete", (CUlinkState, void **, size_t *)) \
-    X(LinkDestroy, "cuLinkDestroy", (CUlinkState))
+    X(EventDestroy, "cuEventDestroy_v2", (CUevent))
 
 static struct {
 #define X(f, sym, sig) CUresult (*f) sig;
@@ -243,33 +237,6 @@ static void trim(char *s)
     while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r')) s[--n] = 0;
 }
 
-int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *cubin_len)
-{
-    NEED_INIT();
-    static char elog[8192];
-    elog[0] = 0;
-    int opts[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
-    void *vals[] = { elog, (void *)(uintptr_t)sizeof elog };
-    CUlinkState st;
-    if (check(cu.LinkCreate(2, opts, vals, &st), "cuLinkCreate")) return -1;
-    CUresult r = cu.LinkAddData(st, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "kernel.ptx", 0, NULL, NULL);
-    void *out = NULL;
-    size_t len = 0;
-    if (r == 0) r = cu.LinkComplete(st, &out, &len);
-    if (r) {
-        char d[512];
-        describe(r, d, sizeof d);
-        trim(elog);
-        cu.LinkDestroy(st);
-        return fail("the driver could not compile the PTX: %s%s%s", d, elog[0] ? "\n" : "", elog);
-    }
-    *cubin = xmalloc(len);
-    memcpy(*cubin, out, len);
-    *cubin_len = len;
-    cu.LinkDestroy(st);
-    return 0;
-}
-
 int cuda_module_load_ptx(const char *ptx, cuda_module **out)
 {
     NEED_INIT();
@@ -284,18 +251,8 @@ int cuda_module_load_ptx(const char *ptx, cuda_module **out)
         char d[512];
         describe(r, d, sizeof d);
         trim(elog);
-        return fail("cannot load the PTX module: %s%s%s", d, elog[0] ? "\n" : "", elog);
+        return fail("the driver could not compile the PTX: %s%s%s", d, elog[0] ? "\n" : "", elog);
     }
-    *out = xmalloc(sizeof **out);
-    (*out)->m = m;
-    return 0;
-}
-
-int cuda_module_load_cubin(const void *image, cuda_module **out)
-{
-    NEED_INIT();
-    CUmodule m;
-    if (check(cu.ModuleLoadData(&m, image), "cuModuleLoadData")) return -1;
     *out = xmalloc(sizeof **out);
     (*out)->m = m;
     return 0;

@@ -142,49 +142,18 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
     return 0;
 }
 
-/* Load gk's module: the cubin from the disk cache, else the driver's JIT of
- * the PTX (then cached). */
-static int load_module(const gpu_kernel *gk, const gpu_options *o, cuda_module **mod, gpu_stats *st, char *err,
-                       size_t errlen)
+/* Load gk's module: the driver's whole-program JIT of the PTX
+ * (cuda_module_load_ptx; its compute cache keeps the result). */
+static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_t errlen)
 {
-    double t0 = now_seconds();
-    cuda_device_info di;
-    if (cuda_device_info_get(&di)) {
+    double t0 = now_seconds(), c0 = cpu_seconds();
+    if (cuda_module_load_ptx(gk->ptx, mod)) {
         snprintf(err, errlen, "%s", cuda_error());
         return -1;
     }
-    char *dir = o->no_cache ? NULL : gpu_cache_dir(o);
-    char ext[64];
-    snprintf(ext, sizeof ext, "-cc%d%d-drv%d.cubin", di.cc_major, di.cc_minor, di.driver_version);
-    void *cubin = NULL;
-    size_t clen = 0;
-    *mod = NULL;
-    if (dir && gpu_cache_read(dir, gk->key, ext, &cubin, &clen)) {
-        if (cuda_module_load_cubin(cubin, mod)) *mod = NULL;
-        else st->cubin_cached = true;
-        free(cubin);
-        cubin = NULL;
-    }
-    double t_jit = 0, c_jit = 0;
-    if (!*mod) {
-        t_jit = now_seconds();
-        c_jit = cpu_seconds();
-        int jr = cuda_ptx_to_cubin(gk->ptx, &cubin, &clen);
-        t_jit = now_seconds() - t_jit;
-        c_jit = cpu_seconds() - c_jit;
-        if (jr || cuda_module_load_cubin(cubin, mod)) {
-            snprintf(err, errlen, "%s", cuda_error());
-            free(cubin);
-            free(dir);
-            return -1;
-        }
-        if (dir) gpu_cache_write(dir, gk->key, ext, cubin, clen);
-        free(cubin);
-    }
-    free(dir);
-    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: the driver's PTX -> cubin (bench/compile_time.py --jit) */
-        fprintf(stderr, "gpu time: jit %.2f load %.2f ms; cpu: jit %.2f ms\n", t_jit * 1e3,
-                (now_seconds() - t0) * 1e3, c_jit * 1e3);
+    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: the driver's PTX -> SASS (bench/compile_time.py --jit) */
+        fprintf(stderr, "gpu time: jit %.2f ms; cpu: jit %.2f ms\n", (now_seconds() - t0) * 1e3,
+                (cpu_seconds() - c0) * 1e3);
     return 0;
 }
 
@@ -212,7 +181,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
             return L;
         }
     double t0 = now_seconds();
-    if (load_module(&gk, o, &L->mod, st, err, errlen)) goto fail;
+    if (load_module(&gk, &L->mod, err, errlen)) goto fail;
     if (cuda_kernel_get(L->mod, gk.name, gk.smem_bytes, &L->k)) {
         snprintf(err, errlen, "%s", cuda_error());
         goto fail;

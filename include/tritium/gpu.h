@@ -116,11 +116,11 @@ bool gpu_llvm_used(void);
 
 typedef struct gpu_stats {
     double compile_ms;             /* gpu_compile (0 when the process cache hit) */
-    double load_ms;                /* module load (driver JIT or cubin) */
+    double load_ms;                /* module load (the driver's JIT, or its compute cache) */
     double h2d_ms, d2h_ms;         /* host<->device copies */
     double kernel_ms;              /* first run, CUDA events */
     double bench_ms;               /* mean over bench_iters further runs (0 when none) */
-    bool ptx_cached, cubin_cached; /* hits in the disk cache */
+    bool ptx_cached;               /* a hit in the disk cache */
     int num_regs, spill_bytes, smem_bytes;
     char arch[16];                 /* the kernel's target (gpu_kernel.arch) */
     char device[256];
@@ -197,7 +197,7 @@ typedef struct gpu_launcher {
 /* The launcher of f compiled for o (o->arch set; num_warps 0 means 4) and
  * spec. Memoized for the process by f's serial number, spec and the options
  * that change the code, so only the first call per key compiles (gpu_compile,
- * disk cache), loads (cubin cache) and lays out; later calls are a short
+ * disk cache), loads (cuda_module_load_ptx) and lays out; later calls are a short
  * scan under a mutex. The launcher lives as long as the process (a
  * cuda_reset makes the next call load again). st (may be NULL) gets
  * compile/load times, cache hits and is left alone on a memo hit. Returns 0,

@@ -37,6 +37,6 @@ t() { timeout 120 "$tool" --run --no-ref --iters 20 "$@" || echo "FAILED: $*"; }
 t examples/vector_add.py add_kernel 16384 x_ptr=f32[16777216] y_ptr=f32[16777216] output_ptr=f32[16777216] n_elements=i:16777216 BLOCK_SIZE=c:1024
 t --fast examples/softmax.py softmax_kernel 4096 output_ptr=f32[4096,1024] input_ptr=f32[4096,1024] input_row_stride=i:1024 output_row_stride=i:1024 n_rows=i:4096 n_cols=i:1024 BLOCK_SIZE=c:1024
 t --fast examples/matmul.py matmul_kernel 4096 a_ptr=f16[4096,4096] b_ptr=f16[4096,4096] c_ptr=f16[4096,4096] M=i:4096 N=i:4096 K=i:4096 stride_am=i:4096 stride_ak=i:1 stride_bk=i:4096 stride_bn=i:1 stride_cm=i:4096 stride_cn=i:1 BLOCK_SIZE_M=c:128 BLOCK_SIZE_N=c:128 BLOCK_SIZE_K=c:32 GROUP_SIZE_M=c:8
-echo "== second process: PTX and cubin from the disk cache"
+echo "== second process: PTX from the disk cache, SASS from the driver's compute cache"
 t examples/vector_add.py add_kernel 16384 x_ptr=f32[16777216] y_ptr=f32[16777216] output_ptr=f32[16777216] n_elements=i:16777216 BLOCK_SIZE=c:1024
 [ $fail -eq 0 ]

@@ -12,7 +12,7 @@ typedef int CUresult;
 
 /* What tests read back (keep in step with tests/gpu/test_launcher.c). */
 typedef struct fake_cuda {
-    long launches, module_loads, links, allocs, syncs;
+    long launches, module_loads, allocs, syncs;
     unsigned grid[3], block, smem;
     void *stream;
     int used_extra;                /* the last launch passed CU_LAUNCH_PARAM_BUFFER_POINTER */
@@ -73,7 +73,6 @@ CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void 
     *m = &fake_module;
     return 0;
 }
-CUresult cuModuleLoadData(void **m, const void *img) { return cuModuleLoadDataEx(m, img, 0, NULL, NULL); }
 CUresult cuModuleUnload(void *m) { (void)m; return 0; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *name) { (void)m, (void)name; *f = &fake_function; return 0; }
 CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : 0; return 0; }
@@ -114,13 +113,3 @@ CUresult cuEventSynchronize(void *e) { (void)e; return 0; }
 CUresult cuEventDestroy_v2(void *e) { free(e); return 0; }
 CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { (void)a, (void)b; *ms = 0.001f; return 0; }
 
-static const char fake_cubin[] = "fake cubin";
-CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { (void)n, (void)o, (void)v; *s = &st; return 0; }
-CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *name, unsigned k, int *o, void **v)
-{
-    (void)s, (void)t, (void)d, (void)n, (void)name, (void)k, (void)o, (void)v;
-    st.links++;
-    return 0;
-}
-CUresult cuLinkComplete(void *s, void **out, size_t *n) { (void)s; *out = (void *)fake_cubin; *n = sizeof fake_cubin; return 0; }
-CUresult cuLinkDestroy(void *s) { (void)s; return 0; }

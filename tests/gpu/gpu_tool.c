@@ -142,9 +142,9 @@ static int act(int mode, gpu_options o, bool noref, double rtol, double atol, co
                           (long long)nbad, (long long)n, maxerr);
         bad += nbad > 0;
     }
-    printf("%-28s %-10s %s: compile %.1f ms%s load %.1f ms%s kernel %.4f ms bench %.4f ms regs %d spill %d smem %d  %s\n",
+    printf("%-28s %-10s %s: compile %.1f ms%s load %.1f ms kernel %.4f ms bench %.4f ms regs %d spill %d smem %d  %s\n",
            kernel, st.arch, bad ? "MISMATCH" : "ok", st.compile_ms, st.ptx_cached ? " (cached)" : "", st.load_ms,
-           st.cubin_cached ? " (cached)" : "", st.kernel_ms, st.bench_ms, st.num_regs, st.spill_bytes, st.smem_bytes,
+           st.kernel_ms, st.bench_ms, st.num_regs, st.spill_bytes, st.smem_bytes,
            st.device);
     launch_free(&ref);
     return bad ? 1 : 0;

@@ -4,8 +4,8 @@
  * receives. Checked against independent references: the parameter buffer's
  * layout and bytes against a C struct of the same members (the C compiler
  * lays it out by the same ABI rule as CUDA: each member aligned to its
- * size); the memo against the driver's own counts of PTX links and module
- * loads; "no allocation on a warm launch" against a count of malloc calls
+ * size); the memo against the driver's own count of module loads (each
+ * one a JIT of PTX); "no allocation on a warm launch" against a count of malloc calls
  * (glibc's __libc_malloc under a counting malloc; not under ASan, which owns
  * malloc). Nothing here is timed. */
 #include <check.h>
@@ -40,7 +40,7 @@ void *realloc(void *p, size_t n) { __atomic_add_fetch(&n_malloc, 1, __ATOMIC_REL
 
 /* fake_cuda.c's record */
 typedef struct fake_cuda {
-    long launches, module_loads, links, allocs, syncs;
+    long launches, module_loads, allocs, syncs;
     unsigned grid[3], block, smem;
     void *stream;
     int used_extra;
@@ -149,7 +149,6 @@ START_TEST(layout_pack_launch)
     tritium_launch *L = make_launch(m, x, y, 1024, 1000, BIG, 2.5, 1);
     const tritium_gpu_kernel *K;
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K), TRITIUM_OK);
-    ck_assert_int_eq(fake->links, 1);
     ck_assert_int_eq(fake->module_loads, 1);
     int np = 0, kinds[8], offs[8];
     int size = tritium_gpu_kernel_layout(K, &np, kinds, offs, 8);
@@ -192,12 +191,11 @@ START_TEST(memo_by_specialization)
     tritium_launch *L = make_launch(m, x, y, 1024, 1000, BIG + 7, 1.0, 1);
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K1), TRITIUM_OK);
     tritium_launch_free(L);
-    long links = fake->links, loads = fake->module_loads;
+    long loads = fake->module_loads;
     /* other values, same specialization (aligned pointers, n % 16 != 0, n != 1): the same kernel */
     L = make_launch(m, x + 64, y + 128, 512, 999, BIG + 3, -4.0, 1);
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K2), TRITIUM_OK);
     ck_assert_ptr_eq(K1, K2);
-    ck_assert_int_eq(fake->links, links);
     ck_assert_int_eq(fake->module_loads, loads);
     unsigned char buf[64];
     ck_assert_int_eq(tritium_gpu_kernel_pack(K2, L, buf), TRITIUM_OK);
@@ -207,7 +205,7 @@ START_TEST(memo_by_specialization)
     L = make_launch(m, x, y + 1, 1024, 1000, BIG + 7, 1.0, 1);
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K3), TRITIUM_OK);
     ck_assert_ptr_ne(K3, K1);
-    ck_assert_int_eq(fake->links, links + 1);
+    ck_assert_int_eq(fake->module_loads, loads + 1);
     tritium_launch_free(L);
     /* ieee numerics: another kernel too */
     L = make_launch(m, x, y, 1024, 1000, BIG + 7, 1.0, 1);
@@ -230,14 +228,13 @@ START_TEST(warm_launch_is_one_driver_call)
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K), TRITIUM_OK);
     unsigned char buf[64];
     ck_assert_int_eq(tritium_gpu_kernel_pack(K, L, buf), TRITIUM_OK);
-    long launches = fake->launches, links = fake->links, loads = fake->module_loads, allocs = fake->allocs;
+    long launches = fake->launches, loads = fake->module_loads, allocs = fake->allocs;
     long mallocs = n_malloc;
     int bad = 0;                                       /* Check's assertions allocate: none in the loop */
     for (int i = 0; i < 1000; i++) bad += tritium_gpu_kernel_launch(K, 8, 1, 1, NULL, buf) != TRITIUM_OK;
     ck_assert_int_eq(n_malloc, mallocs);               /* no allocation (0 == 0 under ASan) */
     ck_assert_int_eq(bad, 0);
     ck_assert_int_eq(fake->launches, launches + 1000);
-    ck_assert_int_eq(fake->links, links);
     ck_assert_int_eq(fake->module_loads, loads);
     ck_assert_int_eq(fake->allocs, allocs);
     ck_assert_int_eq(fake->syncs, 0);                  /* asynchronous */
@@ -251,16 +248,15 @@ END_TEST
 
 /* tritium_run_gpu (copy in, launch, copy out) goes through the same
  * launcher: its buffer holds the driver's allocations, and a second run of
- * the same specialization neither links nor loads. */
+ * the same specialization loads nothing. */
 START_TEST(run_gpu_uses_the_memo)
 {
     tritium_module *m = tritium_module_load_text("k.py", SRC);
     float *x = calloc(1024, 4), *y = calloc(1024, 4);
     for (int round = 0; round < 2; round++) {
-        long links = fake->links, loads = fake->module_loads, allocs = fake->allocs;
+        long loads = fake->module_loads, allocs = fake->allocs;
         tritium_launch *L = make_launch(m, x, y, 1024, 1000, BIG + 9, 3.0, 0);
         ck_assert_int_eq(tritium_run_gpu(L, NULL), TRITIUM_OK);
-        ck_assert_int_eq(fake->links, links + (round == 0));
         ck_assert_int_eq(fake->module_loads, loads + (round == 0));
         ck_assert_int_eq(fake->allocs, allocs + 2);    /* x and y copied in */
         ck_assert_int_eq(fake->used_extra, 1);

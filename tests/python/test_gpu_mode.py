@@ -3,8 +3,8 @@ over the stand-in driver tests/gpu/fake_cuda.c ($FAKE_CUDA), which records
 what cuLaunchKernel receives and runs nothing, with CPU tensors standing in
 for device memory (CONFIG.gpu_host_tensors). Checked against independent
 references: the parameter buffer against a ctypes.Structure of the same
-fields (C's layout rules), the memo against the driver's link and load
-counts and a count of tritium_gpu_prepare calls. Nothing here is timed."""
+fields (C's layout rules), the memo against the driver's module load
+count and a count of tritium_gpu_prepare calls. Nothing here is timed."""
 import ctypes
 import os
 
@@ -28,7 +28,7 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
 
 
 class Fake(ctypes.Structure):
-    _fields_ = [("launches", ctypes.c_long), ("module_loads", ctypes.c_long), ("links", ctypes.c_long),
+    _fields_ = [("launches", ctypes.c_long), ("module_loads", ctypes.c_long),
                 ("allocs", ctypes.c_long), ("syncs", ctypes.c_long), ("grid", ctypes.c_uint * 3),
                 ("block", ctypes.c_uint), ("smem", ctypes.c_uint), ("stream", ctypes.c_void_p),
                 ("used_extra", ctypes.c_int), ("param_size", ctypes.c_size_t), ("params", ctypes.c_ubyte * 4096)]
@@ -79,13 +79,13 @@ def test_warm_calls_do_not_compile(env):
     fake, _gpu, calls = env
     x, y, out = torch.randn(4096), torch.randn(4096), torch.empty(4096)
     add_kernel[(16,)](x, y, out, 4000, 1.0, BLOCK=256)     # n % 16 == 0: its own specialization
-    links, loads, prep, compiles = fake.links, fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]
+    loads, prep, compiles = fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]
     launches = fake.launches
     for i in range(50):                                     # other values, same specialization
         n = 4000 - 16 * (i % 3)
         add_kernel[(lambda meta: (triton.cdiv(meta["n"], meta["BLOCK"]),))](x, y, out, n, float(i), BLOCK=256)
     assert fake.launches == launches + 50
-    assert (fake.links, fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]) == (links, loads, prep, compiles)
+    assert (fake.module_loads, calls["prepare"], _gpu.COUNTS["compiles"]) == (loads, prep, compiles)
     ref = AddParams(x.data_ptr(), y.data_ptr(), out.data_ptr(), 4000 - 16 * (49 % 3), 49.0)
     assert recorded(fake) == bytes(ref)
     assert fake.grid[0] == triton.cdiv(4000 - 16 * (49 % 3), 256)
