@@ -34,13 +34,15 @@ case "${1:-}" in
 pack)
     set -e
     [ -f build-dev/build.ninja ] || meson setup build-dev -Dstatic_llvm=true -Dbuildtype=release
-    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool bench/plain_c
+    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool bench/plain_c \
+        bench/launch_floor
     rm -rf "$D" && mkdir -p "$D"
     strip -o "$D/tritium" build-dev/repl/tritium
     strip -o "$D/libtritium.so" build-dev/repl/libtritium.so
     strip -o "$D/test_gpu_run" build-dev/tests/gpu/test_gpu_run
     strip -o "$D/gpu_tool" build-dev/tests/gpu/gpu_tool
     strip -o "$D/plain_c" build-dev/bench/plain_c
+    strip -o "$D/launch_floor" build-dev/bench/launch_floor
     cp /lib/x86_64-linux-gnu/libsubunit.so.0 /lib/x86_64-linux-gnu/libreadline.so.8 \
        /lib/x86_64-linux-gnu/libtinfo.so.6 /lib/x86_64-linux-gnu/libjansson.so.4 "$D/"
     gzip -f "$D/tritium" "$D/libtritium.so" "$D/test_gpu_run" "$D/gpu_tool"
@@ -52,7 +54,7 @@ run)
     want() { [ -z "$STEPS" ] || case " $STEPS " in *" $1 "*) true ;; *) false ;; esac; }
     for f in "$D"/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
     chmod +x "$D/tritium" "$D/test_gpu_run" "$D/gpu_tool"
-    [ -f "$D/plain_c" ] && chmod +x "$D/plain_c"
+    for f in plain_c launch_floor; do [ -f "$D/$f" ] && chmod +x "$D/$f"; done
     # the carried libraries only where the machine lacks them
     if ldd "$D/tritium" "$D/test_gpu_run" | grep -q "not found"; then
         export LD_LIBRARY_PATH="$PWD/$D${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

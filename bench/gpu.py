@@ -37,7 +37,9 @@ checks that both produced the same output (max |tritium - triton|, both
 in Triton's fast numerics). A last row launches a one-program 1024-element
 add kernel on both sides: the host launch overhead of a tiny kernel, where
 "launch tritium py us" is the same from Python (`python -m tritium --mode gpu`,
-bench/launch_overhead.py: kernel[grid](...) on CUDA tensors, warm). Achieved
+bench/launch_overhead.py: kernel[grid](...) on CUDA tensors, warm); under the
+table, the floor beneath both: what cuLaunchKernel alone costs on the same
+machine (bench/launch_floor.c, the driver API with no tritium code). Achieved
 bandwidth counts the bytes a kernel must move at least (inputs read once,
 outputs written once). Ratio = tritium time / Triton time (below 1: tritium
 is faster). Prints one table at the end.
@@ -308,6 +310,18 @@ def launch_from_python(exe):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def launch_floor(exe):
+    """bench/launch_floor's JSON (the driver's own cost of one cuLaunchKernel), or None when not built."""
+    here = os.path.dirname(os.path.abspath(exe))
+    for c in (os.path.join(here, "launch_floor"), os.path.join(here, "..", "bench", "launch_floor")):
+        if os.path.exists(c):
+            p = subprocess.run([c], capture_output=True, text=True)
+            if p.returncode:
+                raise RuntimeError(p.stderr.strip()[-400:])
+            return json.loads(p.stdout)
+    return None
+
+
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
@@ -325,6 +339,7 @@ def main():
     cases = [c for c in CASES if not a.only or c["name"] in a.only.split(",")]
     tmp = tempfile.mkdtemp(prefix="tritium-gpu-bench-")
     rows = []
+    floor = None
     device = "?"
     try:
         tri = None
@@ -381,6 +396,14 @@ def main():
                 f"(bench/launch_overhead.py, same process, alternating batches)")
         except Exception as e:  # noqa: BLE001
             tiny["err"].append(f"tritium --mode gpu: {e}")
+        try:                                       # the driver's floor under both
+            floor = launch_floor(exe)
+            if floor:
+                log(f"   the driver alone (bench/launch_floor): empty kernel {floor['empty_us']:.2f} us "
+                    f"({floor['empty_stream_us']:.2f} on a non-blocking stream), tiny add's 4 parameters "
+                    f"{floor['buffer_us']:.2f} us as a buffer, {floor['params_us']:.2f} as kernelParams")
+        except Exception as e:  # noqa: BLE001
+            tiny["err"].append(f"launch_floor: {e}")
         if tri:
             try:
                 tiny["tr"] = tri.run_tiny()
@@ -418,6 +441,10 @@ def main():
     print("  ".join("-" * w[i] for i in range(len(hdr))))
     for row in table:
         print("  ".join(v.ljust(w[i]) if i < 2 else v.rjust(w[i]) for i, v in enumerate(row)))
+    if floor:
+        print(f"launch floor: cuLaunchKernel alone (bench/launch_floor, the driver API, no tritium code) costs "
+              f"{floor['empty_us']:.1f} us for an empty kernel, {floor['buffer_us']:.1f} us for tiny add's "
+              f"parameters as a buffer (5 batches of 200 back-to-back launches, as 'launch tritium us')")
     errs = [f"{r['case']['name']}: {e}" for r in rows for e in r["err"]]
     for e in errs:
         print("error:", e)
