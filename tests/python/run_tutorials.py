@@ -12,9 +12,8 @@ kernel makes device-side descriptors from plain pointers) and with
 as_hopper.py (the host code takes its Hopper path and passes host
 TensorDescriptors). 07 asserts its tensors are CUDA tensors, so its kernel
 runs through a launch spec (`tritium run`) against numpy's arcsin. A
-tutorial that needs what tritium does not have yet (06: the fp8 dtype
-tl.float8e5 in a comparison; 07: libdevice.asin) is reported as skipped,
-naming it, rather than failed.
+tutorial that meets a construct tritium refuses ("tritium does not support X
+yet") is reported as skipped, naming it, rather than failed.
 
     run_tutorials.py [NN ...]     (default: 01 02 03 04 05 06 07 08)
 
