@@ -268,8 +268,8 @@ void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n);
  * registers ... between start and end of the pipeline stage"). */
 void g_wgmma_waits_first(gctx *g);
 /* fence.proxy.async: this thread's generic-proxy writes to shared memory
- * (st.shared, cp.async) become visible to wgmma's async proxy after the
- * next barrier. */
+ * (st.shared of registers) become visible to wgmma's async proxy after the
+ * next barrier. Stages filled by cp.async need none (as Triton 3.6). */
 void g_fence_proxy_async(gctx *g);
 
 /* lower_dot.c: an operand tile of a tensor-core dot in shared memory: row-major

@@ -263,7 +263,9 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "wgmma.fence.sync.aligned"), 1);
     ck_assert_int_eq(count_substr(p, "wgmma.commit_group.sync.aligned"), 1);
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0"), 1);
-    ck_assert_int_eq(count_substr(p, "fence.proxy.async.shared::cta"), 1);
+    /* operands from cp.async stages: no proxy fence, as Triton 3.6 (it fences
+     * register -> shared copies only) */
+    ck_assert_int_eq(count_substr(p, "fence.proxy.async.shared::cta"), 0);
     char want[64];
     uint64_t da = (uint64_t)(8 * 64 / 16) << 32 | 2ull << 62;
     uint64_t db = (uint64_t)(32 * 128 / 16) << 16 | (uint64_t)(8 * 128 / 16) << 32 | 1ull << 62;
