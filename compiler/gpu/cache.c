@@ -1,7 +1,7 @@
 /* cache.c — the on-disk compile cache: $TRITIUM_CACHE_DIR, else
- * $XDG_CACHE_HOME/tritium, else ~/.cache/tritium. One file per artefact,
- * KEY.ptx and KEY-ccNN-drvNNNNN.cubin; written to a temporary name and renamed,
- * so concurrent processes never see half a file. */
+ * $XDG_CACHE_HOME/tritium, else ~/.cache/tritium: KEY.ptx per kernel (the
+ * driver's compute cache keeps the SASS), written to a temporary name and
+ * renamed, so concurrent processes never see half a file. */
 #include "gpu_int.h"
 
 #include <errno.h>

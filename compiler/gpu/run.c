@@ -1,4 +1,4 @@
-/* run.c — gpu_launch: compile (cached), load (cubin cache), copy the
+/* run.c — gpu_launch: compile (cached), load (the driver's JIT), copy the
  * launch's tensors to the device, launch one CTA per program, copy back,
  * time with CUDA events. */
 #include "gpu_int.h"
