@@ -182,6 +182,11 @@ void g_set(gctx *g, ir_value v, gv x);
  * or a trip through shared memory). */
 gv g_convert(gctx *g, ir_value v, int lay);
 gv g_convert_gv(gctx *g, gv x, ir_type t, int lay);
+/* v (a rank-2 tile) in layout lay through shared memory whose rows are
+ * padded by 16 bytes: a dot accumulator's fragment (rows 8 apart, 4 bytes
+ * per lane) is written and a coalesced layout's 16-byte runs are read
+ * without bank conflicts (the epilogue of lower_mem.c's staged stores). */
+gv g_convert_padded(gctx *g, ir_value v, int lay);
 /* Shared-memory round trips for ops that move elements (lower_move.c):
  * bytes of one element of t in memory; x (type t) stored at base as a dense
  * row-major tile (no barrier: the caller places them); element idx (i32)

@@ -144,7 +144,16 @@ int g_mem_size(gctx *g, ir_type t)
     return (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), g_mem_type(g, ir_type_elem(t)));
 }
 
-void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base)
+/* Element (c0, c1, ...) of a row-major tile at index lin + pad * c0: `pad`
+ * elements after each index of dim 0 (0: dense). */
+static LLVMValueRef padded(gctx *g, LLVMValueRef lin, int lay, int r, int pad)
+{
+    if (!pad) return lin;
+    LLVMValueRef row = g_coord(g, lay, r, 0);
+    return LLVMBuildAdd(g->B, lin, LLVMBuildMul(g->B, row, g_const_i32(g, pad), ""), "");
+}
+
+static void smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base, int pad)
 {
     const glayout *A = gl_get(g, x.lay);
     LLVMTypeRef mt = g_mem_type(g, ir_type_elem(t));
@@ -154,7 +163,7 @@ void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base)
     LLVMValueRef la = lw_linear(g, x.lay);
     for (int r = 0; r < x.n; r++) {
         if (!run_base(bitreg, nb, r)) continue;
-        LLVMValueRef idx = LLVMBuildAdd(g->B, la, g_const_i32(g, reg_linear(A, r)), "");
+        LLVMValueRef idx = padded(g, LLVMBuildAdd(g->B, la, g_const_i32(g, reg_linear(A, r)), ""), x.lay, r, pad);
         LLVMValueRef p = LLVMBuildGEP2(g->B, mt, base, &idx, 1, "");
         LLVMValueRef val;
         if (v == 1) {
@@ -169,6 +178,8 @@ void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base)
     }
 }
 
+void g_smem_put(gctx *g, gv x, ir_type t, LLVMValueRef base) { smem_put(g, x, t, base, 0); }
+
 LLVMValueRef g_coord(gctx *g, int lay, int r, int d)
 {
     return LLVMBuildAdd(g->B, g_lw_coord(g, lay, d), g_const_i32(g, gl_regcoord(gl_get(g, lay), r, d)), "");
@@ -181,15 +192,15 @@ LLVMValueRef g_smem_get(gctx *g, LLVMValueRef base, LLVMValueRef idx, ir_type t)
     return from_mem(g, LLVMBuildLoad2(g->B, mt, p, ""), g_type(g, t));
 }
 
-static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
+static gv smem_convert(gctx *g, gv x, ir_type t, int lay, int pad)
 {
     const glayout *A = gl_get(g, x.lay), *Bl = gl_get(g, lay);
     LLVMTypeRef et = g_type(g, t), mt = g_mem_type(g, ir_type_elem(t));
     int64_t numel = 1;
     for (int d = 0; d < A->rank; d++) numel *= A->shape[d];
     int esz = g_mem_size(g, t);
-    LLVMValueRef base = g_scratch(g, numel * esz);
-    g_smem_put(g, x, t, base);
+    LLVMValueRef base = g_scratch(g, (numel + (int64_t)pad * A->shape[0]) * esz);
+    smem_put(g, x, t, base, pad);
     g_barrier(g);
     int bitreg[8], nb, v;
     LLVMTypeRef vt;
@@ -200,7 +211,7 @@ static gv smem_convert(gctx *g, gv x, ir_type t, int lay)
     LLVMValueRef lb = lw_linear(g, lay);
     for (int r = 0; r < y.n; r++) {
         if (!run_base(bitreg, nb, r)) continue;
-        LLVMValueRef idx = LLVMBuildAdd(g->B, lb, g_const_i32(g, reg_linear(Bl, r)), "");
+        LLVMValueRef idx = padded(g, LLVMBuildAdd(g->B, lb, g_const_i32(g, reg_linear(Bl, r)), ""), lay, r, pad);
         LLVMValueRef p = LLVMBuildGEP2(g->B, mt, base, &idx, 1, "");
         LLVMValueRef ld = LLVMBuildLoad2(g->B, vt, p, "");
         LLVMSetAlignment(ld, (unsigned)(esz * v));
@@ -233,7 +244,15 @@ gv g_convert_gv(gctx *g, gv x, ir_type t, int lay)
         for (int r = 0; r < n; r++) y.r[r] = x.r[0];
         return y;
     }
-    return smem_convert(g, x, t, lay);
+    return smem_convert(g, x, t, lay, 0);
+}
+
+gv g_convert_padded(gctx *g, ir_value v, int lay)
+{
+    ir_type t = g->f->values.v[v].type;
+    gv x = g_get(g, v);
+    if (x.lay == lay) return x;
+    return smem_convert(g, x, t, lay, 16 / g_mem_size(g, t));
 }
 
 gv g_convert(gctx *g, ir_value v, int lay)

@@ -211,10 +211,29 @@ void g_lower_store(gctx *g, ir_op *op)
     LLVMTypeRef mt = g_mem_type(g, et);
     int esize = (int)LLVMABISizeOfType(LLVMGetModuleDataLayout(g->M), mt);
     ir_value mask = op->nopnd > 2 && !g_mask_is_true(g, op->opnd[2]) ? op->opnd[2] : -1;
-    gv ptr = g_convert(g, pv, lay), v = g_convert(g, val, lay), m = { 0 };
+    vplan p = g_plan_vec(g, lay, pv, mask, esize);
+    /* a tile whose registers give 4-byte stores at most (a dot
+     * accumulator's fragment: two elements per row and lane, rows 8 apart)
+     * while the pointer's own layout gives 16-byte ones: through shared
+     * memory into the pointer's layout first, as Triton 3.6 stores an MMA
+     * result (its epilogue: st.shared, then st.global.v4). Only where the
+     * shared memory is there already (a matmul's drained pipeline stages)
+     * or small: the kernel's occupancy stays what it was. */
+    bool staged = false;
+    const ir_type_info *vi = ir_type_get(vtype(g, val));
+    int64_t need = vi->rank == 2 ? (ir_type_numel(vtype(g, val)) + vi->shape[0] * (16 / esize)) * esize : 0;
+    if (lay != g->vlay[pv] && vi->rank == 2 && p.vec * esize <= 4 && need >= 4096 &&
+        g->scratch_off + need <= (g->smem_bytes > 16384 ? g->smem_bytes : 16384)) {
+        vplan q = g_plan_vec(g, g->vlay[pv], pv, mask, esize);
+        if (q.vec * esize >= 16) {
+            lay = g->vlay[pv];
+            p = q;
+            staged = true;
+        }
+    }
+    gv ptr = g_convert(g, pv, lay), v = staged ? g_convert_padded(g, val, lay) : g_convert(g, val, lay), m = { 0 };
     if (mask >= 0) m = g_convert(g, mask, lay);
     LLVMValueRef own = g_owner(g, lay);
-    vplan p = g_plan_vec(g, lay, pv, mask, esize);
     LLVMValueRef elems[16];
     for (int r0 = 0; r0 < ptr.n; r0++) {
         if (!is_group_base(&p, r0)) continue;
