@@ -390,6 +390,42 @@ START_TEST(truncf_packed)
 }
 END_TEST
 
+/* examples/matmul.py, 128x128x32 tiles, f16 C: on the wgmma path the
+ * accumulator goes through shared memory (rows padded 16 bytes) into the
+ * pointer's coalesced layout, 16 st.global.v4 per thread as Triton 3.6's
+ * epilogue; on the mma.sync path it stays 64 4-byte stores from the
+ * fragment. */
+START_TEST(staged_epilogue)
+{
+    for (int sync = 0; sync < 2; sync++) {
+        launch l;
+        lb_init(&l, 4, 1, 1);
+        lb_tensor2(&l, "a_ptr", TT_F16, 256, 256);
+        lb_tensor2(&l, "b_ptr", TT_F16, 256, 256);
+        lb_tensor2(&l, "c_ptr", TT_F16, 256, 256);
+        const char *ints[] = { "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "stride_cm",
+                               "stride_cn" };
+        const int64_t vals[] = { 256, 256, 256, 256, 1, 256, 1, 256, 1 };
+        for (int i = 0; i < 9; i++) lb_int(&l, ints[i], vals[i]);
+        lb_const(&l, "BLOCK_SIZE_M", 128);
+        lb_const(&l, "BLOCK_SIZE_N", 128);
+        lb_const(&l, "BLOCK_SIZE_K", 32);
+        lb_const(&l, "GROUP_SIZE_M", 8);
+        gpu_options o = sync ? mma_sync_options() : (gpu_options){ 0 };
+        if (!sync) gpu_options_default(&o);
+        int smem = 0;
+        char *p = ptx_for("examples/matmul.py", "matmul_kernel", &l, &o, &smem);
+        ck_assert_int_eq(count_substr(p, "st.shared.b32"), sync ? 0 : 64);      /* 128x128 over 128 threads */
+        ck_assert_int_eq(count_substr(p, "ld.shared.v4.u32"), sync ? 0 : 16);
+        ck_assert_int_eq(count_substr(p, "st.global.v4.b32"), sync ? 0 : 16);
+        ck_assert_int_eq(count_substr(p, "st.global.b32"), sync ? 64 : 0);
+        ck_assert_int_eq(smem, 65536);            /* the staging reuses the drained pipeline stages */
+        free(p);
+        launch_free(&l);
+    }
+}
+END_TEST
+
 /* The knob: $TRITIUM_WGMMA=0 (read by gpu_options_default) or mma_sync
  * gives mma.sync and target sm_90, =1 or unset wgmma and sm_90a; an
  * explicit sm_90a target takes wgmma too; the cache key differs. */
@@ -708,6 +744,7 @@ int main(void)
     tcase_add_test(tc, dot_wgmma);
     tcase_add_test(tc, wgmma_knob);
     tcase_add_test(tc, truncf_packed);
+    tcase_add_test(tc, staged_epilogue);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, high_rank_tiles);
     tcase_add_test(tc, compile_cache);
