@@ -210,9 +210,9 @@ bool repl_gpu_take_run(int *argc, char *const **argv, repl_gpu_args *g, char ***
     bool gpu = g->gpu;
     if (!repl_gpu_take(*argc, *argv, RG_DEVICE | RG_BENCH | RG_ARCH | (gpu ? RG_NUMERICS : 0), g, &ac, &av))
         return false;
-    if (!gpu && (g->bench || g->arch || g->mma_sync >= 0)) {
+    if (!gpu && (g->arch || g->mma_sync >= 0)) {          /* --bench times the interpreter too */
         free(av);
-        return gerr("%s needs --device gpu", g->bench ? "--bench" : g->arch ? "--arch" : "--mma");
+        return gerr("%s needs --device gpu", g->arch ? "--arch" : "--mma");
     }
     *argc = ac;
     *argv = av;

@@ -82,10 +82,11 @@ static const char run_gpu_usage[] =
     "  --arch sm_NN           with --device gpu: target (default: the device's)\n"
     "  --mma wgmma|sync       with --device gpu: dots on sm_90 through wgmma\n"
     "                         (default) or mma.sync ($TRITIUM_WGMMA=0)\n"
-    "  --bench N              with --device gpu: then time N launches one by one\n"
-    "                         (CUDA events, L2 flushed before each, as Triton's\n"
-    "                         do_bench) and report the median, and the host cost of\n"
-    "                         one launch\n"
+    "  --bench N              then time N more launches one by one and report the\n"
+    "                         median: on the GPU with CUDA events, L2 flushed before\n"
+    "                         each (as Triton's do_bench), and the host cost of one\n"
+    "                         launch; in the interpreter each from the tensors as\n"
+    "                         they were before the first launch (wall clock)\n"
     "\n";
 
 void repl_gpu_print_usage(FILE *f, const char *command)

@@ -86,6 +86,8 @@ typedef struct run_result {
     interp_stats st;
     double seconds;
     double cpu_seconds;            /* CPU time of the launch, all threads (benchmarks on a loaded machine) */
+    int bench_iters;               /* --bench N in the interpreter: launches timed, 0 none */
+    double bench_median, bench_min, bench_max;    /* seconds per launch */
     repl_expect_result *exp; int nexp;
     int status;
     bool interrupted;              /* Ctrl-C stopped the launch: st counts the programs that finished */
@@ -95,6 +97,68 @@ typedef struct run_result {
     repl_gpu_result *gpu;          /* --device gpu, else NULL */
 #endif
 } run_result;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The data of every tensor argument of l (NULL where none), for --bench. */
+static void **snapshot(const launch *l)
+{
+    int nt = l->nargs + l->nextra;
+    void **keep = xcalloc((size_t)nt + 1, sizeof *keep);
+    for (int i = 0; i < nt; i++) {
+        const launch_arg *a = &l->args[i];
+        if (a->kind != ARG_TENSOR || !a->tensor || a->shared || !a->tensor->data) continue;
+        keep[i] = xmalloc(a->tensor->nbytes ? a->tensor->nbytes : 1);
+        memcpy(keep[i], a->tensor->data, a->tensor->nbytes);
+    }
+    return keep;
+}
+
+static void restore(launch *l, void **keep)
+{
+    for (int i = 0; i < l->nargs + l->nextra; i++)
+        if (keep[i]) memcpy(l->args[i].tensor->data, keep[i], l->args[i].tensor->nbytes);
+}
+
+static void snapshot_free(const launch *l, void **keep)
+{
+    if (!keep) return;
+    for (int i = 0; i < l->nargs + l->nextra; i++) free(keep[i]);
+    free(keep);
+}
+
+/* --bench N in the interpreter: N more launches of the session, each from
+ * the tensors as they were before the first (before), timed one by one
+ * (wall clock, the restore not included) as a plain C benchmark times its
+ * loop after a warm-up: the pages of every buffer and of the shadow are
+ * touched by then. The tensors are put back as the first launch left them,
+ * so --save, --expect and the determinism check see one launch's result. */
+static void bench_cpu(launch *l, interp_session *sess, int n, void **before, run_result *rr)
+{
+    void **after = snapshot(l);
+    double *t = xcalloc((size_t)n, sizeof *t);
+    int done = 0;
+    for (; done < n && !interp_interrupted(sess); done++) {
+        restore(l, before);
+        double t0 = now_seconds();
+        interp_run_launch(sess);
+        t[done] = now_seconds() - t0;
+    }
+    restore(l, after);
+    snapshot_free(l, after);
+    if (done) {
+        qsort(t, (size_t)done, sizeof *t, cmp_double);
+        rr->bench_iters = done;
+        rr->bench_min = t[0];
+        rr->bench_max = t[done - 1];
+        rr->bench_median = done % 2 ? t[done / 2] : 0.5 * (t[done / 2 - 1] + t[done / 2]);
+    }
+    free(t);
+}
 
 static void print_text(const repl_target *t, const run_result *rr)
 {
@@ -124,6 +188,9 @@ static void print_text(const repl_target *t, const run_result *rr)
         printf("status   interrupted after %lld of %lld programs; the results are partial\n",
                (long long)rr->st.programs, (long long)(l->grid[0] * l->grid[1] * l->grid[2]));
     printf("time     %.3f ms\n", rr->seconds * 1e3);
+    if (rr->bench_iters)
+        printf("bench    %d launches: median %.3f ms (min %.3f, max %.3f)\n", rr->bench_iters, rr->bench_median * 1e3,
+               rr->bench_min * 1e3, rr->bench_max * 1e3);
     int w = 4;
     for (int i = 0; i < l->nargs + l->nextra; i++) if ((int)strlen(l->args[i].name) > w) w = (int)strlen(l->args[i].name);
     for (int i = 0; i < l->nconsts; i++) if ((int)strlen(l->consts[i].name) > w) w = (int)strlen(l->consts[i].name);
@@ -185,6 +252,10 @@ static void print_json(const repl_target *t, const run_result *rr)
     if (!rr->gpu)
 #endif
         json_object_set_new(o, "cpu_seconds", jreal(rr->cpu_seconds));
+    if (rr->bench_iters)
+        json_object_set_new(o, "bench", json_pack("{s:i,s:f,s:f,s:f}", "iters", rr->bench_iters, "median_seconds",
+                                                  rr->bench_median, "min_seconds", rr->bench_min, "max_seconds",
+                                                  rr->bench_max));
 #ifdef TRITIUM_HAVE_GPU
     json_object_set_new(o, "device", json_string(rr->gpu ? "gpu" : "cpu"));
     if (rr->gpu) json_object_set_new(o, "gpu", repl_gpu_json(rr->gpu));
@@ -322,6 +393,7 @@ static int run_command(int argc, char *const *argv)
     const repl_spec *s = &t.spec;
     ir_func *fn = NULL;
     interp_session *sess = NULL;
+    void **before = NULL;                  /* --bench: the tensors before the first launch */
     run_result rr = { 0 };
     tt_tensor **want = xcalloc((size_t)(s->nexpects ? s->nexpects : 1), sizeof *want);
     rc = REPL_EXIT_INPUT;
@@ -382,6 +454,9 @@ static int run_command(int argc, char *const *argv)
     io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
+#ifdef TRITIUM_HAVE_GPU
+    if (ga.bench > 0) before = snapshot(&t.launch);
+#endif
     double t0 = now_seconds(), c0 = cpu_seconds();
     g_running = sess;
     if (g_sigint) interp_interrupt(sess);   /* Ctrl-C while compiling: no program runs */
@@ -406,6 +481,9 @@ static int run_command(int argc, char *const *argv)
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
     rc = rr.st.faults || rr.st.races || rr.st.overflows ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
+#ifdef TRITIUM_HAVE_GPU
+    if (before && rc == REPL_EXIT_OK) bench_cpu(&t.launch, sess, ga.bench, before, &rr);
+#endif
     /* nondeterminism: asked for, or to say whether a race changed the result */
     if (ck.determinism || rr.st.races) {
         fflush(stdout);
@@ -444,6 +522,7 @@ ran:
     else print_text(&t, &rr);
     fflush(stdout);
 out:
+    snapshot_free(&t.launch, before);
     for (int i = 0; i < s->nexpects; i++) if (want[i]) tt_tensor_free(want[i]);
     free(want);
     free(rr.exp);

@@ -286,6 +286,36 @@ START_TEST(json_summary)
 }
 END_TEST
 
+/* --bench N in the interpreter: N more launches, each from the tensors as
+ * they were before the first, and what is saved is one launch's result (an
+ * in-place kernel would show a second application: 4i + 3). */
+START_TEST(bench_in_the_interpreter)
+{
+    char *k = kernel("inplace.py"), *xp = tmp("x.npy");
+    char *save_arg = xasprintf("x=%s", xp);
+    result r = run("run", k, "--bench", "3", "--json", "--save", save_arg, NULL);
+    EXPECT_STATUS(r, 0);
+    json_error_t e;
+    json_t *o = json_loads(r.out, 0, &e);
+    ck_assert_msg(o != NULL, "not JSON (%s): %s", e.text, r.out);
+    json_t *b = json_object_get(o, "bench");
+    ck_assert_int_eq(json_integer_value(json_object_get(b, "iters")), 3);
+    double lo = json_real_value(json_object_get(b, "min_seconds")), med = json_real_value(json_object_get(b, "median_seconds")),
+           hi = json_real_value(json_object_get(b, "max_seconds"));
+    ck_assert(lo > 0 && lo <= med && med <= hi);
+    json_decref(o);
+    check_affine(xp, TT_F32, 1000, -1);               /* 2i + 1: once, not four times */
+    result_free(&r);
+    r = run("run", k, "--bench", "2", NULL);
+    EXPECT_STATUS(r, 0);
+    EXPECT_IN(r.out, "bench    2 launches: median ");
+    result_free(&r);
+    free(save_arg);
+    free(xp);
+    free(k);
+}
+END_TEST
+
 START_TEST(kernel_selection)
 {
     char *two = kernel("two_kernels.py"), *o = tmp("o.npy");
@@ -517,6 +547,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, command_line_overrides_comment);
     tcase_add_test(tc, expect_pass_and_fail);
     tcase_add_test(tc, json_summary);
+    tcase_add_test(tc, bench_in_the_interpreter);
     tcase_add_test(tc, kernel_selection);
     tcase_add_test(tc, faults_races_compile_errors);
     tcase_add_test(tc, bad_input);

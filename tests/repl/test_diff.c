@@ -684,9 +684,9 @@ START_TEST(cli_errors)
     EXPECT_STATUS(r, 2);
     EXPECT_IN(r.err, "expected ieee or fast");
     result_free(&r);
-    r = run_env(NULL, "run", va, "--bench", "5", NULL);
+    r = run_env(NULL, "run", va, "--arch", "sm_80", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--bench needs --device gpu");
+    EXPECT_IN(r.err, "--arch needs --device gpu");
     result_free(&r);
     r = run_env(NULL, "run", va, "--device", "tpu", NULL);
     EXPECT_STATUS(r, 2);
