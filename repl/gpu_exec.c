@@ -24,12 +24,6 @@
 #define HOST_LAUNCHES 200
 #define HOST_BATCHES 5
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The median over HOST_BATCHES of the mean host time (µs) of
  * HOST_LAUNCHES back-to-back launches on stream; -1 on a CUDA error. */
 static double host_launch_us(const gpu_launcher *K, const launch *l, void *stream, const void *buf)
@@ -43,8 +37,7 @@ static double host_launch_us(const gpu_launcher *K, const launch *l, void *strea
         us[b] = (now_seconds() - t0) * 1e6 / HOST_LAUNCHES;
     }
     if (cuda_sync()) return -1;
-    qsort(us, HOST_BATCHES, sizeof *us, cmp_double);
-    return us[HOST_BATCHES / 2];
+    return tt_sort_median(us, HOST_BATCHES);
 }
 
 /* Time `iters` launches (see the file comment). Returns 0, or -1 with a
@@ -76,11 +69,10 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
         ms[it] = t;
     }
     if (cuda_sync()) goto cuerr;
-    qsort(ms, (size_t)iters, sizeof *ms, cmp_double);
     res->bench_iters = iters;
+    res->bench_median_ms = tt_sort_median(ms, (size_t)iters);
     res->bench_min_ms = ms[0];
     res->bench_max_ms = ms[iters - 1];
-    res->bench_median_ms = iters % 2 ? ms[iters / 2] : 0.5 * (ms[iters / 2 - 1] + ms[iters / 2]);
     /* host cost of a launch: back-to-back launches, no synchronization between */
     if ((res->launch_us = host_launch_us(K, l, NULL, buf)) < 0) goto cuerr;
     if (cuda_stream_create(&stream) || (res->launch_stream_us = host_launch_us(K, l, stream, buf)) < 0) goto cuerr;

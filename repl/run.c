@@ -98,12 +98,6 @@ typedef struct run_result {
 #endif
 } run_result;
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The data of every tensor argument of l (NULL where none), for --bench. */
 static void **snapshot(const launch *l)
 {
@@ -151,11 +145,10 @@ static void bench_cpu(launch *l, interp_session *sess, int n, void **before, run
     restore(l, after);
     snapshot_free(l, after);
     if (done) {
-        qsort(t, (size_t)done, sizeof *t, cmp_double);
         rr->bench_iters = done;
+        rr->bench_median = tt_sort_median(t, (size_t)done);
         rr->bench_min = t[0];
         rr->bench_max = t[done - 1];
-        rr->bench_median = done % 2 ? t[done / 2] : 0.5 * (t[done / 2 - 1] + t[done / 2]);
     }
     free(t);
 }

@@ -77,6 +77,10 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 double now_seconds(void);
 /* CPU time of the process in seconds, all threads (timings on a shared machine). */
 double cpu_seconds(void);
+/* Sort v[0..n) ascending (n >= 1) and return its median (the mean of the
+ * middle two for even n): benchmark timings, v[0] and v[n-1] are then the
+ * minimum and maximum. */
+double tt_sort_median(double *v, size_t n);
 
 /* splitmix64 (Steele, Lea, Flood 2014; Vigna's reference code): advances
  * *state and returns the next 64 random bits. The one small generator of the

@@ -225,7 +225,7 @@ START_TEST(stats)
 }
 END_TEST
 
-/* The one flat-index formatter and splitmix64, against known values. */
+/* The one flat-index formatter, splitmix64 and tt_sort_median, against known values. */
 START_TEST(index_text_and_splitmix)
 {
     char b[64];
@@ -241,6 +241,11 @@ START_TEST(index_text_and_splitmix)
     uint64_t st = 1234567;
     ck_assert_uint_eq(tt_splitmix64(&st), 6457827717110365317ull);
     ck_assert_uint_eq(tt_splitmix64(&st), 3203168211198807973ull);
+    /* tt_sort_median: odd and even counts, sorted in place */
+    double odd[] = { 3, -1, 7, 2, 5 }, even[] = { 4, 1, 8, 2 }, one[] = { 9 };
+    ck_assert(tt_sort_median(odd, 5) == 3 && odd[0] == -1 && odd[4] == 7);
+    ck_assert(tt_sort_median(even, 4) == 3 && even[0] == 1 && even[3] == 8);
+    ck_assert(tt_sort_median(one, 1) == 9);
 }
 END_TEST
 
