@@ -82,8 +82,6 @@ def _spec(v):
         return "f"
     if t is bool:
         return ("b", v)                          # libtritium specializes an int or bool equal to 1
-    if t is float:
-        return "f"
     if v is None:
         return None
     if hasattr(v, "data_ptr"):
@@ -108,10 +106,9 @@ def _device(t):
 class _Compiled:
     """One specialization: the library's kernel handle and the generated packer."""
 
-    def __init__(self, handle, pack, nbytes):
+    def __init__(self, handle, pack):
         self.handle = handle
         self.pack = pack
-        self.nbytes = nbytes
         self.kernel = None                       # what JITFunction.run returns (_patch.GpuKernel)
 
 
@@ -169,9 +166,9 @@ class KernelRunner:
                 params.append("%s=_d_%s" % (p.name, p.name))
         src = "def binder(%s, **opts):\n    return (%s,), opts\n" % (", ".join(params), ", ".join(names))
         parts = ["%s(v[%d])" % ("_c" if c else "_s", i) for i, c in enumerate(self.constexpr)]
-        src += ("def key(v, opts):\n    return (%s opts.get('num_warps') or 4, opts.get('debug'))\n"
+        src += ("def key(v, opts):\n    return (%s opts.get('num_warps') or 4, opts.get('debug'), _cfg.numerics)\n"
                 % "".join(p + ", " for p in parts))
-        scope = dict(defaults, _c=_const_key, _s=_spec)
+        scope = dict(defaults, _c=_const_key, _s=_spec, _cfg=CONFIG)
         exec(compile(src, "<tritium gpu binder %s>" % self.info.short, "exec"), scope)   # noqa: S102
         self.binder = scope["binder"]
         self.key = scope["key"]             # (argument values, options) -> the specialization key
@@ -222,7 +219,7 @@ class KernelRunner:
         finally:
             L.free()
         COUNTS["compiles"] += 1
-        c = _Compiled(h, pack, size)
+        c = _Compiled(h, pack)
         self.cache[key] = c
         return c
 

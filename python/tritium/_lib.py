@@ -145,13 +145,15 @@ def _declare(lib):
 
 
 _LIB = None
+MAX_RANK = 0       # the library's tritium_max_rank(), read once at load
 
 
 def lib():
     """The loaded library (loaded on first use)."""
-    global _LIB
+    global _LIB, MAX_RANK
     if _LIB is None:
         _LIB = _declare(_load())
+        MAX_RANK = _LIB.tritium_max_rank()
     return _LIB
 
 

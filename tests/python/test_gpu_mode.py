@@ -106,6 +106,16 @@ def test_specializations(env):
     assert _gpu.COUNTS["compiles"] == c0 + 3
     add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=256, num_warps=8)
     assert _gpu.COUNTS["compiles"] == c0 + 4 and fake.block == 256
+    from tritium._config import CONFIG                     # the numerics: another kernel, then the first again
+    old = CONFIG.numerics
+    CONFIG.numerics = "ieee" if old == "fast" else "fast"
+    try:
+        add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=256)
+        assert _gpu.COUNTS["compiles"] == c0 + 5
+    finally:
+        CONFIG.numerics = old
+    add_kernel[(1,)](x, y, out, 1000, 1.0, BLOCK=256)
+    assert _gpu.COUNTS["compiles"] == c0 + 5
 
 
 def test_i64_and_empty_grid(env):
