@@ -49,13 +49,10 @@ int tritium_gpu_prepare(tritium_launch *L, int numerics, const tritium_gpu_kerne
     go.num_warps = L->num_warps;
     go.numerics = (tt_numerics)numerics;
     char arch[16], err[1024] = "";
-    bool newer = false;
-    if (gpu_device_arch(arch, sizeof arch, NULL, &newer, err, sizeof err)) {
+    if (gpu_options_for_device(&go, arch, sizeof arch, NULL, err, sizeof err)) {
         api_fail("tritium: error: GPU launch of '%s': %s", L->kernel, err);
         return TRITIUM_NO_GPU;
     }
-    go.arch = arch;
-    if (newer) go.mma_sync = true;
     uint64_t *addr = device_addresses(&L->l);
     gpu_spec spec = gpu_spec_of_args(L->fn, &L->l, addr);
     free(addr);

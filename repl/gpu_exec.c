@@ -47,7 +47,7 @@ static int bench(const ir_func *f, const launch *l, const gpu_options *o, int it
 {
     gpu_spec spec = gpu_spec_of_launch(f, l);
     const gpu_launcher *K;
-    if (gpu_launcher_get(f, o, &spec, &K, NULL, err, errlen)) return -1;   /* gpu_launch's, memoized */
+    if (gpu_launcher_get(f, o, &spec, &K, NULL, err, errlen)) return -1;   /* gpu_launch's: a memo hit */
     int rc = -1, n = l->nargs + l->nextra;
     cuda_devptr flush = 0;
     cuda_devptr *dev = xcalloc((size_t)n + 1, sizeof *dev);
@@ -110,9 +110,10 @@ int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_g
         diag_error(REPL_NOPOS, "%s", err);
         return rc;
     }
+    char arch[16];
     if (g->bench > 0) {
-        if (!o.arch) o.arch = res->st.arch;
-        if (bench(f, l, &o, g->bench, res, err, sizeof err)) {
+        if (gpu_options_for_device(&o, arch, sizeof arch, NULL, err, sizeof err) ||
+            bench(f, l, &o, g->bench, res, err, sizeof err)) {
             diag_error(REPL_NOPOS, "--bench: %s", err);
             return 1;
         }

@@ -34,7 +34,6 @@ enum {
 /* The driver entry points we use: X(field, versioned symbol, signature). */
 #define CUDA_SYMS(X) \
     X(Init, "cuInit", (unsigned)) \
-    X(DriverGetVersion, "cuDriverGetVersion", (int *)) \
     X(GetErrorName, "cuGetErrorName", (CUresult, const char **)) \
     X(GetErrorString, "cuGetErrorString", (CUresult, const char **)) \
     X(DeviceGetCount, "cuDeviceGetCount", (int *)) \
@@ -179,7 +178,6 @@ int cuda_device_info_get(cuda_device_info *o)
         check(cu.DeviceGetAttribute(&o->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu.dev), "cuDeviceGetAttribute") ||
         check(cu.DeviceGetAttribute(&o->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, cu.dev), "cuDeviceGetAttribute") ||
         check(cu.DeviceGetAttribute(&o->smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cu.dev), "cuDeviceGetAttribute") ||
-        check(cu.DriverGetVersion(&o->driver_version), "cuDriverGetVersion") ||
         check(cu.DeviceTotalMem(&o->total_mem, cu.dev), "cuDeviceTotalMem"))
         return -1;
     return 0;
@@ -313,16 +311,6 @@ static int launch_failed(CUresult r)
     char d[512];
     describe(r, d, sizeof d);
     return fail("cannot launch %s: %s", launch_text(), d);
-}
-
-int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params)
-{
-    NEED_INIT();
-    note_launch(k, grid, block_x, dyn_smem);
-    if (!grid_ok(grid)) return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
-    CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
-                                 (unsigned)block_x, 1, 1, (unsigned)dyn_smem, NULL, params, NULL);
-    return r ? launch_failed(r) : 0;
 }
 
 /* cuLaunchKernel's `extra` markers (cuda.h: CU_LAUNCH_PARAM_END,

@@ -33,7 +33,6 @@ typedef struct memo_entry {
 static struct {
     pthread_mutex_t mu;
     VEC(memo_entry) v;
-    gpu_counters n;
 } memo = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
 static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
@@ -43,13 +42,6 @@ static bool key_eq(const memo_key *a, const memo_key *b)
     return a->serial == b->serial && a->spec.div16 == b->spec.div16 && a->spec.eq1 == b->spec.eq1 &&
            !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps && a->numerics == b->numerics &&
            a->cg_level == b->cg_level && a->mma_sync == b->mma_sync && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
-}
-
-void gpu_counters_get(gpu_counters *out)
-{
-    pthread_mutex_lock(&memo.mu);
-    *out = memo.n;
-    pthread_mutex_unlock(&memo.mu);
 }
 
 /* The parameter as gpu_lower declares it (lower.c gpu_lower: i1, i8, i16 as
@@ -85,7 +77,6 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
         }
         off = (off + (size_t)sz - 1) & ~(size_t)(sz - 1);      /* the CUDA ABI: aligned to its size */
         p[k].offset = (int)off;
-        p[k].size = sz;
         off += (size_t)sz;
     }
     *params = p;
@@ -186,7 +177,6 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         snprintf(err, errlen, "%s", cuda_error());
         goto fail;
     }
-    memo.n.loads++;
     st->load_ms = (now_seconds() - t0) * 1e3;
     gpu_kernel_free(&gk);
     return L;
@@ -222,12 +212,10 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
     pthread_mutex_lock(&memo.mu);
     for (int i = 0; i < memo.v.n; i++)
         if (memo.v.v[i].generation == gen && key_eq(&memo.v.v[i].key, &k)) {
-            memo.n.hits++;
             *out = memo.v.v[i].l;
             pthread_mutex_unlock(&memo.mu);
             return 0;
         }
-    memo.n.compiles++;
     gpu_launcher *L = build(f, o, spec, gen, st, err, errlen);
     if (L) {
         /* the memo owns the option strings it compares */

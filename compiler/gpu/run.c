@@ -98,18 +98,13 @@ void gpu_free_buffers(const launch *l, uint64_t *dev)
         }
 }
 
-int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen)
+int gpu_options_for_device(gpu_options *o, char *arch, size_t n, cuda_device_info *di, char *err, size_t errlen)
 {
-    gpu_param *p;
-    size_t size;
-    if (k < 0 || k >= f->regions.v[IR_BODY].nargs || gpu_param_layout(f, &p, &size, err, errlen)) {
-        if (k < 0 || k >= f->regions.v[IR_BODY].nargs) snprintf(err, errlen, "no kernel parameter %d", k);
-        return -1;
-    }
-    *slot = 0;
-    int rc = gpu_param_store(p[k].kind, a, dev, slot, err, errlen);
-    free(p);
-    return rc;
+    bool newer = false;
+    if (gpu_device_arch(arch, n, di, &newer, err, errlen)) return -1;
+    if (newer) o->mma_sync = true;
+    if (!o->arch) o->arch = arch;
+    return 0;
 }
 
 int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st, char *err, size_t errlen)
@@ -122,11 +117,8 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     memset(st, 0, sizeof *st);
     cuda_device_info di;
     char arch[16];
-    bool newer = false;
-    if (gpu_device_arch(arch, sizeof arch, &di, &newer, err, errlen)) return 2;
+    if (gpu_options_for_device(&o, arch, sizeof arch, &di, err, errlen)) return 2;
     snprintf(st->device, sizeof st->device, "%s", di.name);
-    if (newer) o.mma_sync = true;
-    if (!o.arch) o.arch = arch;
     if (!o0 || !o0->num_warps) o.num_warps = l->num_warps > 0 ? l->num_warps : 4;
     if (l->nargs != f->nargs) {
         snprintf(err, errlen, "kernel %s takes %d runtime arguments, the launch gives %d", f->name, f->nargs, l->nargs);

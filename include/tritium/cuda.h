@@ -35,7 +35,6 @@ typedef struct cuda_device_info {
     int cc_major, cc_minor;            /* compute capability, e.g. 9.0 */
     int sm_count;
     int smem_per_block_optin;          /* bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
-    int driver_version;                /* cuDriverGetVersion, e.g. 13000 */
     size_t total_mem;                  /* bytes */
 } cuda_device_info;
 
@@ -74,19 +73,16 @@ typedef struct cuda_kernel {
  * with a message when the device's opt-in maximum is smaller. */
 int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel *k);
 
-/* Launch on the default stream: grid (x,y,z) CTAs of block_x threads with
- * dyn_smem bytes of dynamic shared memory; params as for cuLaunchKernel (one
- * pointer per kernel parameter). Asynchronous: errors inside the kernel show
- * up at the next cuda_sync, whose message then names this launch. */
-int cuda_launch(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void **params);
-/* The same launch with its parameters pre-packed in one buffer of `size`
+/* Launch grid (x,y,z) CTAs of block_x threads with dyn_smem bytes of
+ * dynamic shared memory, the parameters pre-packed in one buffer of `size`
  * bytes, each parameter at an offset aligned to its size, in the kernel's
  * parameter order (cuLaunchKernel's `extra` form,
  * CU_LAUNCH_PARAM_BUFFER_POINTER / CU_LAUNCH_PARAM_BUFFER_SIZE: the driver
  * copies the buffer instead of reading one pointer per parameter), on
- * `stream` (a CUstream; NULL: the legacy default stream, as cuda_launch and
- * torch's default stream). size 0: a kernel without parameters. No
- * allocation, no formatting unless it fails. */
+ * `stream` (a CUstream; NULL: the legacy default stream, as torch's default
+ * stream). size 0: a kernel without parameters. Asynchronous: errors inside
+ * the kernel show up at the next cuda_sync, whose message then names this
+ * launch. No allocation, no formatting unless it fails. */
 int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x, int dyn_smem, void *stream,
                        const void *buf, size_t size);
 /* A non-blocking stream (cuStreamCreate, CU_STREAM_NON_BLOCKING: no implicit

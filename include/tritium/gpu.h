@@ -85,6 +85,12 @@ gpu_spec gpu_spec_of_args(const ir_func *f, const launch *l, const uint64_t *add
  * receives the device's properties. -1 with the CUDA error (no driver, no
  * device) in err. */
 int gpu_device_arch(char *arch, size_t n, cuda_device_info *di, bool *newer, char *err, size_t errlen);
+/* o as gpu_launch compiles it for this machine's GPU: o->arch the device's
+ * (written to arch[n], which must outlive o) unless o->arch is set, and
+ * mma_sync on a device newer than sm_90 (gpu_device_arch). The launcher memo
+ * keys by these options, so callers that resolve o this way share kernels.
+ * -1 with the CUDA error in err. */
+int gpu_options_for_device(gpu_options *o, char *arch, size_t n, cuda_device_info *di, char *err, size_t errlen);
 
 typedef struct gpu_kernel {
     char *name;                    /* PTX entry name */
@@ -150,13 +156,6 @@ int gpu_upload_buffers(const launch *l, uint64_t *dev, uint64_t *addr, char *err
 int gpu_download_buffers(launch *l, const uint64_t *dev, char *err, size_t errlen);
 void gpu_free_buffers(const launch *l, uint64_t *dev);
 
-/* The 8-byte kernel parameter slot of runtime argument k of f: the device
- * address `dev` for a pointer parameter, else the scalar converted to the
- * parameter's IR type (i1..i32 as 32-bit, i64, f16/bf16 RTNE, f32, f64),
- * zero-padded. Returns 0, or -1 with a message in err when the argument's
- * kind does not match the parameter. */
-int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, uint64_t *slot, char *err, size_t errlen);
-
 /* ---- launcher.c: the warm launch path ---- */
 
 /* A kernel parameter as the entry declares it (lower.c gpu_lower): its
@@ -164,7 +163,7 @@ int gpu_pack_param(const ir_func *f, int k, const launch_arg *a, uint64_t dev, u
 typedef enum { GPU_P_PTR, GPU_P_BOOL, GPU_P_I32, GPU_P_I64, GPU_P_F16, GPU_P_BF16, GPU_P_F32, GPU_P_F64 } gpu_param_kind;
 typedef struct gpu_param {
     gpu_param_kind kind;
-    int offset, size;              /* bytes; offset is a multiple of size (CUDA's ABI) */
+    int offset;                    /* bytes, a multiple of the kind's size (CUDA's ABI) */
 } gpu_param;
 
 /* The runtime parameters of f laid out as one cuLaunchKernel parameter
@@ -212,10 +211,5 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
  * the default stream); cuda_launch_packed's errors (cuda_error()). No
  * allocation, lookup or hashing. */
 int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf);
-
-/* Process-wide counts of gpu_launcher_get, for tests and benchmarks: memo
- * hits, misses (each compiles through gpu_compile) and module loads. */
-typedef struct gpu_counters { long hits, compiles, loads; } gpu_counters;
-void gpu_counters_get(gpu_counters *out);
 
 #endif

@@ -25,7 +25,6 @@ static fake_cuda st;
 fake_cuda *fake_cuda_state(void) { return &st; }
 
 CUresult cuInit(unsigned f) { (void)f; return 0; }
-CUresult cuDriverGetVersion(int *v) { *v = 12080; return 0; }
 CUresult cuGetErrorName(CUresult r, const char **s) { *s = r ? "CUDA_ERROR_FAKE" : "CUDA_SUCCESS"; return 0; }
 CUresult cuGetErrorString(CUresult r, const char **s) { *s = r ? "fake error" : "no error"; return 0; }
 CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
