@@ -109,10 +109,11 @@ int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void
     case GPU_P_BOOL: { int32_t v = iv != 0; memcpy(dst, &v, 4); break; }
     case GPU_P_I32: { int32_t v = (int32_t)iv; memcpy(dst, &v, 4); break; }
     case GPU_P_I64: memcpy(dst, &iv, 8); break;
-    case GPU_P_F16: { uint16_t h = tt_f32_to_f16((float)fv); memcpy(dst, &h, 2); break; }
-    case GPU_P_BF16: { uint16_t h = tt_f32_to_bf16((float)fv); memcpy(dst, &h, 2); break; }
-    case GPU_P_F32: { float v = (float)fv; memcpy(dst, &v, 4); break; }
-    case GPU_P_F64: memcpy(dst, &fv, 8); break;
+    /* floats rounded once, as the interpreter stores them (tt_store_f64) */
+    case GPU_P_F16: tt_store_f64(dst, TT_F16, 0, fv); break;
+    case GPU_P_BF16: tt_store_f64(dst, TT_BF16, 0, fv); break;
+    case GPU_P_F32: tt_store_f64(dst, TT_F32, 0, fv); break;
+    case GPU_P_F64: tt_store_f64(dst, TT_F64, 0, fv); break;
     case GPU_P_PTR: break;
     }
     return 0;
