@@ -131,6 +131,11 @@ CASES += [dict(c, name=c["name"] + " mma.sync", env={"TRITIUM_WGMMA": "0"}) for 
 CASES += [dict(c, name=c["name"] + " async", env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1"})
           for c in _dots]
 TINY_N = 1024
+# the host launch overhead row: a one-program add (vector_add.py's own grid and BLOCK_SIZE)
+TINY = dict(name="tiny add", file="vector_add.py", kernel="add_kernel", size=f"{TINY_N} f32, 1 program",
+            spec=["--arg", f"x_ptr=randn:f32[{TINY_N}]", "--arg", f"y_ptr=randn:f32[{TINY_N}]",
+                  "--arg", f"output_ptr=empty:f32[{TINY_N}]"],
+            tensors={}, bytes=3 * TINY_N * 4, flops=0, num_warps=4)
 
 
 def find_tritium(explicit):
@@ -371,21 +376,11 @@ def main():
                 os.remove(f)
             rows.append(row)
         # the tiny kernel: host launch overhead
-        tiny = dict(case=dict(name="tiny add", size=f"{TINY_N} f32, 1 program", bytes=3 * TINY_N * 4, flops=0),
-                    tt=None, tr=None, err=[])
+        tiny = dict(case=TINY, tt=None, tr=None, err=[])
         try:
-            cache = tempfile.mkdtemp(prefix="tcache-", dir=tmp)
-            cmd = [exe, "run", os.path.join(EX, "vector_add.py"), "--arg", f"x_ptr=randn:f32[{TINY_N}]",
-                   "--arg", f"y_ptr=randn:f32[{TINY_N}]", "--arg", f"output_ptr=empty:f32[{TINY_N}]",
-                   "--device", "gpu", "--numerics", "fast", "--bench", "1000", "--json"]
-            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, TRITIUM_CACHE_DIR=cache))
-            if p.returncode:
-                raise RuntimeError(p.stderr.strip()[-400:])
-            g = json.loads(p.stdout)["gpu"]
-            tiny["tt"] = dict(ms=g["bench"]["median_ms"], launch_us=g["bench"]["launch_us"],
-                              compile_ms=g["front_ms"] + g["compile_ms"] + g["load_ms"])
-            log(f"== tiny add: tritium host launch from C {g['bench']['launch_us']:.2f} us "
-                f"({g['bench'].get('launch_stream_us') or 0:.2f} us on a non-blocking stream)")
+            tiny["tt"] = run_tritium(exe, TINY, tmp, 1000)
+            log(f"== tiny add: tritium host launch from C {tiny['tt']['launch_us']:.2f} us "
+                f"({tiny['tt']['launch_stream_us'] or 0:.2f} us on a non-blocking stream)")
         except Exception as e:  # noqa: BLE001
             tiny["err"].append(f"tritium: {e}")
         try:                                       # the same from Python: --mode gpu
