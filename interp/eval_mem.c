@@ -343,8 +343,10 @@ static bool rows_ok(interp_prog *p, ir_value pv, const uint64_t *ptr, const uint
 {
     interp_session *s = p->s;
     if (n % cols) return false;
-    if (!((p->contig[pv] & CT_RUN) && s->vi[pv].numel == n) && !rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz)))
-        return false;
+    if (!((p->contig[pv] & CT_RUN) && s->vi[pv].numel == n)) {
+        interp_full(p, pv);                        /* rows_contiguous reads every lane: a row-heads splat has none */
+        if (!rows_contiguous(ptr, n, cols, __builtin_ctz((unsigned)esz))) return false;
+    }
     int cache = -1, first = -1;
     for (int64_t r = 0; r < n; r += cols) {
         int64_t rc = cols;

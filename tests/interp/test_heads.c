@@ -97,6 +97,39 @@ START_TEST(full_paths_fill)
 }
 END_TEST
 
+/* A pointer splat that only a load reads (tl.load(tl.broadcast_to(x + pid,
+ * ...))) is left as heads and reaches the load's row check, which reads
+ * every pointer lane and so fills the splat first. Every lane loads x[pid],
+ * against C. The unwritten lanes this once read are not observable here
+ * (they are stale, not contiguous): `valgrind build/tests/interp/test_interp`
+ * with CK_FORK=no reported them. */
+START_TEST(load_of_a_pointer_splat)
+{
+    kb k;
+    kb_init(&k, "psplat");
+    int64_t nx = 8, n = 4 * 16;
+    tt_tensor *tx = tt_tensor_new("x", TT_F32, 1, &nx);
+    for (int i = 0; i < nx; i++) ((float *)tx->data)[i] = (float)i * 2.5f;
+    ir_value px = kb_tensor_arg(&k, "x", tx);
+    ir_value po = kb_tensor_arg(&k, "out", tt_tensor_new("out", TT_F32, 1, &n));
+    ir_value xp = op(&k, IR_ADDPTR, typ(TT_F32), 2, px, pid(&k, 0));
+    const int64_t sh[2] = { 4, 16 };
+    ir_value spl = splat(&k, xp, typt_arr(TT_F32, 2, sh));
+    ir_value v = load(&k, spl, -1, -1);
+    ir_value o2 = offs2d(&k, 4, 16, 16);
+    store(&k, op(&k, IR_ADDPTR, typt_arr(TT_F32, 2, sh), 2, splat(&k, po, typt_arr(TT_F32, 2, sh)), o2), v, -1);
+    ret(&k);
+    k.l.grid[0] = 3;                                   /* the last program loads x[2] */
+    interp_session *s = kb_session(&k, NULL);
+    ck_assert_int_eq(interp_run_launch(s), 0);
+    ck_assert(s->heads_ok[spl]);                       /* the heads path: the splat's only reader is the load */
+    const float *o = kb_tensor(&k, 1)->data;
+    for (int i = 0; i < n; i++) ck_assert_msg(o[i] == 5.0f, "lane %d: %g", i, o[i]);
+    interp_session_free(s);
+    kb_free(&k);
+}
+END_TEST
+
 /* f32 ops with a splat operand, left as heads, read it as a scalar per row
  * (either side, [4, 8] tiles); with NUMERICS_FAST a mulf by a splat feeds
  * an fma, which reads every lane. Against C in float. */
@@ -187,6 +220,7 @@ TCase *heads_tcase(void)
     tcase_add_test(tc, fault_through_heads);
     tcase_add_test(tc, full_paths_fill);
     tcase_add_test(tc, float_splat_operand);
+    tcase_add_test(tc, load_of_a_pointer_splat);
     tcase_add_test(tc, select_uniform_rows);
     return tc;
 }
