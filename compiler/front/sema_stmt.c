@@ -1048,8 +1048,9 @@ static sval host_desc(sema *S, const param *pa, const launch *l, int k)
 {
     const launch_arg *a = &l->args[k];
     int rank = a->desc_rank;
-    if (rank > 5)      /* triton/tools/tensor_descriptor.py __post_init__: "rank cannot be more than 5" (TMA) */
-        sema_error(S, pa->pos, "tensor descriptor '%s': rank %d, but a TensorDescriptor has at most 5 dims", pa->name, rank);
+    if (rank > TT_MAX_DESC_RANK)   /* tools/tensor_descriptor.py __post_init__: "rank cannot be more than 5" */
+        sema_error(S, pa->pos, "tensor descriptor '%s': rank %d, but a TensorDescriptor has at most %d dims", pa->name,
+                   rank, TT_MAX_DESC_RANK);
     if (k + 2 * rank >= l->nargs) die("launch: descriptor '%s' lacks its shape and strides", pa->name);
     tt_dtype et = a->tensor->dtype;
     sval base = sv_tensor(ir_add_arg(S->fn, pa->name, ir_ptr(ir_scalar(et)), et, true), TT_PTR, et);

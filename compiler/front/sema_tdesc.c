@@ -31,8 +31,8 @@ sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strid
     const char *fn = "make_tensor_descriptor";
     if (shape.k != V_TUPLE) sema_error(S, p, "%s: shape must be a list of integers, got %s", fn, sv_describe(S, &shape));
     int rank = shape.n;
-    if (rank < 1 || rank > 5) sema_error(S, p, "%s: expected 1 <= ndim <= 5 but got %d dimensions", fn, rank);
-    if (rank > IR_MAX_RANK) sema_error(S, p, "%s: tritium supports tensors of rank up to %d, got %d", fn, IR_MAX_RANK, rank);
+    if (rank < 1 || rank > TT_MAX_DESC_RANK)
+        sema_error(S, p, "%s: expected 1 <= ndim <= %d but got %d dimensions", fn, TT_MAX_DESC_RANK, rank);
     if (strides.k != V_TUPLE || strides.n != rank)
         sema_error(S, p, "%s: expected %d strides, got %s", fn, rank, sv_describe(S, &strides));
     if (block.k != V_TUPLE || block.n != rank)

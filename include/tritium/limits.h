@@ -25,6 +25,10 @@
  * reshape to rank 9 (test_core.py test_reshape). 32 covers both and numpy
  * 1.x's NPY_MAXDIMS, so any array numpy hands over fits. */
 #define TT_MAX_RANK 32
+/* The most dims of a tensor descriptor, host or device side (TMA's; Triton
+ * 3.6 semantic.py make_tensor_descriptor, tools/tensor_descriptor.py
+ * TensorDescriptor.__post_init__). */
+#define TT_MAX_DESC_RANK 5
 
 typedef enum tt_limit_id {
     TT_LIM_TILE_NUMEL,    /* elements of one tile (a Triton rule, fixed) */
