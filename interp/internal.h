@@ -387,7 +387,7 @@ static inline void *interp_operand(interp_prog *p, const ir_op *op, int k, int64
     return interp_operand_n(p, op, k, n);
 }
 
-/* Write the lanes of value v that CT_HEADS left out (exec.c), so that v's
+/* Write the lanes of value v that CT_HEADS left out (session.c), so that v's
  * tile is dense; a no-op for other values. Every reader of a value that
  * may be heads-only calls it before reading lanes past the row heads. */
 void interp_heads_fill(interp_prog *p, ir_value v);

@@ -138,9 +138,7 @@ static int run_parallel(interp_session *s)
         w[t].id = t;
         w[t].n = nt;
         w[t].next = &next;
-        w[t].chunk = chunk;
-        w[t].rc = 0;
-        w[t].started = false;
+        w[t].chunk = chunk;                    /* rc and started: zero (interp_line_alloc) */
         interp_prog_init(s, &w[t].prog);
     }
     work(&w[0]);                               /* starts and joins the others */
