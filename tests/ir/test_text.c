@@ -524,6 +524,20 @@ START_TEST(print_op_and_names)
 }
 END_TEST
 
+/* f printed holds `want`, parses back and prints the same text again. */
+static void print_parse_print(ir_func *f, const char *want)
+{
+    char *s = print_str(f);
+    ck_assert_msg(strstr(s, want), "'%s' not in:\n%s", want, s);
+    ir_func *g = ir_parse("again.ttir", s);
+    ck_assert_ptr_nonnull(g);
+    char *s2 = print_str(g);
+    ck_assert_str_eq(s, s2);
+    free(s);
+    free(s2);
+    ir_func_free(g);
+}
+
 /* Hand-written text: MLIR-style %x:2 groups with %x#1 uses, no locations,
  * comments, hand names without numbers, private functions. */
 START_TEST(parse_hand_written)
@@ -554,16 +568,8 @@ START_TEST(parse_hand_written)
     ck_assert_int_eq(ir_op_at(f, IR_BODY, 1)->ival, 1);
     ck_assert_int_eq(add->loc, -1);
     ck_assert_str_eq(f->values.v[add->res].name, "t");
-    char *s = print_str(f);
-    ck_assert_ptr_nonnull(strstr(s, "    %t.9 = arith.addi %4, %3 : i32 loc(unknown)\n"));
-    ir_func *g = ir_parse("again.ttir", s);
-    ck_assert_ptr_nonnull(g);
-    char *s2 = print_str(g);
-    ck_assert_str_eq(s, s2);
-    free(s);
-    free(s2);
+    print_parse_print(f, "    %t.9 = arith.addi %4, %3 : i32 loc(unknown)\n");
     ir_func_free(f);
-    ir_func_free(g);
 }
 END_TEST
 
@@ -597,16 +603,8 @@ START_TEST(high_rank_and_array_attrs)
     ck_assert_int_eq(ir_attr_array_get(f, -1, e), -1);
     ck_assert_int_eq(ir_attr_array_get(f, f->arrs.n, e), -1);
     ck_assert_int_eq(ir_type_rank(ir_value_type(f, ir_op_at(f, IR_BODY, 5)->res)), IR_MAX_RANK);
-    char *s = print_str(f);
-    ck_assert_ptr_nonnull(strstr(s, "{order = [1, 0, 2, 3, 4, 5, 6, 7]}"));
-    ir_func *g = ir_parse("again.ttir", s);
-    ck_assert_ptr_nonnull(g);
-    char *s2 = print_str(g);
-    ck_assert_str_eq(s, s2);
-    free(s);
-    free(s2);
+    print_parse_print(f, "{order = [1, 0, 2, 3, 4, 5, 6, 7]}");
     ir_func_free(f);
-    ir_func_free(g);
 }
 END_TEST
 
