@@ -5,12 +5,13 @@ with numpy on the same random integers.
 
 usage: python3 test_rank.py TRITIUM   (run from the source root)"""
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+from dbg_batch import parse_value, split_markers, with_markers
 
 TRITIUM = sys.argv[1]
 KERNEL = "tests/conformance/kernels/rank.py:rank8"
@@ -31,16 +32,6 @@ CASES = [
 SHAPES = [("x.shape", "(2, 2, 2, 2, 2, 2, 2, 2)"), ("x[:, None].shape", "(2, 1, 2, 2, 2, 2, 2, 2, 2)")]
 
 
-def parse_value(text):
-    """'$1 = i32[2, 2]\\n[[..]]' or '$1 = 37' -> numpy array."""
-    m = re.match(r"\$\d+ = (?:(\w+)\[([\d, ]*)\])?\s*(.*)", text, re.S)
-    assert m, text
-    if m.group(1) is None:
-        return np.array(int(m.group(3).strip()))
-    shape = tuple(int(s) for s in m.group(2).split(",") if s.strip())
-    return np.array([int(v) for v in re.findall(r"-?\d+", m.group(3))], dtype=np.int64).reshape(shape)
-
-
 def main():
     with tempfile.TemporaryDirectory(prefix="tritium-rank-") as d:
         npy = os.path.join(d, "x.npy")
@@ -49,16 +40,13 @@ def main():
         line = next(i + 1 for i, l in enumerate(src) if "h = tl.reshape(tl.load(X + tl.arange(0, 16))" in l)
         cmds = [c for c, _ in CASES] + [c for c, _ in SHAPES]
         args = [TRITIUM, "debug", "-batch", "-ex", "set print elements unlimited", "-ex", "break %d" % line, "-ex", "run"]
-        for i, c in enumerate(cmds):
-            args += ["-ex", "echo @@%d\\n" % i, "-ex", "print " + c]
-        args += ["-ex", "echo @@end\\n", KERNEL, "--grid", "1", "--arg", "X=@" + npy, "--arg", "R=empty:i32[256]",
+        args += with_markers(["print " + c for c in cmds])
+        args += [KERNEL, "--grid", "1", "--arg", "X=@" + npy, "--arg", "R=empty:i32[256]",
                  "--arg", "S=empty:i32[128]", "--arg", "T=empty:i32[256]"]
         out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300).stdout
     fails = 0
-    for i, c in enumerate(cmds):
-        a = out.index("@@%d\n" % i) + len("@@%d\n" % i)
-        b = out.index("@@%d\n" % (i + 1)) if i + 1 < len(cmds) else out.index("@@end\n")
-        text = out[a:b].strip()
+    for i, part in enumerate(split_markers(out, len(cmds))):
+        text = part.strip()
         if i < len(CASES):
             want = np.asarray(CASES[i][1])
             got = parse_value(text)

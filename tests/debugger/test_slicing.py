@@ -16,6 +16,8 @@ import tempfile
 
 import numpy as np
 
+from dbg_batch import parse_value, split_markers, with_markers
+
 TRITIUM = sys.argv[1]
 KERNEL = "tests/debugger/kernels/tiles2d.py"
 rng = np.random.default_rng(12)
@@ -34,28 +36,9 @@ def run(cmds, extra=(), stop=True):
     args = [TRITIUM, "debug", "-batch", "-ex", "set print elements unlimited"]
     if stop:
         args += ["-ex", "break 12", "-ex", "run"]
-    for i, c in enumerate(cmds):
-        args += ["-ex", "echo @@%d\\n" % i, "-ex", c]
-    args += ["-ex", "echo @@end\\n", KERNEL, "--arg", "A=@" + NPY] + list(extra)
+    args += with_markers(cmds) + [KERNEL, "--arg", "A=@" + NPY] + list(extra)
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-    out = p.stdout
-    parts = []
-    for i in range(len(cmds)):
-        a = out.index("@@%d\n" % i) + len("@@%d\n" % i)
-        b = out.index("@@%d\n" % (i + 1)) if i + 1 < len(cmds) else out.index("@@end\n")
-        parts.append(out[a:b])
-    return out, parts
-
-
-def parse_value(text):
-    """'$1 = i32[2, 3]\\n[[..]]' or '$1 = 37' -> numpy array."""
-    m = re.match(r"\$\d+ = (?:(\w+)\[([\d, ]*)\])?\s*(.*)", text, re.S)
-    assert m, text
-    if m.group(1) is None:
-        return np.array(int(m.group(3).strip()))
-    shape = tuple(int(s) for s in m.group(2).split(",") if s.strip())
-    nums = [int(v) for v in re.findall(r"-?\d+", m.group(3))]
-    return np.array(nums, dtype=np.int64).reshape(shape)
+    return p.stdout, split_markers(p.stdout, len(cmds))
 
 
 def index_error(idx):
