@@ -4,21 +4,13 @@
  * (cuMemAlloc is aligned_alloc, copies are memcpy), modules that are never
  * run, and cuLaunchKernel recording what it was given. Kernels do not
  * execute. fake_cuda_state() gives the counts and the last launch. */
+#include "fake_cuda.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
-
-/* What tests read back (keep in step with tests/gpu/test_launcher.c). */
-typedef struct fake_cuda {
-    long launches, module_loads, allocs, syncs;
-    unsigned grid[3], block, smem;
-    void *stream;
-    int used_extra;                /* the last launch passed CU_LAUNCH_PARAM_BUFFER_POINTER */
-    size_t param_size;
-    unsigned char params[4096];    /* the last launch's parameter buffer */
-} fake_cuda;
 
 static fake_cuda st;
 

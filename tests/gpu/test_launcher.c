@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include "tritium/tritium.h"
 
+#include "fake_cuda.h"                  /* what the stand-in driver records */
+
 #if defined(__SANITIZE_ADDRESS__)
 #define COUNT_MALLOC 0
 #elif defined(__has_feature)
@@ -37,16 +39,6 @@ void *malloc(size_t n) { __atomic_add_fetch(&n_malloc, 1, __ATOMIC_RELAXED); ret
 void *calloc(size_t a, size_t b) { __atomic_add_fetch(&n_malloc, 1, __ATOMIC_RELAXED); return __libc_calloc(a, b); }
 void *realloc(void *p, size_t n) { __atomic_add_fetch(&n_malloc, 1, __ATOMIC_RELAXED); return __libc_realloc(p, n); }
 #endif
-
-/* fake_cuda.c's record */
-typedef struct fake_cuda {
-    long launches, module_loads, allocs, syncs;
-    unsigned grid[3], block, smem;
-    void *stream;
-    int used_extra;
-    size_t param_size;
-    unsigned char params[4096];
-} fake_cuda;
 
 static fake_cuda *fake;
 

@@ -27,7 +27,7 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, (tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m)) * scale, mask=m)
 
 
-class Fake(ctypes.Structure):
+class Fake(ctypes.Structure):            # tests/gpu/fake_cuda.h's struct fake_cuda
     _fields_ = [("launches", ctypes.c_long), ("module_loads", ctypes.c_long),
                 ("allocs", ctypes.c_long), ("syncs", ctypes.c_long), ("grid", ctypes.c_uint * 3),
                 ("block", ctypes.c_uint), ("smem", ctypes.c_uint), ("stream", ctypes.c_void_p),
