@@ -149,7 +149,7 @@ START_TEST(signature_ops)
         kb_init(&k, "sig_op");
         ir_value in[3];
         for (int i = 0; i < ss.nin; i++) {
-            char nm[8];
+            char nm[16];
             snprintf(nm, sizeof nm, "in%d", i);
             in[i] = kb_tensor_arg(&k, nm, input(nm, ss.in, i));
         }
