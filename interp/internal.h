@@ -309,6 +309,7 @@ struct interp_session {
     volatile sig_atomic_t interrupted;   /* interp_interrupt: abort at the next op */
     pthread_mutex_t hook_lock;
     bool parallel;                 /* a parallel launch is running */
+    struct interp_pool *pool;      /* SCHED_PARALLEL's threads, kept between launches (sched.c) */
 
     int64_t grid[3], nprograms;
 
@@ -337,6 +338,9 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3]);
 void *interp_line_alloc(size_t n);
 void interp_prog_init(interp_session *s, interp_prog *p);
 void interp_prog_free(interp_prog *p);
+/* Join the threads of a parallel launch and free their state (sched.c). */
+typedef struct interp_pool interp_pool;
+void interp_pool_free(interp_session *s);
 
 /* Evaluators; each reads operands from p->vals and sets p->vals[res]. */
 void interp_eval_arith(interp_prog *p, const ir_op *op);

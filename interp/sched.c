@@ -9,7 +9,11 @@
  *                   same order as the debugger's `schedule random SEED`
  *   SCHED_PARALLEL  all cores (or options.threads): each thread has its own
  *                   value array and tile memory, buffers are shared, atomics
- *                   are real atomics and reports are serialised
+ *                   are real atomics and reports are serialised. The threads
+ *                   and their state are the session's pool, made at its
+ *                   first parallel launch and kept until it is freed (or a
+ *                   launch asks for another count), so a launch of a few ms
+ *                   does not pay thread creation and fresh pages each time
  * A correct kernel gives the same result under every schedule; the shadow
  * state reports the conflicts that would make it differ. Each launch starts
  * with fresh statistics, reports and reader/writer shadow. */
@@ -79,32 +83,46 @@ int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i)
     return interp_order_at(&o, i);
 }
 
-/* Each worker on lines of its own: its program state (the op being run,
- * the tile stack) is written at every op (interp_line_alloc). Workers start
- * as a binary tree (worker t starts 2t+1 and 2t+2, then works, then joins
- * them): with 16 threads the last starts after 4 thread creations instead
- * of 15 on the calling thread, which matters for launches of a few ms. */
+/* The session's worker pool. Threads live as long as the session (or until
+ * a launch asks for another thread count): a launch bumps `gen` to wake
+ * them and waits until `running` is back to 0, so warm launches pay neither
+ * thread creation nor first-touch page faults of fresh tile memory.
+ * interp_prog_init depends only on the session (s->nvals, fixed by its
+ * function), so a worker's program state stays valid; interp_prog_run
+ * resets it per program. Each worker on lines of its own: its program state
+ * (the op being run, the tile stack) is written at every op
+ * (interp_line_alloc). */
 typedef struct worker {
-    _Alignas(INTERP_LINE) interp_session *s;
-    struct worker *all;
-    int64_t id, n;
+    _Alignas(INTERP_LINE) struct interp_pool *pool;
     interp_prog prog;
-    int64_t *next, chunk;
-    int rc;
+    int rc;                        /* this launch's; reset by the caller */
     bool started;
     pthread_t th;
 } worker;
 
-static void *work(void *arg)
+struct interp_pool {
+    _Alignas(INTERP_LINE) int64_t next;   /* the launch's next program: on a line of its own */
+    _Alignas(INTERP_LINE) interp_session *s;
+    worker *w;                     /* w[0] is the calling thread */
+    int64_t n, chunk;
+    int nvals;                     /* what the progs were made for */
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    uint64_t gen;                  /* launch generation, under mu */
+    int64_t running, alive;        /* threads still in this launch; threads started */
+    bool quit;
+};
+
+/* One launch's share of a worker: chunks of programs from the shared counter
+ * until none are left or a program aborts the launch. */
+static void work(worker *w)
 {
-    worker *w = arg;
-    interp_session *s = w->s;
-    for (int64_t c = 2 * w->id + 1; c <= 2 * w->id + 2 && c < w->n; c++)
-        w->all[c].started = pthread_create(&w->all[c].th, NULL, work, &w->all[c]) == 0;
+    interp_pool *pl = w->pool;
+    interp_session *s = pl->s;
     while (!TRAP_GET(s->abort)) {
-        int64_t lo = __atomic_fetch_add(w->next, w->chunk, __ATOMIC_RELAXED);
+        int64_t lo = __atomic_fetch_add(&pl->next, pl->chunk, __ATOMIC_RELAXED);
         if (lo >= s->nprograms) break;
-        int64_t hi = lo + w->chunk < s->nprograms ? lo + w->chunk : s->nprograms;
+        int64_t hi = lo + pl->chunk < s->nprograms ? lo + pl->chunk : s->nprograms;
         for (int64_t lin = lo; lin < hi && !TRAP_GET(s->abort); lin++) {
             int64_t pid[3];
             interp_pid_of(s->grid, lin, pid);
@@ -114,11 +132,79 @@ static void *work(void *arg)
             }
         }
     }
-    /* a child that could not start leaves its subtree's programs to the
-     * others (fewer threads then); its rc stays 0 */
-    for (int64_t c = 2 * w->id + 1; c <= 2 * w->id + 2 && c < w->n; c++)
-        if (w->all[c].started) pthread_join(w->all[c].th, NULL);
+}
+
+/* A pool thread: one work() per generation until told to quit. */
+static void *pool_thread(void *arg)
+{
+    worker *w = arg;
+    interp_pool *pl = w->pool;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        while (pl->gen == seen && !pl->quit) pthread_cond_wait(&pl->go, &pl->mu);
+        if (pl->quit) break;
+        seen = pl->gen;
+        pthread_mutex_unlock(&pl->mu);
+        work(w);
+        pthread_mutex_lock(&pl->mu);
+        if (--pl->running == 0) pthread_cond_signal(&pl->done);
+    }
+    pthread_mutex_unlock(&pl->mu);
     return NULL;
+}
+
+void interp_pool_free(interp_session *s)
+{
+    interp_pool *pl = s->pool;
+    if (!pl) return;
+    pthread_mutex_lock(&pl->mu);
+    pl->quit = true;
+    pthread_cond_broadcast(&pl->go);
+    pthread_mutex_unlock(&pl->mu);
+    for (int64_t t = 1; t < pl->n; t++)
+        if (pl->w[t].started) pthread_join(pl->w[t].th, NULL);
+    for (int64_t t = 0; t < pl->n; t++) interp_prog_free(&pl->w[t].prog);
+    pthread_mutex_destroy(&pl->mu);
+    pthread_cond_destroy(&pl->go);
+    pthread_cond_destroy(&pl->done);
+    free(pl->w);
+    free(pl);
+    s->pool = NULL;
+}
+
+static interp_pool *pool_new(interp_session *s, int64_t n)
+{
+    interp_pool *pl = interp_line_alloc(sizeof *pl);
+    pl->s = s;
+    pl->n = n;
+    pl->nvals = s->nvals;
+    pl->w = interp_line_alloc((size_t)n * sizeof *pl->w);
+    for (int64_t t = 0; t < n; t++) {
+        pl->w[t].pool = pl;
+        interp_prog_init(s, &pl->w[t].prog);
+    }
+    pthread_mutex_init(&pl->mu, NULL);
+    pthread_cond_init(&pl->go, NULL);
+    pthread_cond_init(&pl->done, NULL);
+    return pl;
+}
+
+/* The threads of a new pool start at generation 1, the first launch: each
+ * works as soon as it is created. A thread that cannot start leaves its
+ * programs to the others (fewer threads then), at every launch. */
+static void pool_start(interp_pool *pl)
+{
+    pl->gen = 1;
+    pl->running = pl->n - 1;
+    for (int64_t t = 1; t < pl->n; t++) {
+        worker *w = &pl->w[t];
+        w->started = pthread_create(&w->th, NULL, pool_thread, w) == 0;
+        pthread_mutex_lock(&pl->mu);
+        if (w->started) pl->alive++;
+        else if (--pl->running == 0) pthread_cond_signal(&pl->done);
+        pthread_mutex_unlock(&pl->mu);
+    }
 }
 
 static int run_parallel(interp_session *s)
@@ -127,27 +213,36 @@ static int run_parallel(interp_session *s)
     if (nt < 1) nt = 1;
     if (nt > s->nprograms) nt = s->nprograms;
     if (nt > 1024) nt = 1024;
-    int64_t next = 0, chunk = s->nprograms / (nt * 16);
-    if (chunk < 1) chunk = 1;
-    if (chunk > 64) chunk = 64;
-    worker *w = interp_line_alloc((size_t)nt * sizeof *w);
-    s->parallel = true;
-    for (int64_t t = 0; t < nt; t++) {
-        w[t].s = s;
-        w[t].all = w;
-        w[t].id = t;
-        w[t].n = nt;
-        w[t].next = &next;
-        w[t].chunk = chunk;                    /* rc and started: zero (interp_line_alloc) */
-        interp_prog_init(s, &w[t].prog);
+    interp_pool *pl = s->pool;
+    if (pl && (pl->n != nt || pl->nvals != s->nvals)) {
+        interp_pool_free(s);
+        pl = NULL;
     }
-    work(&w[0]);                               /* starts and joins the others */
+    bool fresh = !pl;
+    if (fresh) pl = s->pool = pool_new(s, nt);
+    pl->next = 0;
+    pl->chunk = s->nprograms / (nt * 16);
+    if (pl->chunk < 1) pl->chunk = 1;
+    if (pl->chunk > 64) pl->chunk = 64;
+    for (int64_t t = 0; t < nt; t++) pl->w[t].rc = 0;
+    s->parallel = true;
+    if (fresh) {
+        pool_start(pl);
+    } else {
+        pthread_mutex_lock(&pl->mu);
+        pl->running = pl->alive;
+        pl->gen++;
+        pthread_cond_broadcast(&pl->go);
+        pthread_mutex_unlock(&pl->mu);
+    }
+    work(&pl->w[0]);
+    pthread_mutex_lock(&pl->mu);
+    while (pl->running > 0) pthread_cond_wait(&pl->done, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+    s->parallel = false;
     int rc = 0;
     for (int64_t t = 0; t < nt; t++)
-        if (w[t].rc) rc = w[t].rc;
-    s->parallel = false;
-    for (int64_t t = 0; t < nt; t++) interp_prog_free(&w[t].prog);
-    free(w);
+        if (pl->w[t].rc) rc = pl->w[t].rc;
     return rc;
 }
 

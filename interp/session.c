@@ -312,6 +312,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
 void interp_session_free(interp_session *s)
 {
     if (!s) return;
+    interp_pool_free(s);
     interp_prog_free(&s->main);
     interp_buffers_free(s);
     arena_free(&s->perm);

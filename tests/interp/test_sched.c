@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "tinterp.h"
 
 enum { GX = 8, GY = 3, B = 64 };
@@ -64,6 +65,60 @@ START_TEST(schedules_agree)
         ck_assert_msg(memcmp(ref, kb_tensor(&k, 1)->data, (size_t)n * 4) == 0, "schedule %zu differs", c);
     }
     free(ref);
+    kb_free(&k);
+}
+END_TEST
+
+static interp_hook_action abort_hook(void *user, interp_session *s, const interp_frame *fr)
+{
+    (void)user, (void)s, (void)fr;
+    return HOOK_ABORT;
+}
+
+/* One session, many parallel launches: the pool's threads are kept while
+ * the thread count stays (3, 3 and 24, 1000: clamped to the 24 programs)
+ * and made anew when it changes; every launch runs every program on that
+ * launch's inputs, and an aborted launch leaves no rc or abort behind. */
+START_TEST(parallel_pool_across_launches)
+{
+    kb k;
+    build_grid_kernel(&k);
+    int64_t n = GX * GY * B;
+    interp_options o;
+    interp_options_default(&o);
+    o.sched = SCHED_PARALLEL;
+    interp_session *s = kb_session(&k, &o);
+    float *in = kb_tensor(&k, 0)->data, *out = kb_tensor(&k, 1)->data;
+    static const int threads[] = { 3, 3, 1, 5, 5, 2, 0, GX * GY, 1000, 4 };
+    const interp_pool *prev = NULL;
+    for (int c = 0; c < (int)(sizeof threads / sizeof threads[0]); c++) {
+        s->o.threads = threads[c];
+        for (int64_t i = 0; i < n; i++) in[i] = (float)((i * 7 + c * 13) % 101) - 50.0f;
+        memset(out, 0xff, (size_t)n * 4);                  /* NaN: a program not run shows */
+        if (c == 4) {
+            interp_set_hook(s, abort_hook, NULL);
+            interp_set_trap(s, true);
+            ck_assert_int_eq(interp_run_launch(s), -1);
+            interp_set_trap(s, false);
+            interp_set_hook(s, NULL, NULL);
+        }
+        ck_assert_int_eq(interp_run_launch(s), 0);
+        ck_assert_ptr_nonnull(s->pool);
+        if (c > 0 && (threads[c] == threads[c - 1] || threads[c] == 1000)) ck_assert_ptr_eq(s->pool, prev);
+        prev = s->pool;
+        interp_stats st;
+        interp_get_stats(s, &st);
+        ck_assert_int_eq(st.programs, GX * GY);
+        ck_assert_int_eq(st.races, 0);
+        for (int y = 0; y < GY; y++)
+            for (int x = 0; x < GX; x++)
+                for (int i = 0; i < B; i++) {
+                    int64_t e = (int64_t)(y * GX + x) * B + i;
+                    ck_assert_msg(out[e] == in[e] * 2.0f + (float)(x - 10 * y + GX), "launch %d, element %ld", c,
+                                  (long)e);
+                }
+    }
+    interp_session_free(s);
     kb_free(&k);
 }
 END_TEST
@@ -172,6 +227,7 @@ TCase *sched_tcase(void)
 {
     TCase *tc = tcase_create("sched");
     tcase_add_test(tc, schedules_agree);
+    tcase_add_test(tc, parallel_pool_across_launches);
     tcase_add_test(tc, schedules_differ_in_order);
     tcase_add_test(tc, empty_grid_and_run_program);
     tcase_add_test(tc, order_is_a_permutation);
