@@ -69,6 +69,9 @@ static struct {
     CUDA_SYMS(X)
 #undef X
     CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int, int, int, int);   /* CUDA 12+ */
+    CUresult (*FuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);                       /* CUDA 12.4+ */
     void *lib;
     CUdevice dev;
     CUcontext ctx;
@@ -137,6 +140,8 @@ static int load_driver(void)
     *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime_v2");
     if (!cu.EventElapsedTime) *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime");
     if (!cu.EventElapsedTime) return fail("CUDA driver has no cuEventElapsedTime");
+    *(void **)&cu.TensorMapEncodeTiled = dlsym(cu.lib, "cuTensorMapEncodeTiled");
+    *(void **)&cu.FuncGetParamInfo = dlsym(cu.lib, "cuFuncGetParamInfo");
     return 0;
 }
 
@@ -397,4 +402,26 @@ void cuda_timer_destroy(cuda_timer *t)
         if (t->stop) cu.EventDestroy(t->stop);
     }
     t->start = t->stop = NULL;
+}
+
+int cuda_tensor_map_tiled(void *map, int dtype, int rank, cuda_devptr addr, const uint64_t *dims,
+                          const uint64_t *strides, const uint32_t *box, int swizzle)
+{
+    NEED_INIT();
+    if (!cu.TensorMapEncodeTiled) return fail("CUDA driver too old: libcuda.so.1 has no cuTensorMapEncodeTiled");
+    uint32_t ones[5] = { 1, 1, 1, 1, 1 };
+    /* CU_TENSOR_MAP_INTERLEAVE_NONE, SWIZZLE_32B/64B/128B = 1/2/3,
+     * L2_PROMOTION_L2_256B = 3 (Triton 3.6's fill_tma_descriptor), FLOAT_OOB_FILL_NONE: zeros */
+    int sw = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+    if (rank < 1 || rank > 5) return fail("cuTensorMapEncodeTiled: rank %d", rank);
+    return check(cu.TensorMapEncodeTiled(map, dtype, (unsigned)rank, (void *)(uintptr_t)addr, dims, strides, box, ones, 0,
+                                         sw, 3, 0),
+                 "cuTensorMapEncodeTiled");
+}
+
+int cuda_kernel_param(const cuda_kernel *k, int index, size_t *offset, size_t *size)
+{
+    NEED_INIT();
+    if (!cu.FuncGetParamInfo) return fail("CUDA driver too old: libcuda.so.1 has no cuFuncGetParamInfo");
+    return check(cu.FuncGetParamInfo((CUfunction)k->fn, (size_t)index, offset, size), "cuFuncGetParamInfo");
 }

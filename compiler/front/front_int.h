@@ -238,9 +238,10 @@ void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx);
 sval sema_bp_address(sema *S, src_pos p, sval bp, const sval *idx, unsigned checked, int rank,
                      const int64_t *shape, sval *mask);
 /* tt.load of ptr under mask (None: unmasked) with other = 0, or NaN when
- * padding is the string "nan"; tt.store of value (of ptr's shape and
- * pointee type) under mask. */
-sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding);
+ * padding is the string "nan", and (masked loads only) the ndesc operands
+ * desc: a descriptor load's base and offsets (ops.def, tt.load); tt.store
+ * of value (of ptr's shape and pointee type) under mask. */
+sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, const ir_value *desc, int ndesc);
 void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value);
 
 /* tensor descriptors (sema_tdesc.c; Triton 3.6 semantic.py make_tensor_descriptor,

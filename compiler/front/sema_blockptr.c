@@ -145,10 +145,10 @@ static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask)
     return sema_bp_address(S, p, bp, idx, checked, rank, shape, mask);
 }
 
-sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding)
+sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, const ir_value *desc, int ndesc)
 {
     const ir_type_info *t = sv_shape(S, &ptr);
-    ir_value ops[3] = { ptr.v, -1, -1 };
+    ir_value ops[3 + 1 + IR_MAX_RANK] = { ptr.v, -1, -1 };
     int n = 1;
     if (mask.k != V_NONE) {
         /* padding_option: "zero" (or unset: undefined, 0 in practice) or "nan" */
@@ -159,6 +159,7 @@ sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding)
         sval other = sema_const_tensor(S, p, nan ? NAN : 0.0, 0, ptr.pt, t->rank, t->shape);
         ops[n++] = mask.v;
         ops[n++] = other.v;
+        for (int k = 0; k < ndesc && k <= IR_MAX_RANK; k++) ops[n++] = desc[k];
     }
     sema_setloc(S, p);
     return sv_tensor(ir_emit1(&S->b, IR_LOAD, sema_type(ptr.pt, 0, t->rank, t->shape), n, ops), ptr.pt, 0);
@@ -168,7 +169,7 @@ sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
 {
     sval mask;
     sval ptr = tile(S, p, bp, check, &mask);
-    return sema_masked_load(S, p, ptr, mask, padding);
+    return sema_masked_load(S, p, ptr, mask, padding, NULL, 0);
 }
 
 void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value)

@@ -1,11 +1,13 @@
 /* sema_tdesc.c — tensor descriptors: tl.make_tensor_descriptor and host
  * TensorDescriptor parameters, desc.load / store / atomic_* / gather /
  * scatter (Triton 3.6 semantic.py make_tensor_descriptor, descriptor_*, and
- * the verifiers of lib/Dialect/Triton/IR/Ops.cpp). tritium has no TMA yet:
- * every access becomes a pointer tile whose every dimension is bounds-checked
+ * the verifiers of lib/Dialect/Triton/IR/Ops.cpp). Every access becomes a
+ * pointer tile whose every dimension is bounds-checked
  * (0 <= index < shape), so a block that reaches outside the tensor reads the
  * padding and drops its stores, as TMA does, and both executors see ordinary
- * masked tt.load / tt.store / tt.atomic_rmw. A descriptor is laid out as a
+ * masked tt.load / tt.store / tt.atomic_rmw; a load also keeps the
+ * descriptor's base and offsets, for the GPU path's TMA (ops.def, tt.load).
+ * A descriptor is laid out as a
  * block pointer (front_int.h, V_TDESC) whose offsets are unused. */
 #include "sema_builtin.h"
 
@@ -105,16 +107,20 @@ static sval at_offsets(sema *S, src_pos p, const char *fn, sval desc, sval offse
     return desc;
 }
 
-/* The block's pointer tile and bounds mask at offsets. */
-static sval block_ptrs(sema *S, src_pos p, const char *fn, sval desc, sval offsets, sval *mask)
+/* The block's pointer tile and bounds mask at the offsets of bp (at_offsets). */
+static sval block_ptrs_at(sema *S, src_pos p, sval bp, sval *mask)
 {
-    sval bp = at_offsets(S, p, fn, desc, offsets);
     int rank = rank_of(&bp);
     int64_t shape[IR_MAX_RANK];
     for (int d = 0; d < rank; d++) shape[d] = block_of(&bp, d);
     sval idx[IR_MAX_RANK];
     sema_bp_indices(S, p, bp, idx);
     return sema_bp_address(S, p, bp, idx, (1u << rank) - 1, rank, shape, mask);
+}
+
+static sval block_ptrs(sema *S, src_pos p, const char *fn, sval desc, sval offsets, sval *mask)
+{
+    return block_ptrs_at(S, p, at_offsets(S, p, fn, desc, offsets), mask);
 }
 
 /* A value stored through the descriptor: a tensor of exactly the block's
@@ -142,11 +148,16 @@ static sval block_value(sema *S, src_pos p, const char *fn, sval desc, sval v, b
     return v;
 }
 
+/* The load keeps the descriptor's base and the block's offsets (ops.def,
+ * tt.load): the GPU path reads a 2-D block with TMA from them. */
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
 {
-    sval mask;
-    sval ptr = block_ptrs(S, p, "load", desc, offsets, &mask);
-    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 });
+    sval mask, at = at_offsets(S, p, "load", desc, offsets);
+    sval ptr = block_ptrs_at(S, p, at, &mask);
+    int rank = rank_of(&at);
+    ir_value d[1 + IR_MAX_RANK] = { at.items[0].v };
+    for (int k = 0; k < rank; k++) d[1 + k] = at.items[1 + 2 * rank + k].v;
+    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, d, 1 + rank);
 }
 
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value)
@@ -227,7 +238,7 @@ sval sema_desc_gather(sema *S, src_pos p, sval desc, sval x_offsets, sval y_offs
 {
     sval mask;
     sval ptr = rows_ptrs(S, p, "gather", desc, x_offsets, y_offset, &mask);
-    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 });
+    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, NULL, 0);
 }
 
 void sema_desc_scatter(sema *S, src_pos p, sval desc, sval value, sval x_offsets, sval y_offset)

@@ -86,10 +86,10 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
             gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
-    fputc('\n', m);
+    fprintf(m, "\ntdesc=%llx\n", spec ? (unsigned long long)spec->tdesc : 0ULL);
     /* developer knobs that change the code (pipeline.c, lower_dot.c) */
     const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA_ASYNC",
-                            "TRITIUM_WGMMA_SMEM_A" };
+                            "TRITIUM_WGMMA_SMEM_A", "TRITIUM_TMA" };
     for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
         if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
     ir_print(m, f);
@@ -130,12 +130,15 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     void *data;
     size_t dlen;
     if (dir && gpu_cache_read(dir, out->key, ".ptx", &data, &dlen)) {
-        /* first line: "// tritium smem=N" */
+        /* first line: "// tritium smem=N tmaps=HEX tma=HEX" */
         int smem = 0;
-        if (sscanf((char *)data, "// tritium smem=%d", &smem) == 1) {
+        unsigned long long tmaps = 0, used = 0;
+        if (sscanf((char *)data, "// tritium smem=%d tmaps=%llx tma=%llx", &smem, &tmaps, &used) == 3) {
             out->ptx = data;
             out->ptx_len = dlen;
             out->smem_bytes = smem;
+            out->tmaps = tmaps;
+            out->tma_used = used;
             out->from_cache = true;
             out->compile_ms = (now_seconds() - t0) * 1e3;
             free(dir);
@@ -222,13 +225,16 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
                 (now_seconds() - t0) * 1e3, (c_lowered - c0) * 1e3, g.c_opt * 1e3, g.c_cg * 1e3,
                 (cpu_seconds() - c0) * 1e3, ninst, g.t_tm * 1e3, g.t_prep * 1e3);
     {
-        /* prefix the shared-memory size for the cache (a PTX comment) */
-        char *full = xasprintf("// tritium smem=%d\n%s", g.smem_bytes, out->ptx);
+        /* prefix the shared-memory size and the tensor maps for the cache (a PTX comment) */
+        char *full = xasprintf("// tritium smem=%d tmaps=%llx tma=%llx\n%s", g.smem_bytes, (unsigned long long)g.tmaps,
+                               (unsigned long long)g.tma_used, out->ptx);
         free(out->ptx);
         out->ptx = full;
         out->ptx_len = strlen(full);
     }
     out->smem_bytes = g.smem_bytes;
+    out->tmaps = g.tmaps;
+    out->tma_used = g.tma_used;
     if (dir) gpu_cache_write(dir, out->key, ".ptx", out->ptx, out->ptx_len);
     rc = 0;
 out:

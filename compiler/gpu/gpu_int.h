@@ -139,6 +139,8 @@ typedef struct gctx {
     int scratch_off;               /* g_scratch's base: above the live pipeline buffers */
     gtile **stile;                 /* per value: the tile of a pipelined load in shared memory */
     struct gpipe *pipes[4];        /* software-pipelined loops being lowered, innermost last */
+    uint64_t tmaps, tma_used;      /* gpu_kernel.tmaps / tma_used */
+    LLVMValueRef tmap[64];         /* parameter i's CUtensorMap (generic address), tmaps bit i */
     int npipes;
     double t_opt, t_cg;            /* seconds in the LLVM passes and in PTX emission */
     double c_opt, c_cg;            /* the same, CPU time of this thread */
@@ -151,6 +153,32 @@ void gfail(gctx *g, int32_t loc, const char *fmt, ...) __attribute__((format(pri
 int gl_intern(gctx *g, const glayout *L);
 static inline const glayout *gl_get(gctx *g, int id) { return &g->lays.v[id]; }
 int gl_default_for(gctx *g, ir_type t);
+
+/* tma.c: TMA loads of host tensor descriptors. gpu_tma_box: whether a
+ * descriptor of element type et, rank and block shape is read with TMA,
+ * and its box (innermost first, elements) and swizzle (bytes): 2-D, 16-bit
+ * elements, rows a multiple of 8 up to 256, row bytes 32, 64 or a multiple
+ * of 128 (the wgmma tile layout, g_tile_offset). The compiler (pipeline.c)
+ * and the launcher (gpu_tma_encode) decide by it alike. */
+bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle);
+/* The CUtensorMap (128 bytes at map) of host descriptor argument k of l
+ * (launch.h: base, then its shape and strides) at device address addr;
+ * zeros when gpu_tma_box refuses it. -1 with a message in err. */
+int gpu_tma_encode(const launch *l, int k, uint64_t addr, void *map, char *err, size_t errlen);
+/* mbarriers in shared memory (bar: addrspace(3)): init with an arrival count
+ * of 1 (one thread issues each stage), invalidate, the fence that makes
+ * inits visible to the async proxy, one arrival that expects `bytes` of
+ * transactions, and a wait (all threads) for the phase of parity (i32 0/1)
+ * to complete. */
+void g_mbar_init(gctx *g, LLVMValueRef bar);
+void g_mbar_inval(gctx *g, LLVMValueRef bar);
+void g_mbar_init_fence(gctx *g);
+void g_mbar_expect_tx(gctx *g, LLVMValueRef bar, int64_t bytes);
+void g_mbar_wait(gctx *g, LLVMValueRef bar, LLVMValueRef parity);
+/* One TMA copy of the box at coordinates (c0 innermost, c1), i32, of the
+ * tensor map at `map` (generic address) into shared memory at dst,
+ * completing bytes on bar. */
+void g_tma_load_2d(gctx *g, LLVMValueRef dst, LLVMValueRef map, LLVMValueRef c0, LLVMValueRef c1, LLVMValueRef bar);
 
 /* codegen.c: the name of the default pass pipeline (for the cache key) */
 const char *gpu_default_passes(void);

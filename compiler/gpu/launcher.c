@@ -131,6 +131,8 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
     for (int i = 0; i < L->nparams; i++)
         if (gpu_param_store(L->params[i].kind, &l->args[i], addr[i], (char *)buf + L->params[i].offset, err, errlen))
             return -1;
+    for (int k = 0; k < 64 && k < l->nargs; k++)  /* the maps no TMA load reads stay zero */
+        if (L->tma_used >> k & 1 && gpu_tma_encode(l, k, addr[k], (char *)buf + L->tmap_off[k], err, errlen)) return -1;
     return 0;
 }
 
@@ -149,6 +151,28 @@ static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_
     return 0;
 }
 
+/* The tensor maps after the IR's parameters (gpu_kernel.tmaps), where the
+ * loaded kernel has them: ptxas aligns them in the constant bank, so their
+ * offsets come from the driver. */
+static int tmap_layout(gpu_launcher *L, uint64_t tmaps, char *err, size_t errlen)
+{
+    for (int k = 0, j = 0; k < 64; k++) {
+        if (!(tmaps >> k & 1)) continue;
+        size_t off, sz;
+        if (cuda_kernel_param(&L->k, L->nparams + j++, &off, &sz)) {
+            snprintf(err, errlen, "%s", cuda_error());
+            return -1;
+        }
+        if (sz != 128 || off % 16 || off + sz > 4096) {
+            snprintf(err, errlen, "kernel %s: tensor map parameter at %zu, %zu bytes (expected 128)", L->k.name, off, sz);
+            return -1;
+        }
+        L->tmap_off[k] = (int)off;
+        L->size = off + sz;
+    }
+    return 0;
+}
+
 /* Compile, load and lay out a launcher (the memo's miss path). */
 static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spec *spec, unsigned gen,
                            gpu_stats *st, char *err, size_t errlen)
@@ -164,11 +188,13 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
     L->smem = gk.smem_bytes;
     if (gpu_param_layout(f, &L->params, &L->size, err, errlen)) goto fail;
     L->nparams = f->regions.v[IR_BODY].nargs;
+    L->tma_used = gk.tma_used;
     /* the same PTX loaded already (another function with the same text) */
     for (int i = 0; i < memo.v.n; i++)
         if (memo.v.v[i].generation == gen && !strcmp(memo.v.v[i].l->key, gk.key)) {
             L->k = memo.v.v[i].l->k;
             L->mod = NULL;                                /* the other launcher's */
+            if (tmap_layout(L, gk.tmaps, err, errlen)) goto fail;
             gpu_kernel_free(&gk);
             return L;
         }
@@ -179,6 +205,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         goto fail;
     }
     st->load_ms = (now_seconds() - t0) * 1e3;
+    if (tmap_layout(L, gk.tmaps, err, errlen)) goto fail;
     gpu_kernel_free(&gk);
     return L;
 fail:

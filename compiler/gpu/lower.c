@@ -429,7 +429,12 @@ void gpu_lower(gctx *g, const char *name)
 {
     ir_func *f = g->f;
     ir_region *body = &f->regions.v[IR_BODY];
-    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(body->nargs + 1));
+    /* a CUtensorMap per host descriptor on sm_90a, whether or not a load
+     * takes TMA (that is known only once the body is lowered) */
+    const char *tma = getenv("TRITIUM_TMA");    /* developer knob: 0 turns TMA off (part of the cache key) */
+    g->tmaps = g_wgmma_enabled(g) && g->spec && !(tma && !strcmp(tma, "0")) ? g->spec->tdesc : 0;
+    int nt = __builtin_popcountll(g->tmaps);
+    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(body->nargs + nt + 1));
     for (int k = 0; k < body->nargs; k++) {
         ir_type t = f->values.v[body->args[k]].type;
         if (ir_type_rank(t) != 0) { gfail(g, -1, "kernel parameter %d is a tensor", k); free(pt); return; }
@@ -438,10 +443,24 @@ void gpu_lower(gctx *g, const char *name)
         else if (lt == g->t_f16 || lt == g->t_bf16) lt = g->t_i16;
         pt[k] = lt;
     }
-    LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, (unsigned)body->nargs, 0);
+    LLVMTypeRef tmap_t = LLVMArrayType(g->t_i8, 128);
+    for (int j = 0; j < nt; j++) pt[body->nargs + j] = LLVMPointerTypeInContext(g->C, 0);
+    LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, (unsigned)(body->nargs + nt), 0);
     g->fn = LLVMAddFunction(g->M, name, fty);
     LLVMSetFunctionCallConv(g->fn, LLVMPTXKernelCallConv);
     free(pt);
+    /* the maps: byval [128 x i8], align 64, grid constants (read in place
+     * through cvta.param, as Triton 3.6 passes them: nvvm.grid_constant) */
+    for (int k = 0, j = 0; k < 64; k++) {
+        if (!(g->tmaps >> k & 1)) continue;
+        unsigned idx = (unsigned)(body->nargs + j++);
+        LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateTypeAttribute(g->C, LLVMGetEnumAttributeKindForName("byval", 5), tmap_t));
+        LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName("align", 5), 64));
+        LLVMValueRef gc[3] = { g->fn, LLVMMDStringInContext(g->C, "grid_constant", 13),
+                               LLVMMDNodeInContext(g->C, (LLVMValueRef[]){ g_const_i32(g, idx + 1) }, 1) };
+        LLVMAddNamedMetadataOperand(g->M, "nvvm.annotations", LLVMMDNodeInContext(g->C, gc, 3));
+        g->tmap[k] = LLVMGetParam(g->fn, idx);
+    }
     g->entry = new_block(g, "entry");
     LLVMPositionBuilderAtEnd(g->B, g->entry);
     g->tid = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);

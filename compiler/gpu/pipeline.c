@@ -20,7 +20,15 @@
  * and its dots read stage i % S with ldmatrix. Masked-off elements and
  * iterations past the end are zero-filled (cp.async src-size 0), which is
  * what a load with other=0 yields. After the loop: wait for all groups and
- * synchronize before shared memory is reused. */
+ * synchronize before shared memory is reused.
+ *
+ * On sm_90a a wgmma operand that a 2-D host tensor descriptor loads (ops.def,
+ * tt.load with desc operands) is copied by TMA instead (tma.c), as Triton
+ * 3.6 does: thread 0 arms the stage's mbarrier with the stage's bytes and
+ * issues one cp.async.bulk.tensor per 128-byte column slab at the block's
+ * offsets; every thread waits on the mbarrier's phase before the stage is
+ * read. The descriptor's bounds come from the tensor map, so the pointer
+ * tile and mask are not computed. $TRITIUM_TMA=0 turns it off. */
 #include "gpu_int.h"
 
 #include <stdlib.h>
@@ -36,6 +44,8 @@ typedef struct pload {
     int64_t rows, cols;
     int esz;
     bool wg;                       /* feeds a wgmma dot: tile in the wgmma layout */
+    int tma;                       /* TMA: the host descriptor parameter whose map it reads; -1: cp.async */
+    uint32_t box[2];               /* TMA: box, innermost first (gpu_tma_box) */
     int64_t off;                   /* byte offset inside a stage */
     gtile tile;                    /* the current iteration's stage */
 } pload;
@@ -50,6 +60,9 @@ typedef struct gpipe {
     pload ld[PIPE_MAXLOADS];
     int64_t stage_bytes;
     bool wg;                       /* some tile is read by wgmma (1024-byte alignment, proxy fence) */
+    int64_t tma_bytes;             /* bytes a stage receives by TMA (0: none) */
+    int64_t bar_off;               /* TMA: the stages' mbarriers, 8 bytes each, in shared memory */
+    bool cp_async;                 /* some load goes through cp.async */
     ir_op *async;                  /* the wgmma dot left in flight across iterations, or NULL */
     int async_k;                   /* its result is carried value k (region arg k) */
     ir_op *async_retire;           /* an earlier wgmma dot of the body whose wait_group 0 retires it
@@ -184,6 +197,26 @@ static int env_int(const char *name, int dflt)
 
 #define PDBG(...) do { if (getenv("TRITIUM_GPU_DEBUG")) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
 
+/* The host descriptor parameter whose TMA map a 2-D descriptor load (ops.def,
+ * tt.load with desc operands) may read, or -1: sm_90a with maps (lower.c),
+ * a wgmma operand, the base 16-byte aligned and the row stride a multiple
+ * of 16 elements (the specialization: TMA needs 16-byte global strides),
+ * a box gpu_tma_box takes, and offsets computable for a later iteration. */
+static int tma_param(gctx *g, gpipe *p, const ir_op *op, bool wg, const ir_type_info *ti, uint32_t box[2])
+{
+    if (!wg || !g->tmaps || op->nopnd != 6) return -1;
+    const ir_region *body = &g->f->regions.v[IR_BODY];
+    int k = -1;
+    for (int i = 0; i < body->nargs && i < 64; i++)
+        if (body->args[i] == op->opnd[3]) k = i;
+    int sw;
+    if (k < 0 || k + 3 >= 64 || !(g->tmaps >> k & 1) || !(g->spec->div16 >> k & 1) || !(g->spec->div16 >> (k + 3) & 1) ||
+        !gpu_tma_box(ti->elem, 2, ti->shape, box, &sw))
+        return -1;
+    if (!can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
+    return k;
+}
+
 static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
 {
     ir_op *op = top_def(g, p, v);
@@ -196,14 +229,22 @@ static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
     ir_value mask = op->nopnd > 1 && !g_mask_is_true(g, op->opnd[1]) ? op->opnd[1] : -1;
     if (mask >= 0 && op->nopnd > 2 && !is_zero(g, op->opnd[2])) return;
     ir_value ptr = op->opnd[0];
-    if (!can_eval(g, p, ptr, 0) || (mask >= 0 && !can_eval(g, p, mask, 0))) { PDBG("%%%d: pointer/mask not computable ahead\n", v); return; }
     int lay = g->vlay[v];
-    if (lay != g->vlay[ptr] || (mask >= 0 && ir_type_rank(g->f->values.v[mask].type) != 2)) return;
-    vplan vp = g_plan_vec(g, lay, ptr, mask, 2);
-    if (vp.dim != 1 || vp.vec < 2) { PDBG("%%%d: vector dim %d x %d\n", v, vp.dim, vp.vec); return; }
-    if (ti->shape[1] * 2 < 16) return;
+    uint32_t box[2];
+    int tma = tma_param(g, p, op, wg, ti, box);
+    vplan vp = { 0 };
+    if (tma < 0) {
+        if (!can_eval(g, p, ptr, 0) || (mask >= 0 && !can_eval(g, p, mask, 0))) { PDBG("%%%d: pointer/mask not computable ahead\n", v); return; }
+        if (lay != g->vlay[ptr] || (mask >= 0 && ir_type_rank(g->f->values.v[mask].type) != 2)) return;
+        vp = g_plan_vec(g, lay, ptr, mask, 2);
+        if (vp.dim != 1 || vp.vec < 2) { PDBG("%%%d: vector dim %d x %d\n", v, vp.dim, vp.vec); return; }
+        if (ti->shape[1] * 2 < 16) return;
+    }
     pload *l = &p->ld[p->nload++];
     memset(l, 0, sizeof *l);
+    l->tma = tma;
+    if (tma >= 0) g->tma_used |= 1ULL << tma;
+    memcpy(l->box, box, sizeof box);
     l->op = op;
     l->ptr = ptr;
     l->mask = mask;
@@ -323,6 +364,8 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
         p->ld[i].off = sb;
         int64_t al = p->wg ? 1024 : 128;   /* wgmma: the swizzle repeats every 1024 bytes */
         sb += (p->ld[i].rows * p->ld[i].cols * p->ld[i].esz + al - 1) & ~(al - 1);
+        if (p->ld[i].tma >= 0) p->tma_bytes += p->ld[i].rows * p->ld[i].cols * p->ld[i].esz;
+        else p->cp_async = true;
     }
     p->stage_bytes = sb;
     /* Default depth: 4 stages while a stage is at most 16 KB (H200, matmul
@@ -391,14 +434,63 @@ static gv ev(gctx *g, ir_value v, int lay, void *ctxp)
 
 static LLVMValueRef cst(gctx *g, int64_t v) { return g_const_i32(g, v); }
 
-/* Issue the copies of every pipelined load for iteration base + e->d into the
- * stage at `stage` (ptr addrspace(3)), then commit the group. */
-static void issue(gctx *g, gpipe *p, ectx *e, LLVMValueRef ub, LLVMValueRef stage)
+static LLVMValueRef stage_ptr(gctx *g, gpipe *p, LLVMValueRef s);
+static LLVMValueRef bar_ptr(gctx *g, gpipe *p, LLVMValueRef s);
+
+/* Code under `cond` (i1): returns the block to continue in after emit. */
+static LLVMBasicBlockRef if_begin(gctx *g, LLVMValueRef cond)
 {
-    LLVMValueRef it = ev(g, g->f->regions.v[p->body].args[0], 0, e).r[0];
-    LLVMValueRef valid = LLVMBuildICmp(g->B, LLVMIntSLT, it, ub, "");
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->C, g->fn, "then"),
+                      join = LLVMAppendBasicBlockInContext(g->C, g->fn, "join");
+    LLVMBuildCondBr(g->B, cond, then, join);
+    LLVMPositionBuilderAtEnd(g->B, then);
+    return join;
+}
+
+static void if_end(gctx *g, LLVMBasicBlockRef join)
+{
+    LLVMBuildBr(g->B, join);
+    LLVMPositionBuilderAtEnd(g->B, join);
+}
+
+/* TMA: thread 0 arms stage s's mbarrier with the stage's bytes and issues
+ * one copy per 128-byte column slab of every TMA load, at the offsets of
+ * iteration base + e->d (computed before the branch: every thread's values
+ * stay defined after it). Past the loop's end nothing is issued, so no
+ * copy is left in flight after the last iteration's wait. */
+static void issue_tma(gctx *g, gpipe *p, ectx *e, LLVMValueRef valid, LLVMValueRef s)
+{
+    LLVMValueRef stage = stage_ptr(g, p, s), bar = bar_ptr(g, p, s), c[PIPE_MAXLOADS][2];
+    for (int i = 0; i < p->nload; i++)
+        if (p->ld[i].tma >= 0)
+            for (int d = 0; d < 2; d++) c[i][d] = ev(g, p->ld[i].op->opnd[4 + d], 0, e).r[0];
+    LLVMValueRef cond = LLVMBuildAnd(g->B, valid, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""), "");
+    LLVMBasicBlockRef join = if_begin(g, cond);
+    g_mbar_expect_tx(g, bar, p->tma_bytes);
     for (int i = 0; i < p->nload; i++) {
         pload *l = &p->ld[i];
+        if (l->tma < 0) continue;
+        int64_t slab = l->rows * l->box[0] * l->esz;
+        for (int64_t j = 0; j * l->box[0] < l->cols; j++) {
+            LLVMValueRef dst = LLVMBuildGEP2(g->B, g->t_i8, stage, (LLVMValueRef[]){ cst(g, l->off + j * slab) }, 1, "");
+            LLVMValueRef col = LLVMBuildAdd(g->B, c[i][1], cst(g, j * l->box[0]), "");
+            g_tma_load_2d(g, dst, g->tmap[l->tma], col, c[i][0], bar);
+        }
+    }
+    if_end(g, join);
+}
+
+/* Issue the copies of every pipelined load for iteration base + e->d into
+ * stage s (i32), then commit the cp.async group. */
+static void issue(gctx *g, gpipe *p, ectx *e, LLVMValueRef ub, LLVMValueRef s)
+{
+    LLVMValueRef stage = stage_ptr(g, p, s);
+    LLVMValueRef it = ev(g, g->f->regions.v[p->body].args[0], 0, e).r[0];
+    LLVMValueRef valid = LLVMBuildICmp(g->B, LLVMIntSLT, it, ub, "");
+    if (p->tma_bytes) issue_tma(g, p, e, valid, s);
+    for (int i = 0; i < p->nload; i++) {
+        pload *l = &p->ld[i];
+        if (l->tma >= 0) continue;
         gv ptr = ev(g, l->ptr, l->lay, e);
         gv m = { 0 };
         if (l->mask >= 0) m = ev(g, l->mask, l->lay, e);
@@ -426,13 +518,31 @@ static void issue(gctx *g, gpipe *p, ectx *e, LLVMValueRef ub, LLVMValueRef stag
             g_asm(g, g->t_void, text, "r,l,r,~{memory}", args, 3, true);
         }
     }
-    g_intrinsic(g, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
+    if (p->cp_async) g_intrinsic(g, "llvm.nvvm.cp.async.commit.group", NULL, 0, NULL, 0);
 }
 
 static LLVMValueRef stage_ptr(gctx *g, gpipe *p, LLVMValueRef s)
 {
     LLVMValueRef off = LLVMBuildAdd(g->B, cst(g, p->base_off), LLVMBuildMul(g->B, s, cst(g, p->stage_bytes), ""), "");
     return LLVMBuildGEP2(g->B, g->t_i8, g->smem, &off, 1, "");
+}
+
+static LLVMValueRef bar_ptr(gctx *g, gpipe *p, LLVMValueRef s)
+{
+    LLVMValueRef off = LLVMBuildAdd(g->B, cst(g, p->bar_off), LLVMBuildMul(g->B, s, cst(g, 8), ""), "");
+    return LLVMBuildGEP2(g->B, g->t_i8, g->smem, &off, 1, "");
+}
+
+/* Thread 0 initializes (init) or invalidates the stages' mbarriers, then
+ * the CTA synchronizes: no thread waits on one before it is initialized,
+ * or reuses its memory before it is invalidated. */
+static void bars(gctx *g, gpipe *p, bool init)
+{
+    LLVMBasicBlockRef join = if_begin(g, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""));
+    for (int s = 0; s < p->stages; s++) (init ? g_mbar_init : g_mbar_inval)(g, bar_ptr(g, p, cst(g, s)));
+    if (init) g_mbar_init_fence(g);
+    if_end(g, join);
+    g_barrier(g);
 }
 
 void g_pipe_prologue(gctx *g, gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMValueRef step, gv *init)
@@ -444,12 +554,15 @@ void g_pipe_prologue(gctx *g, gpipe *p, LLVMValueRef lb, LLVMValueRef ub, LLVMVa
         LLVMSetAlignment(g->smem, 1024);
     }
     int64_t end = p->base_off + (int64_t)p->stages * p->stage_bytes;
+    p->bar_off = end;
+    if (p->tma_bytes) end += (8 * p->stages + 127) & ~127;    /* scratch above stays 128-byte aligned */
     if (end > g->smem_bytes) g->smem_bytes = (int)end;
     g_barrier(g);                          /* earlier users of shared memory are done */
+    if (p->tma_bytes) bars(g, p, true);
     g->scratch_off = (int)end;
     for (int s = 0; s < p->dist; s++) {
         ectx e = { p, lb, step, init, s, { 0 } };
-        issue(g, p, &e, ub, stage_ptr(g, p, cst(g, s)));
+        issue(g, p, &e, ub, cst(g, s));
         vec_free(&e.memo);
     }
     g->pipes[g->npipes++] = p;
@@ -468,10 +581,13 @@ void g_pipe_begin(gctx *g, gpipe *p, LLVMValueRef iv, LLVMValueRef lb, LLVMValue
      * findCopyRegToSharedOps), never cp.async's. On the H100 the fence cost
      * attention 3-5 % (d64 causal, d128, d128 causal; outputs bit-equal)
      * and nothing measurable in the matmul. */
-    g_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+    if (p->cp_async) g_intrinsic(g, "llvm.nvvm.cp.async.wait.group", NULL, 0, &n, 1);
+    /* TMA: the k-th fill of a stage (iteration cur + k S) completes phase k */
+    if (p->tma_bytes)
+        g_mbar_wait(g, bar_ptr(g, p, cur), LLVMBuildAnd(g->B, LLVMBuildUDiv(g->B, it, cst(g, p->stages), ""), cst(g, 1), ""));
     g_barrier(g);
     ectx e = { p, iv, step, carried, p->dist, { 0 } };
-    issue(g, p, &e, ub, stage_ptr(g, p, nxt));
+    issue(g, p, &e, ub, nxt);
     vec_free(&e.memo);
     LLVMValueRef sp = stage_ptr(g, p, cur);
     for (int i = 0; i < p->nload; i++) {
@@ -518,8 +634,9 @@ void g_pipe_end(gctx *g, gpipe *p)
         g_wgmma_wait(g, 0, w.r, w.n);
         p->carried[k - 1] = w;
     }
-    g_intrinsic(g, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0);
+    if (p->cp_async) g_intrinsic(g, "llvm.nvvm.cp.async.wait.all", NULL, 0, NULL, 0);
     g_barrier(g);
+    if (p->tma_bytes) bars(g, p, false);
     g->scratch_off = p->saved_scratch;
     if (g->npipes > 0 && g->pipes[g->npipes - 1] == p) g->npipes--;
     /* p (arena) stays: g->stile of the loop's dead values points into it */

@@ -49,6 +49,16 @@ int cuda_memcpy_htod(cuda_devptr dst, const void *src, size_t nbytes);
 int cuda_memcpy_dtoh(void *dst, cuda_devptr src, size_t nbytes);
 int cuda_memset8(cuda_devptr dst, uint8_t value, size_t nbytes);
 
+/* A CUtensorMap (128 bytes at map, 64-byte aligned in a kernel's parameter
+ * space) for tiled TMA copies of a rank-dim tensor at device address addr:
+ * dims and box innermost first (elements), strides the rank-1 outer
+ * strides in bytes (multiples of 16), swizzle 0, 32, 64 or 128 bytes,
+ * out-of-bounds elements read as zeros (cuTensorMapEncodeTiled, CUDA 12+).
+ * dtype: CUDA_TMAP_*. -1 with the driver's error (cuda_error()). */
+enum { CUDA_TMAP_F16 = 6, CUDA_TMAP_BF16 = 9 };   /* CUtensorMapDataType */
+int cuda_tensor_map_tiled(void *map, int dtype, int rank, cuda_devptr addr, const uint64_t *dims,
+                          const uint64_t *strides, const uint32_t *box, int swizzle);
+
 typedef struct cuda_module cuda_module;  /* opaque: a loaded CUmodule */
 
 /* Load a module from NUL-terminated PTX: the driver's JIT (cuModuleLoadDataEx)
@@ -72,6 +82,11 @@ typedef struct cuda_kernel {
  * memory limit (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES), failing
  * with a message when the device's opt-in maximum is smaller. */
 int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel *k);
+/* Byte offset and size of parameter `index` in k's parameter space, as
+ * ptxas laid it out (cuFuncGetParamInfo, CUDA 12.4+): a .param .align 64
+ * array lands where the constant bank makes it 64-byte aligned, not at an
+ * offset the C rule predicts. */
+int cuda_kernel_param(const cuda_kernel *k, int index, size_t *offset, size_t *size);
 
 /* Launch grid (x,y,z) CTAs of block_x threads with dyn_smem bytes of
  * dynamic shared memory, the parameters pre-packed in one buffer of `size`

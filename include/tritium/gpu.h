@@ -68,6 +68,9 @@ typedef struct gpu_spec {
     uint64_t div16;
     uint64_t eq1;                  /* bit i: integer parameter i equals 1 (Triton specializes
                                     * such ints into the constant 1); added field, 0 = unknown */
+    uint64_t tdesc;                /* bit i: parameter i is the base of a host tensor descriptor
+                                    * (launch_arg.desc_rank > 0): an sm_90a kernel takes a
+                                    * CUtensorMap for it (gpu_kernel.tmaps) */
 } gpu_spec;
 
 /* The specialization of a launch's arguments as gpu_launch uses it (device
@@ -100,6 +103,10 @@ typedef struct gpu_kernel {
     int num_warps;
     int smem_bytes;                /* dynamic shared memory per CTA */
     char key[33];                  /* cache key (hex) */
+    uint64_t tmaps;                /* bit i: after the IR's parameters the entry takes, for each
+                                    * such runtime parameter i in order, a CUtensorMap of host
+                                    * descriptor i (.param .align 64 .b8 [128]) */
+    uint64_t tma_used;             /* the bits of tmaps whose map the kernel reads (TMA loads) */
     bool from_cache;               /* PTX came from the disk cache */
     double compile_ms;             /* wall time of gpu_compile */
 } gpu_kernel;
@@ -189,6 +196,8 @@ typedef struct gpu_launcher {
     int nparams;
     gpu_param *params;
     size_t size;                   /* parameter buffer bytes */
+    uint64_t tma_used;             /* gpu_kernel.tma_used: maps gpu_launcher_pack encodes */
+    int tmap_off[64];              /* bytes: the CUtensorMap of parameter i (tmaps bit i) */
     char key[33];                  /* the PTX cache key */
     char arch[16];
 } gpu_launcher;
@@ -204,7 +213,9 @@ typedef struct gpu_launcher {
 int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const gpu_launcher **out,
                      gpu_stats *st, char *err, size_t errlen);
 /* Pack the runtime arguments of l into buf (L->size bytes): tensors as the
- * device addresses addr[i]. -1 with a message when l does not match. */
+ * device addresses addr[i], and the CUtensorMap of each host descriptor the
+ * kernel reads with TMA (gpu_tma_encode). -1 with a message when l does not
+ * match or a map cannot be encoded. */
 int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *addr, void *buf, char *err,
                       size_t errlen);
 /* One cuLaunchKernel of L on grid with the packed buffer, on stream (NULL:

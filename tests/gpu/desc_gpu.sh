@@ -50,6 +50,12 @@ launch() {
         else
             grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
             grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
+            # host descriptors feeding a pipelined wgmma are read by TMA (TRITIUM_TMA=0: by cp.async)
+            case "$name" in 06*|desc_mm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
+                grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" || { echo "no TMA load" >>"$tmp/err"; rc=1; }
+            else
+                grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" && { echo "TMA with TRITIUM_TMA=0" >>"$tmp/err"; rc=1; }
+            fi ;; esac
             # TRITIUM_WGMMA_ASYNC=1: attention's p v stays in flight into the next iteration
             case "$name" in 06*) if [ "${TRITIUM_WGMMA_ASYNC:-}" = 1 ]; then
                 grep -q "wgmma.wait_group.sync.aligned 1;" "$tmp/k.ptx" || { echo "no MMA left in flight" >>"$tmp/err"; rc=1; }
@@ -78,6 +84,15 @@ for d in 64 128; do
             --const HEAD_DIM=$d --const BLOCK_M=128 --const BLOCK_N=64 --const FP8_OUTPUT=False \
             --const STAGE=$stage --const warp_specialize=False --const IS_HOPPER=True --num-warps 8
     done
+done
+
+# a matmul through host descriptors whose blocks reach past M, N and K (TMA's
+# zero fill), B in two 128-byte column slabs, f16 and bf16
+for dt in f16 bf16; do
+    launch "desc_mm $dt" tests/gpu/kernels.py --kernel desc_mm --grid "cdiv(M, 128), cdiv(N, 128)" \
+        --tensor "A=randn:$dt[200,112]" --tensor "B=randn:$dt[112,144]" --tensor "C=zeros:f16[200,144]" \
+        --arg "a_desc=desc(A, block=[128, 64])" --arg "b_desc=desc(B, block=[64, 128])" --arg c_ptr=C \
+        --arg M=200 --arg N=144 --arg K=112 --const BM=128 --const BN=128 --const BK=64
 done
 
 # tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables

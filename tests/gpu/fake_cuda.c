@@ -96,6 +96,30 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     return 0;
 }
 
+/* a map of the arguments themselves (fake_tmap), for tests to read back
+ * from the parameter buffer */
+CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr, const uint64_t *dims,
+                                const uint64_t *strides, const uint32_t *box, const uint32_t *estr, int il, int sw,
+                                int l2, int oob)
+{
+    (void)estr, (void)il, (void)l2, (void)oob;
+    if (rank < 1 || rank > 2) return 1;
+    fake_tmap t = { dtype, (int)rank, (uint64_t)(uintptr_t)addr, { dims[0], rank > 1 ? dims[1] : 0 },
+                    rank > 1 ? strides[0] : 0, { box[0], rank > 1 ? box[1] : 0 }, sw };
+    memset(map, 0, 128);
+    memcpy(map, &t, sizeof t);
+    st.tmaps++;
+    return 0;
+}
+
+/* not modelled (the fake never sees a kernel's parameter list): a launch
+ * of a kernel that takes tensor maps fails here */
+CUresult cuFuncGetParamInfo(void *f, size_t i, size_t *off, size_t *size)
+{
+    (void)f, (void)i, (void)off, (void)size;
+    return 1;                                /* not modelled: a launch with tensor maps fails */
+}
+
 CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(1); return 0; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
 CUresult cuEventCreate(void **e, unsigned f) { (void)f; *e = malloc(1); return 0; }

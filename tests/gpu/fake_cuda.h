@@ -5,6 +5,17 @@
 #define TRITIUM_TESTS_FAKE_CUDA_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* What the stand-in cuTensorMapEncodeTiled writes into a CUtensorMap:
+ * its arguments (dims, box innermost first; the outer stride in bytes;
+ * swizzle as CUtensorMapSwizzle). */
+typedef struct fake_tmap {
+    int dtype, rank;
+    uint64_t addr, dims[2], stride;
+    uint32_t box[2];
+    int swizzle;
+} fake_tmap;
 
 typedef struct fake_cuda {
     long launches, module_loads, allocs, syncs;
@@ -13,6 +24,7 @@ typedef struct fake_cuda {
     int used_extra;                /* the last launch passed CU_LAUNCH_PARAM_BUFFER_POINTER */
     size_t param_size;
     unsigned char params[4096];    /* the last launch's parameter buffer */
+    long tmaps;                    /* cuTensorMapEncodeTiled calls */
 } fake_cuda;
 
 #endif

@@ -275,3 +275,19 @@ def attn_fwd_small(q_ptr, k_ptr, v_ptr, o_ptr, N, D: tl.constexpr, BM: tl.conste
         acc = tl.dot(p.to(tl.float16), v, acc)
         m_i = m_ij
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], acc / l_i[:, None])
+
+
+@triton.jit
+def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B through host tensor descriptors (TMA on sm_90a), blocks
+    reaching past M, N and K: the descriptor's zero padding."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pid_m * BM, k * BK])
+        b = b_desc.load([k * BK, pid_n * BN])
+        acc = tl.dot(a, b, acc)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))

@@ -620,7 +620,7 @@ static const struct bad {
     { "  %1 = arith.addi %n.0, %zz : i32\n  tt.return\n}\n", false, "2:25: error: use of undefined value %zz" },
     { "  %1 = arith.nope %n.0 : i32\n}\n", false, "2:8: error: unknown operation 'arith.nope'" },
     { "  %1 = arith.addi %n.0 : i32\n}\n", false, "2:8: error: 'arith.addi' takes 2 operands, got 1" },
-    { "  %1 = tt.load %n.0, %n.0, %n.0, %n.0 : i32\n}\n", false, "2:8: error: 'tt.load' takes 1 to 3 operands, got 4" },
+    { "  tt.store %n.0, %n.0, %n.0, %n.0\n}\n", false, "2:3: error: 'tt.store' takes 2 to 3 operands, got 4" },
     { "  %1 = scf.for %n.0, %n.0 : i32 {\n  }\n}\n", false, "'scf.for' takes at least 3 operands, got 2" },
     { "  %1 = arith.addi %n.0, %n.0 : i33\n}\n", false, "2:32: error: expected a scalar type" },
     { "  %1 = arith.addi %n.0, %n.0 : tensor<0xi32>\n}\n", false, "2:39: error: tensor dimensions must be positive" },

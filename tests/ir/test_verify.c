@@ -86,6 +86,13 @@ static void p_load_other(kfix *k)
     here(k);
     op1(&k->b, IR_LOAD, k->f64t, 3, p, m, o);
 }
+static void p_load_desc_base(kfix *k)
+{
+    ir_value p = ptrs(k), m = op1(&k->b, IR_CMPI, k->b64, 2, range64(k), range64(k));
+    ir_value o = ir_const_float(&k->b, k->f64t, 0.0), base = ir_const_int(&k->b, I32, 0), off = ir_const_int(&k->b, I32, 0);
+    here(k);
+    op1(&k->b, IR_LOAD, k->f64t, 5, p, m, o, base, off);
+}
 static void p_store_value(kfix *k)
 {
     ir_value p = ptrs(k), v = ir_const_float(&k->b, tensor1(F16, 64), 1.0);
@@ -409,6 +416,7 @@ static const struct plant {
     { "load mask", p_load_mask, "tt.load: mask must be tensor<64xi1>, got tensor<64xi32>" },
     { "load result", p_load_result, "tt.load: result must be tensor<64xf32>, got tensor<64xf16>" },
     { "load other", p_load_other, "tt.load: other must be tensor<64xf32>, got f32" },
+    { "load desc base", p_load_desc_base, "tt.load: the descriptor's base must be a scalar !tt.ptr<f32>, got i32" },
     { "store value", p_store_value, "tt.store: stored value must be tensor<64xf32>, got tensor<64xf16>" },
     { "range pow2", p_range_pow2, "tt.make_range: range size 48 is not a power of two" },
     { "range numel", p_range_numel, "tt.make_range: end - start = 32 but the result has 64 elements" },

@@ -1,0 +1,103 @@
+/* tma.c — Hopper's tensor memory accelerator for the loads of host tensor
+ * descriptors: the box rule the compiler and the launcher share, the
+ * CUtensorMap a launch passes, and the PTX of mbarriers and of
+ * cp.async.bulk.tensor (Triton 3.6: third_party/nvidia/backend/driver.py
+ * make_tensordesc_arg and fill_tma_descriptor for the host side;
+ * TMAToLLVM.cpp, BarrierOpToLLVM.cpp for the device side).
+ *
+ * A 2-D block of 16-bit elements [rows, cols] lands in shared memory in the
+ * layout wgmma reads (g_tile_offset with wg): 128-byte column slabs of
+ * rows x min(cols x 2, 128) bytes, slab after slab, each swizzled with the
+ * pattern of its row width (128, 64 or 32 bytes). TMA writes exactly that
+ * with CU_TENSOR_MAP_SWIZZLE_{128,64,32}B and a box of
+ * [rows, min(cols x 2, 128) / 2], one copy per slab, into 1024-byte aligned
+ * slabs. Out-of-bounds elements of the box are filled with zeros, which is
+ * what the descriptor's bounds mask with other = 0 gives. */
+#include "gpu_int.h"
+
+#include <string.h>
+
+bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle)
+{
+    if (rank != 2 || (et != TT_F16 && et != TT_BF16)) return false;
+    int64_t rb = block[1] * 2;
+    if (rb < 32 || (rb > 128 && rb % 128) || block[0] % 8 || block[0] > 256) return false;
+    int w = rb < 128 ? (int)rb : 128;
+    box[0] = (uint32_t)(w / 2);                /* innermost first, as CUDA orders dims */
+    box[1] = (uint32_t)block[0];
+    *swizzle = w;
+    return true;
+}
+
+int gpu_tma_encode(const launch *l, int k, uint64_t addr, void *map, char *err, size_t errlen)
+{
+    const launch_arg *a = &l->args[k];
+    memset(map, 0, 128);
+    int r = a->desc_rank;
+    uint32_t box[2];
+    int sw;
+    if (a->kind != ARG_TENSOR || !a->tensor || r < 1 || k + 2 * r >= l->nargs ||
+        !gpu_tma_box(a->tensor->dtype, r, a->desc_block, box, &sw))
+        return 0;                              /* the kernel reads this descriptor without TMA */
+    uint64_t dims[2], strides[1];
+    for (int d = 0; d < 2; d++) {              /* CUDA's order: innermost first */
+        const launch_arg *s = &l->args[k + 2 - d];
+        if (s->kind != ARG_INT || s->i < 0) {
+            snprintf(err, errlen, "argument %s: descriptor shape %lld out of range", a->name, (long long)s->i);
+            return -1;
+        }
+        dims[d] = (uint64_t)s->i;
+    }
+    strides[0] = (uint64_t)l->args[k + 3].i * 2;   /* bytes; the last stride is 1 */
+    _Alignas(64) unsigned char m[128];             /* CUtensorMap's alignment */
+    if (cuda_tensor_map_tiled(m, a->tensor->dtype == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16, 2, addr, dims, strides,
+                              box, sw)) {
+        snprintf(err, errlen, "argument %s: %s", a->name, cuda_error());
+        return -1;
+    }
+    memcpy(map, m, sizeof m);
+    return 0;
+}
+
+/* ---- device side ---- */
+
+static LLVMValueRef saddr(gctx *g, LLVMValueRef p) { return LLVMBuildPtrToInt(g->B, p, g->t_i32, ""); }
+
+void g_mbar_init(gctx *g, LLVMValueRef bar)
+{
+    LLVMValueRef a = saddr(g, bar);
+    g_asm(g, g->t_void, "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}", &a, 1, true);
+}
+
+void g_mbar_inval(gctx *g, LLVMValueRef bar)
+{
+    LLVMValueRef a = saddr(g, bar);
+    g_asm(g, g->t_void, "mbarrier.inval.shared::cta.b64 [$0];", "r,~{memory}", &a, 1, true);
+}
+
+void g_mbar_init_fence(gctx *g)
+{
+    g_asm(g, g->t_void, "fence.mbarrier_init.release.cluster;", "~{memory}", NULL, 0, true);
+}
+
+void g_mbar_expect_tx(gctx *g, LLVMValueRef bar, int64_t bytes)
+{
+    LLVMValueRef args[2] = { saddr(g, bar), g_const_i32(g, bytes) };
+    g_asm(g, g->t_void, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r,~{memory}", args, 2, true);
+}
+
+void g_mbar_wait(gctx *g, LLVMValueRef bar, LLVMValueRef parity)
+{
+    LLVMValueRef args[2] = { saddr(g, bar), parity };
+    g_asm(g, g->t_void,
+          "{\n.reg .pred p;\nwait_${:uid}:\nmbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n@!p bra wait_${:uid};\n}",
+          "r,r,~{memory}", args, 2, true);
+}
+
+void g_tma_load_2d(gctx *g, LLVMValueRef dst, LLVMValueRef map, LLVMValueRef c0, LLVMValueRef c1, LLVMValueRef bar)
+{
+    LLVMValueRef args[5] = { saddr(g, dst), LLVMBuildPtrToInt(g->B, map, g->t_i64, ""), c0, c1, saddr(g, bar) };
+    g_asm(g, g->t_void,
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+          "r,l,r,r,r,~{memory}", args, 5, true);
+}
