@@ -83,7 +83,7 @@ static bool parse_size(repl_gpu_args *g, const char *v)
 
 static bool apply(repl_gpu_args *g, const char *opt, const char *v)
 {
-    int64_t x;
+    int64_t x = 0;                     /* set by parse_count(); GCC -O3 cannot see it */
     if (!strcmp(opt, "--device")) {
         if (!strcmp(v, "gpu") || !strcmp(v, "cuda")) g->gpu = true;
         else if (!strcmp(v, "cpu")) g->gpu = false;

@@ -113,7 +113,7 @@ static bool hshape(hdr *h, int *rank, int64_t *shape)
     if (!haccept(h, '(')) return hfail(h, "expected '(' for the shape");
     *rank = 0;
     while (!haccept(h, ')')) {
-        int64_t d;
+        int64_t d = 0;                 /* set by hint(); GCC -O3 cannot see it */
         if (!hint(h, &d)) return false;
         if (*rank == TT_MAX_RANK) {
             fail(h->err, h->errlen, "arrays of rank > %d are not supported", TT_MAX_RANK);
