@@ -98,31 +98,15 @@ typedef struct run_result {
 #endif
 } run_result;
 
-/* The data of every tensor argument of l (NULL where none), for --bench. */
-static void **snapshot(const launch *l)
+/* Put the tensors of l back as they are in keep (a launch_copy of l), for
+ * --bench. */
+static void restore(launch *l, const launch *keep)
 {
-    int nt = l->nargs + l->nextra;
-    void **keep = xcalloc((size_t)nt + 1, sizeof *keep);
-    for (int i = 0; i < nt; i++) {
-        const launch_arg *a = &l->args[i];
-        if (a->kind != ARG_TENSOR || !a->tensor || a->shared || !a->tensor->data) continue;
-        keep[i] = xmalloc(a->tensor->nbytes ? a->tensor->nbytes : 1);
-        memcpy(keep[i], a->tensor->data, a->tensor->nbytes);
+    for (int i = 0; i < l->nargs + l->nextra; i++) {
+        const tt_tensor *k = keep->args[i].tensor;
+        if (l->args[i].kind == ARG_TENSOR && launch_owner(l, i) == i && k && k->data)
+            memcpy(l->args[i].tensor->data, k->data, k->nbytes);
     }
-    return keep;
-}
-
-static void restore(launch *l, void **keep)
-{
-    for (int i = 0; i < l->nargs + l->nextra; i++)
-        if (keep[i]) memcpy(l->args[i].tensor->data, keep[i], l->args[i].tensor->nbytes);
-}
-
-static void snapshot_free(const launch *l, void **keep)
-{
-    if (!keep) return;
-    for (int i = 0; i < l->nargs + l->nextra; i++) free(keep[i]);
-    free(keep);
 }
 
 /* --bench N in the interpreter: N more launches of the session, each from
@@ -131,9 +115,10 @@ static void snapshot_free(const launch *l, void **keep)
  * loop after a warm-up: the pages of every buffer and of the shadow are
  * touched by then. The tensors are put back as the first launch left them,
  * so --save, --expect and the determinism check see one launch's result. */
-static void bench_cpu(launch *l, interp_session *sess, int n, void **before, run_result *rr)
+static void bench_cpu(launch *l, interp_session *sess, int n, const launch *before, run_result *rr)
 {
-    void **after = snapshot(l);
+    launch after;
+    launch_copy(&after, l);
     double *t = xcalloc((size_t)n, sizeof *t);
     int done = 0;
     for (; done < n && !interp_interrupted(sess); done++) {
@@ -142,8 +127,8 @@ static void bench_cpu(launch *l, interp_session *sess, int n, void **before, run
         interp_run_launch(sess);
         t[done] = now_seconds() - t0;
     }
-    restore(l, after);
-    snapshot_free(l, after);
+    restore(l, &after);
+    launch_free(&after);
     if (done) {
         rr->bench_iters = done;
         rr->bench_median = tt_sort_median(t, (size_t)done);
@@ -386,7 +371,7 @@ static int run_command(int argc, char *const *argv)
     const repl_spec *s = &t.spec;
     ir_func *fn = NULL;
     interp_session *sess = NULL;
-    void **before = NULL;                  /* --bench: the tensors before the first launch */
+    launch *before = NULL;                 /* --bench: the tensors before the first launch */
     run_result rr = { 0 };
     tt_tensor **want = xcalloc((size_t)(s->nexpects ? s->nexpects : 1), sizeof *want);
     rc = REPL_EXIT_INPUT;
@@ -448,7 +433,7 @@ static int run_command(int argc, char *const *argv)
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
 #ifdef TRITIUM_HAVE_GPU
-    if (ga.bench > 0) before = snapshot(&t.launch);
+    if (ga.bench > 0) launch_copy(before = xmalloc(sizeof *before), &t.launch);
 #endif
     double t0 = now_seconds(), c0 = cpu_seconds();
     g_running = sess;
@@ -515,7 +500,8 @@ ran:
     else print_text(&t, &rr);
     fflush(stdout);
 out:
-    snapshot_free(&t.launch, before);
+    if (before) launch_free(before);
+    free(before);
     for (int i = 0; i < s->nexpects; i++) if (want[i]) tt_tensor_free(want[i]);
     free(want);
     free(rr.exp);

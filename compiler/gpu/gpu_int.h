@@ -203,6 +203,11 @@ LLVMValueRef g_asm(gctx *g, LLVMTypeRef ret, const char *text, const char *cons,
  * way: ElementwiseOpToLLVM.cpp, FpToFpOpConversion). false: not applicable. */
 bool g_truncf_pair(gctx *g, LLVMTypeRef rt, LLVMValueRef x0, LLVMValueRef x1, LLVMValueRef *y0, LLVMValueRef *y1);
 void g_barrier(gctx *g);
+/* if (cond) { ...the caller's code... }: g_if_begin leaves the builder in a
+ * new then-block named `name` and returns the join block, where g_if_end
+ * continues. cond NULL: no branch (both are no-ops). */
+LLVMBasicBlockRef g_if_begin(gctx *g, LLVMValueRef cond, const char *name);
+void g_if_end(gctx *g, LLVMBasicBlockRef jb);
 /* Shared-memory scratch of at least n bytes; returns its base (addrspace 3). */
 LLVMValueRef g_scratch(gctx *g, int64_t n);
 void g_set(gctx *g, ir_value v, gv x);

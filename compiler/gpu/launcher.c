@@ -131,8 +131,10 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
     for (int i = 0; i < L->nparams; i++)
         if (gpu_param_store(L->params[i].kind, &l->args[i], addr[i], (char *)buf + L->params[i].offset, err, errlen))
             return -1;
-    for (int k = 0; k < 64 && k < l->nargs; k++)  /* the maps no TMA load reads stay zero */
-        if (L->tma_used >> k & 1 && gpu_tma_encode(l, k, addr[k], (char *)buf + L->tmap_off[k], err, errlen)) return -1;
+    for (uint64_t m = L->tma_used; m; m &= m - 1) {   /* bits < nparams; the maps no TMA load reads stay zero */
+        int k = __builtin_ctzll(m);
+        if (gpu_tma_encode(l, k, addr[k], (char *)buf + L->tmap_off[k], err, errlen)) return -1;
+    }
     return 0;
 }
 

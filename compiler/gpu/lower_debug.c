@@ -85,25 +85,6 @@ static LLVMValueRef promote(gctx *g, LLVMValueRef v, ir_type t, bool sgn, bool h
     return v;
 }
 
-/* if (cond) { ...the caller's code... }: returns the join block; the
- * builder is left in the then-block. cond NULL: no branch. */
-static LLVMBasicBlockRef begin_if(gctx *g, LLVMValueRef cond, const char *name)
-{
-    if (!cond) return NULL;
-    LLVMBasicBlockRef tb = LLVMAppendBasicBlockInContext(g->C, g->fn, name);
-    LLVMBasicBlockRef jb = LLVMAppendBasicBlockInContext(g->C, g->fn, "dbg.join");
-    LLVMBuildCondBr(g->B, cond, tb, jb);
-    LLVMPositionBuilderAtEnd(g->B, tb);
-    return jb;
-}
-
-static void end_if(gctx *g, LLVMBasicBlockRef jb)
-{
-    if (!jb) return;
-    LLVMBuildBr(g->B, jb);
-    LLVMPositionBuilderAtEnd(g->B, jb);
-}
-
 static void lower_print(gctx *g, ir_op *op)
 {
     ir_func *f = g->f;
@@ -120,9 +101,9 @@ static void lower_print(gctx *g, ir_op *op)
         char *fmt = xasprintf("pid (%%u, %%u, %%u)%s\n", prefix);
         LLVMValueRef fs = cstring(g, "printfFormat_", fmt);
         free(fmt);
-        LLVMBasicBlockRef jb = begin_if(g, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, g_const_i32(g, 0), ""), "print.once");
+        LLVMBasicBlockRef jb = g_if_begin(g, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, g_const_i32(g, 0), ""), "print.once");
         call_vprintf(g, fs, pid, 3);
-        end_if(g, jb);
+        g_if_end(g, jb);
         return;
     }
     for (int k = 0; k < op->nopnd && !g->failed; k++) {
@@ -157,9 +138,9 @@ static void lower_print(gctx *g, ir_op *op)
         sb_printf(&fb, "%s\n", conv);
         LLVMValueRef fs = cstring(g, "printfFormat_", fb.s);
         sb_free(&fb);
-        LLVMBasicBlockRef jb = begin_if(g, g_owner(g, lay), "print.owner");
+        LLVMBasicBlockRef jb = g_if_begin(g, g_owner(g, lay), "print.owner");
         for (int r = 0; r < x.n; r++) call_vprintf(g, fs, args + (size_t)r * (3 + IR_MAX_RANK + 1), 3 + rank + 1);
-        end_if(g, jb);
+        g_if_end(g, jb);
     }
 }
 
@@ -182,7 +163,7 @@ static void lower_assert(gctx *g, ir_op *op)
     }
     LLVMValueRef args[5] = { cstring(g, "assertMessage_", ir_str_at(f, op->attr[0])), cstring(g, "assertFile_", file),
                              g_const_i32(g, line), cstring(g, "assertFunc_", func), LLVMConstInt(g->t_i64, 1, 0) };
-    LLVMBasicBlockRef jb = begin_if(g, bad, "assert.fail");
+    LLVMBasicBlockRef jb = g_if_begin(g, bad, "assert.fail");
     LLVMTypeRef pt[5];
     for (int i = 0; i < 5; i++) pt[i] = LLVMTypeOf(args[i]);
     LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, 5, 0);
@@ -193,7 +174,7 @@ static void lower_assert(gctx *g, ir_op *op)
                                    LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName("noreturn", 8), 0));
     }
     LLVMBuildCall2(g->B, fty, fn, args, 5, "");
-    end_if(g, jb);
+    g_if_end(g, jb);
     if (ir_type_rank(f->values.v[c].type)) g_barrier(g);
 }
 

@@ -108,6 +108,23 @@ void g_barrier(gctx *g)
     g_intrinsic(g, "llvm.nvvm.barrier0", NULL, 0, NULL, 0);
 }
 
+LLVMBasicBlockRef g_if_begin(gctx *g, LLVMValueRef cond, const char *name)
+{
+    if (!cond) return NULL;
+    LLVMBasicBlockRef tb = LLVMAppendBasicBlockInContext(g->C, g->fn, name);
+    LLVMBasicBlockRef jb = LLVMAppendBasicBlockInContext(g->C, g->fn, "if.join");
+    LLVMBuildCondBr(g->B, cond, tb, jb);
+    LLVMPositionBuilderAtEnd(g->B, tb);
+    return jb;
+}
+
+void g_if_end(gctx *g, LLVMBasicBlockRef jb)
+{
+    if (!jb) return;
+    LLVMBuildBr(g->B, jb);
+    LLVMPositionBuilderAtEnd(g->B, jb);
+}
+
 LLVMValueRef g_scratch(gctx *g, int64_t n)
 {
     if (g->scratch_off + n > g->smem_bytes) g->smem_bytes = (int)(g->scratch_off + n);

@@ -205,10 +205,8 @@ static int env_int(const char *name, int dflt)
 static int tma_param(gctx *g, gpipe *p, const ir_op *op, bool wg, const ir_type_info *ti, uint32_t box[2])
 {
     if (!wg || !g->tmaps || op->nopnd != 6) return -1;
-    const ir_region *body = &g->f->regions.v[IR_BODY];
-    int k = -1;
-    for (int i = 0; i < body->nargs && i < 64; i++)
-        if (body->args[i] == op->opnd[3]) k = i;
+    const ir_value_info *base = &g->f->values.v[op->opnd[3]];
+    int k = base->def_kind == IR_DEF_ARG ? base->index : -1;     /* a kernel parameter */
     int sw;
     if (k < 0 || k + 3 >= 64 || !(g->tmaps >> k & 1) || !(g->spec->div16 >> k & 1) || !(g->spec->div16 >> (k + 3) & 1) ||
         !gpu_tma_box(ti->elem, 2, ti->shape, box, &sw))
@@ -437,22 +435,6 @@ static LLVMValueRef cst(gctx *g, int64_t v) { return g_const_i32(g, v); }
 static LLVMValueRef stage_ptr(gctx *g, gpipe *p, LLVMValueRef s);
 static LLVMValueRef bar_ptr(gctx *g, gpipe *p, LLVMValueRef s);
 
-/* Code under `cond` (i1): returns the block to continue in after emit. */
-static LLVMBasicBlockRef if_begin(gctx *g, LLVMValueRef cond)
-{
-    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(g->C, g->fn, "then"),
-                      join = LLVMAppendBasicBlockInContext(g->C, g->fn, "join");
-    LLVMBuildCondBr(g->B, cond, then, join);
-    LLVMPositionBuilderAtEnd(g->B, then);
-    return join;
-}
-
-static void if_end(gctx *g, LLVMBasicBlockRef join)
-{
-    LLVMBuildBr(g->B, join);
-    LLVMPositionBuilderAtEnd(g->B, join);
-}
-
 /* TMA: thread 0 arms stage s's mbarrier with the stage's bytes and issues
  * one copy per 128-byte column slab of every TMA load, at the offsets of
  * iteration base + e->d (computed before the branch: every thread's values
@@ -465,7 +447,7 @@ static void issue_tma(gctx *g, gpipe *p, ectx *e, LLVMValueRef valid, LLVMValueR
         if (p->ld[i].tma >= 0)
             for (int d = 0; d < 2; d++) c[i][d] = ev(g, p->ld[i].op->opnd[4 + d], 0, e).r[0];
     LLVMValueRef cond = LLVMBuildAnd(g->B, valid, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""), "");
-    LLVMBasicBlockRef join = if_begin(g, cond);
+    LLVMBasicBlockRef join = g_if_begin(g, cond, "tma.issue");
     g_mbar_expect_tx(g, bar, p->tma_bytes);
     for (int i = 0; i < p->nload; i++) {
         pload *l = &p->ld[i];
@@ -477,7 +459,7 @@ static void issue_tma(gctx *g, gpipe *p, ectx *e, LLVMValueRef valid, LLVMValueR
             g_tma_load_2d(g, dst, g->tmap[l->tma], col, c[i][0], bar);
         }
     }
-    if_end(g, join);
+    g_if_end(g, join);
 }
 
 /* Issue the copies of every pipelined load for iteration base + e->d into
@@ -538,10 +520,10 @@ static LLVMValueRef bar_ptr(gctx *g, gpipe *p, LLVMValueRef s)
  * or reuses its memory before it is invalidated. */
 static void bars(gctx *g, gpipe *p, bool init)
 {
-    LLVMBasicBlockRef join = if_begin(g, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""));
+    LLVMBasicBlockRef join = g_if_begin(g, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""), "mbar");
     for (int s = 0; s < p->stages; s++) (init ? g_mbar_init : g_mbar_inval)(g, bar_ptr(g, p, cst(g, s)));
     if (init) g_mbar_init_fence(g);
-    if_end(g, join);
+    g_if_end(g, join);
     g_barrier(g);
 }
 

@@ -22,7 +22,9 @@ bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], i
     if (rank != 2 || (et != TT_F16 && et != TT_BF16)) return false;
     int64_t rb = block[1] * 2;
     if (rb < 32 || (rb > 128 && rb % 128) || block[0] % 8 || block[0] > 256) return false;
-    int w = rb < 128 ? (int)rb : 128;
+    int per, mp;                               /* the stage tile's swizzle (g_tile_offset) */
+    g_tile_swizzle(&(gtile){ NULL, block[0], block[1], 2, true }, &per, &mp);
+    int w = 128 / per;                         /* the row bytes of one slab */
     box[0] = (uint32_t)(w / 2);                /* innermost first, as CUDA orders dims */
     box[1] = (uint32_t)block[0];
     *swizzle = w;

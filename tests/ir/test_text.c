@@ -496,6 +496,20 @@ START_TEST(roundtrip_every_op)
 }
 END_TEST
 
+/* f printed holds `want`, parses back and prints the same text again. */
+static void print_parse_print(ir_func *f, const char *want)
+{
+    char *s = print_str(f);
+    ck_assert_msg(strstr(s, want), "'%s' not in:\n%s", want, s);
+    ir_func *g = ir_parse("again.ttir", s);
+    ck_assert_ptr_nonnull(g);
+    char *s2 = print_str(g);
+    ck_assert_str_eq(s, s2);
+    free(s);
+    free(s2);
+    ir_func_free(g);
+}
+
 START_TEST(print_op_and_names)
 {
     ir_func *f = build_vector_add();
@@ -511,32 +525,10 @@ START_TEST(print_op_and_names)
     /* names with characters outside [A-Za-z0-9_.$-] print sanitized, and
      * that text is a fixed point of print -> parse -> print */
     ir_value_set_name(f, ir_op_at(f, IR_BODY, 0)->res, "p id#");
-    char *s1 = print_str(f);
-    ck_assert_ptr_nonnull(strstr(s1, "%p_id_.4 = tt.get_program_id"));
-    ir_func *g = ir_parse("n.ttir", s1);
-    ck_assert_ptr_nonnull(g);
-    char *s2 = print_str(g);
-    ck_assert_str_eq(s1, s2);
-    free(s1);
-    free(s2);
-    ir_func_free(g);
+    print_parse_print(f, "%p_id_.4 = tt.get_program_id");
     ir_func_free(f);
 }
 END_TEST
-
-/* f printed holds `want`, parses back and prints the same text again. */
-static void print_parse_print(ir_func *f, const char *want)
-{
-    char *s = print_str(f);
-    ck_assert_msg(strstr(s, want), "'%s' not in:\n%s", want, s);
-    ir_func *g = ir_parse("again.ttir", s);
-    ck_assert_ptr_nonnull(g);
-    char *s2 = print_str(g);
-    ck_assert_str_eq(s, s2);
-    free(s);
-    free(s2);
-    ir_func_free(g);
-}
 
 /* Hand-written text: MLIR-style %x:2 groups with %x#1 uses, no locations,
  * comments, hand names without numbers, private functions. */
