@@ -29,8 +29,10 @@ TensorDescriptor) this runs
 Matmul and attention rows run tritium's default: on sm_90 its dots take
 Hopper's wgmma (target sm_90a, compiler/gpu/lower_wgmma.c); the rows named
 "... mma.sync" run them with TRITIUM_WGMMA=0 (Ampere's mma.sync, the path of
-older GPUs), "... async" with TRITIUM_WGMMA_ASYNC=1 (the loop's last wgmma
-left in flight into the next iteration, as Triton does); "matmul bf16" is the matmul on bf16.
+older GPUs); attention's p v stays in flight into the next iteration by
+default, as Triton does, and "attention ... sync" waits for it in its own
+iteration (TRITIUM_WGMMA_ASYNC=0); "matmul ... async" leaves the matmul's
+last wgmma in flight too (TRITIUM_WGMMA_ASYNC=1); "matmul bf16" is the matmul on bf16.
 (attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
@@ -126,9 +128,11 @@ CASES.insert(CASES.index(_mm) + 1, dict(_mm, name="matmul bf16", size=f"{MM}^3 b
 # the dots through Ampere's mma.sync (the opt-out of sm_90's default wgmma): same inputs, same Triton
 _dots = [c for c in CASES if c["name"].startswith(("matmul", "attention"))]
 CASES += [dict(c, name=c["name"] + " mma.sync", env={"TRITIUM_WGMMA": "0"}) for c in _dots]
-# ... and wgmma with the loop's last MMA left in flight across iterations (TRITIUM_WGMMA_ASYNC=1:
-# matmul's dot, attention's p v)
-CASES += [dict(c, name=c["name"] + " async", env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1"})
+# ... and wgmma with the loop's last MMA left in flight across iterations: attention's p v by
+# default (TRITIUM_WGMMA_ASYNC=0 waits for it in its iteration), the matmul's dot with
+# TRITIUM_WGMMA_ASYNC=1
+CASES += [dict(c, name=c["name"] + (" async" if c["name"].startswith("matmul") else " sync"),
+               env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1" if c["name"].startswith("matmul") else "0"})
           for c in _dots]
 TINY_N = 1024
 # the host launch overhead row: a one-program add (vector_add.py's own grid and BLOCK_SIZE)

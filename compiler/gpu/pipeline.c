@@ -294,11 +294,14 @@ static int op_uses(gctx *g, const ir_op *op, ir_value v)
  *     the body (q k^T) comes before every use of carried value k; its
  *     wait_group 0 retires the previous iteration's group too, and carries
  *     value k's registers through that wait (p->async_retire).
- * Opt-in while unmeasured on the GPU. */
+ * $TRITIUM_WGMMA_ASYNC unset: the attention form only (on the H100 at
+ * 593e302 it took tutorial 06 from 0.91-0.99x Triton's time to 0.87-0.88x,
+ * where the matmul form was 2 % slower than waiting); 1: both; 0: neither. */
 static ir_op *async_dot(gctx *g, gpipe *p)
 {
     const char *e = getenv("TRITIUM_WGMMA_ASYNC");
-    if (!e || strcmp(e, "1")) return NULL;
+    bool all = e && !strcmp(e, "1");
+    if (e && !all && !strcmp(e, "0")) return NULL;
     ir_region *rg = &g->f->regions.v[p->body];
     ir_op *y = rg->nops ? &rg->ops[rg->nops - 1] : NULL;
     if (!y || y->opc != IR_YIELD) return NULL;
@@ -314,7 +317,7 @@ static ir_op *async_dot(gctx *g, gpipe *p)
         p->async_k = k;
         p->async_retire = NULL;
         if (op->opnd[2] == rg->args[k]) {
-            if (piped(p, op->opnd[0]) && count_uses(g, p->body, rg->args[k]) == 1) return op;
+            if (all && piped(p, op->opnd[0]) && count_uses(g, p->body, rg->args[k]) == 1) return op;
             continue;
         }
         for (int j = 0; j < i; j++) {          /* the first wgmma dot before any use of value k */

@@ -6,7 +6,7 @@
 #   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
 #         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
 #         suite gpu: gpu_wgmma_desc_ptx, gpu_mma_sync_desc_ptx with
-#         TRITIUM_WGMMA=0, gpu_wgmma_async_desc_ptx with TRITIUM_WGMMA_ASYNC=1;
+#         TRITIUM_WGMMA=0, gpu_wgmma_sync_desc_ptx with TRITIUM_WGMMA_ASYNC=0;
 #         ptxas must not serialize the wgmmas, C7514).
 #   diff: `tritium diff` of every launch, interpreter vs GPU (bench/device.sh run).
 # A launch whose kernel needs what tritium does not have yet ("tritium does not
@@ -56,9 +56,11 @@ launch() {
             else
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" && { echo "TMA with TRITIUM_TMA=0" >>"$tmp/err"; rc=1; }
             fi ;; esac
-            # TRITIUM_WGMMA_ASYNC=1: attention's p v stays in flight into the next iteration
-            case "$name" in 06*) if [ "${TRITIUM_WGMMA_ASYNC:-}" = 1 ]; then
+            # attention's p v stays in flight into the next iteration (TRITIUM_WGMMA_ASYNC=0: not)
+            case "$name" in 06*) if [ "${TRITIUM_WGMMA_ASYNC:-}" != 0 ]; then
                 grep -q "wgmma.wait_group.sync.aligned 1;" "$tmp/k.ptx" || { echo "no MMA left in flight" >>"$tmp/err"; rc=1; }
+            else
+                grep -q "wgmma.wait_group.sync.aligned 1;" "$tmp/k.ptx" && { echo "an MMA in flight with TRITIUM_WGMMA_ASYNC=0" >>"$tmp/err"; rc=1; }
             fi ;; esac
         fi
     fi

@@ -333,20 +333,22 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "p, 1, 1, 1;"), 4);
     ck_assert_int_gt(count_substr(p, "cp.async.cg.shared.global"), 0);
     ck_assert_int_eq(count_substr(p, "st.shared.v4.f32"), 0);
-    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);   /* after each dot */
+    /* by default p v stays in flight into the next iteration, where q k^T's
+     * wait_group 0 retires both; wait_group 0 after the loop */
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);
     free(p);
-    /* TRITIUM_WGMMA_ASYNC=1: p v stays in flight into the next iteration,
-     * where q k^T's wait_group 0 retires both; wait_group 0 after the loop;
-     * one more 16 KB stage (K 64x64 + V 64x64 f16) so that V's is refilled
-     * only after that wait */
+    /* TRITIUM_WGMMA_ASYNC=0: wait_group 0 after each dot, and one 16 KB
+     * stage (K 64x64 + V 64x64 f16) less: with p v in flight V's stage is
+     * refilled only after that wait */
     int smem0 = smem;
-    setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+    setenv("TRITIUM_WGMMA_ASYNC", "0", 1);
     o.num_warps = 8;
     p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, &smem);
     unsetenv("TRITIUM_WGMMA_ASYNC");
-    ck_assert_int_eq(smem, smem0 + 16384);
-    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
-    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);
+    ck_assert_int_eq(smem, smem0 - 16384);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 0);
+    ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);   /* after each dot */
     free(p);
     launch_free(&l);
     gpu_options_default(&o);
