@@ -55,7 +55,6 @@ int tritium_gpu_prepare(tritium_launch *L, int numerics, const tritium_gpu_kerne
     }
     uint64_t *addr = device_addresses(&L->l);
     gpu_spec spec = gpu_spec_of_args(L->fn, &L->l, addr);
-    spec.tdesc = 0;        /* gpu mode's packer (_gpu.py) writes no tensor maps: no TMA from Python yet */
     free(addr);
     const gpu_launcher *K;
     api_capture_begin();

@@ -414,9 +414,18 @@ int cuda_tensor_map_tiled(void *map, int dtype, int rank, cuda_devptr addr, cons
      * L2_PROMOTION_L2_256B = 3 (Triton 3.6's fill_tma_descriptor), FLOAT_OOB_FILL_NONE: zeros */
     int sw = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
     if (rank < 1 || rank > 5) return fail("cuTensorMapEncodeTiled: rank %d", rank);
-    return check(cu.TensorMapEncodeTiled(map, dtype, (unsigned)rank, (void *)(uintptr_t)addr, dims, strides, box, ones, 0,
-                                         sw, 3, 0),
-                 "cuTensorMapEncodeTiled");
+    CUresult r = cu.TensorMapEncodeTiled(map, dtype, (unsigned)rank, (void *)(uintptr_t)addr, dims, strides, box, ones,
+                                         0, sw, 3, 0);
+    if (r == 0) return 0;
+    char d[512], w[256];
+    int n = snprintf(w, sizeof w, "cuTensorMapEncodeTiled (address 0x%llx, dims", (unsigned long long)addr);
+    for (int i = 0; i < rank && n < 160; i++) n += snprintf(w + n, sizeof w - (size_t)n, " %lld", (long long)dims[i]);
+    n += snprintf(w + n, sizeof w - (size_t)n, ", strides");
+    for (int i = 0; i + 1 < rank && n < 200; i++)
+        n += snprintf(w + n, sizeof w - (size_t)n, " %lld bytes", (long long)strides[i]);
+    snprintf(w + n, sizeof w - (size_t)n, ", box %u x %u)", box[0], rank > 1 ? box[1] : 1);
+    describe(r, d, sizeof d);
+    return fail("CUDA error in %s: %s", w, d);
 }
 
 int cuda_kernel_param(const cuda_kernel *k, int index, size_t *offset, size_t *size)

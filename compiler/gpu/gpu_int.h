@@ -159,12 +159,19 @@ int gl_default_for(gctx *g, ir_type t);
  * and its box (innermost first, elements) and swizzle (bytes): 2-D, 16-bit
  * elements, rows a multiple of 8 up to 256, row bytes 32, 64 or a multiple
  * of 128 (the wgmma tile layout, g_tile_offset). The compiler (pipeline.c)
- * and the launcher (gpu_tma_encode) decide by it alike. */
+ * and the launcher (gpu_tma_plan) decide by it alike. */
 bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle);
-/* The CUtensorMap (128 bytes at map) of host descriptor argument k of l
- * (launch.h: base, then its shape and strides) at device address addr;
- * zeros when gpu_tma_box refuses it. -1 with a message in err. */
-int gpu_tma_encode(const launch *l, int k, uint64_t addr, void *map, char *err, size_t errlen);
+/* The element type, box and swizzle of host descriptor parameter k's map,
+ * from f's 2-D descriptor loads of it (their block is the descriptor's);
+ * false when f has none that gpu_tma_box takes. */
+bool gpu_tma_plan(const ir_func *f, int k, gpu_tmap *t);
+/* Encode into buf (L->size bytes, 64-byte aligned) the CUtensorMap of each
+ * host descriptor L reads with TMA, from the base address, shape (i32) and
+ * strides (i64) packed at parameters k, k+1.., k+3 (launch.h's expansion
+ * of a descriptor, api/launch.c push_arg). -1 with the driver's message
+ * (cuda_error()) when the driver refuses a map (a shape below 1, a stride
+ * not a multiple of 16 bytes, ...). */
+int gpu_tma_fill(const gpu_launcher *L, void *buf);
 /* mbarriers in shared memory (bar: addrspace(3)): init with an arrival count
  * of 1 (one thread issues each stage), invalidate, the fence that makes
  * inits visible to the async proxy, one arrival that expects `bytes` of

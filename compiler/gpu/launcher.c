@@ -131,10 +131,6 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
     for (int i = 0; i < L->nparams; i++)
         if (gpu_param_store(L->params[i].kind, &l->args[i], addr[i], (char *)buf + L->params[i].offset, err, errlen))
             return -1;
-    for (uint64_t m = L->tma_used; m; m &= m - 1) {   /* bits < nparams; the maps no TMA load reads stay zero */
-        int k = __builtin_ctzll(m);
-        if (gpu_tma_encode(l, k, addr[k], (char *)buf + L->tmap_off[k], err, errlen)) return -1;
-    }
     return 0;
 }
 
@@ -154,10 +150,17 @@ static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_
 }
 
 /* The tensor maps after the IR's parameters (gpu_kernel.tmaps), where the
- * loaded kernel has them: ptxas aligns them in the constant bank, so their
- * offsets come from the driver. */
-static int tmap_layout(gpu_launcher *L, uint64_t tmaps, char *err, size_t errlen)
+ * loaded kernel has them (ptxas aligns them in the constant bank, so their
+ * offsets come from the driver), and what the used ones hold. */
+static int tmap_layout(gpu_launcher *L, const ir_func *f, uint64_t tmaps, char *err, size_t errlen)
 {
+    for (uint64_t m = L->tma_used; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        if (k + 3 >= L->nparams || !gpu_tma_plan(f, k, &L->tmap[k])) {
+            snprintf(err, errlen, "kernel %s: parameter %d's TMA loads have no tensor map", L->k.name, k);
+            return -1;
+        }
+    }
     for (int k = 0, j = 0; k < 64; k++) {
         if (!(tmaps >> k & 1)) continue;
         size_t off, sz;
@@ -169,7 +172,7 @@ static int tmap_layout(gpu_launcher *L, uint64_t tmaps, char *err, size_t errlen
             snprintf(err, errlen, "kernel %s: tensor map parameter at %zu, %zu bytes (expected 128)", L->k.name, off, sz);
             return -1;
         }
-        L->tmap_off[k] = (int)off;
+        L->tmap[k].off = (int)off;
         L->size = off + sz;
     }
     return 0;
@@ -196,7 +199,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         if (memo.v.v[i].generation == gen && !strcmp(memo.v.v[i].l->key, gk.key)) {
             L->k = memo.v.v[i].l->k;
             L->mod = NULL;                                /* the other launcher's */
-            if (tmap_layout(L, gk.tmaps, err, errlen)) goto fail;
+            if (tmap_layout(L, f, gk.tmaps, err, errlen)) goto fail;
             gpu_kernel_free(&gk);
             return L;
         }
@@ -207,7 +210,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         goto fail;
     }
     st->load_ms = (now_seconds() - t0) * 1e3;
-    if (tmap_layout(L, gk.tmaps, err, errlen)) goto fail;
+    if (tmap_layout(L, f, gk.tmaps, err, errlen)) goto fail;
     gpu_kernel_free(&gk);
     return L;
 fail:
@@ -261,5 +264,11 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
 
 int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf)
 {
+    if (L->tma_used) {                 /* the maps are encoded per launch, in a copy of the caller's buffer */
+        _Alignas(64) unsigned char b[4096];          /* the parameter space's limit (tmap_layout) */
+        memcpy(b, buf, L->size);
+        if (gpu_tma_fill(L, b)) return -1;
+        return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, b, L->size);
+    }
     return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, buf, L->size);
 }

@@ -31,33 +31,44 @@ bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], i
     return true;
 }
 
-int gpu_tma_encode(const launch *l, int k, uint64_t addr, void *map, char *err, size_t errlen)
+bool gpu_tma_plan(const ir_func *f, int k, gpu_tmap *t)
 {
-    const launch_arg *a = &l->args[k];
-    memset(map, 0, 128);
-    int r = a->desc_rank;
-    uint32_t box[2];
-    int sw;
-    if (a->kind != ARG_TENSOR || !a->tensor || r < 1 || k + 2 * r >= l->nargs ||
-        !gpu_tma_box(a->tensor->dtype, r, a->desc_block, box, &sw))
-        return 0;                              /* the kernel reads this descriptor without TMA */
-    uint64_t dims[2], strides[1];
-    for (int d = 0; d < 2; d++) {              /* CUDA's order: innermost first */
-        const launch_arg *s = &l->args[k + 2 - d];
-        if (s->kind != ARG_INT || s->i < 0) {
-            snprintf(err, errlen, "argument %s: descriptor shape %lld out of range", a->name, (long long)s->i);
-            return -1;
+    ir_value arg = f->regions.v[IR_BODY].args[k];
+    for (int r = 0; r < f->regions.n; r++)
+        for (int i = 0; i < f->regions.v[r].nops; i++) {
+            const ir_op *op = &f->regions.v[r].ops[i];
+            if (op->opc != IR_LOAD || op->nopnd != 6 || op->opnd[3] != arg) continue;
+            const ir_type_info *ti = ir_type_get(f->values.v[op->res].type);
+            if (!gpu_tma_box(ti->elem, ti->rank, ti->shape, t->box, &t->swizzle)) return false;
+            t->dtype = ti->elem == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16;
+            return true;
         }
-        dims[d] = (uint64_t)s->i;
+    return false;
+}
+
+int gpu_tma_fill(const gpu_launcher *L, void *buf)
+{
+    for (uint64_t m = L->tma_used; m; m &= m - 1) {
+        int k = __builtin_ctzll(m);
+        const gpu_tmap *t = &L->tmap[k];
+        const char *b = buf;
+        uint64_t addr, dims[2], strides[1];
+        int32_t shape[2];
+        int64_t stride;
+        memcpy(&addr, b + L->params[k].offset, 8);
+        memcpy(&shape[0], b + L->params[k + 1].offset, 4);
+        memcpy(&shape[1], b + L->params[k + 2].offset, 4);
+        memcpy(&stride, b + L->params[k + 3].offset, 8);
+        /* CUDA's order: innermost first. A shape below 1 or a stride not a
+         * multiple of 16 bytes (the user's numbers, unchecked on the way
+         * here) is refused by the driver, whose error names them. */
+        dims[0] = (uint64_t)(int64_t)shape[1];
+        dims[1] = (uint64_t)(int64_t)shape[0];
+        strides[0] = (uint64_t)stride * 2;           /* bytes; the last stride is 1 */
+        _Alignas(64) unsigned char map[128];         /* CUtensorMap's alignment */
+        if (cuda_tensor_map_tiled(map, t->dtype, 2, addr, dims, strides, t->box, t->swizzle)) return -1;
+        memcpy((char *)buf + t->off, map, sizeof map);
     }
-    strides[0] = (uint64_t)l->args[k + 3].i * 2;   /* bytes; the last stride is 1 */
-    _Alignas(64) unsigned char m[128];             /* CUtensorMap's alignment */
-    if (cuda_tensor_map_tiled(m, a->tensor->dtype == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16, 2, addr, dims, strides,
-                              box, sw)) {
-        snprintf(err, errlen, "argument %s: %s", a->name, cuda_error());
-        return -1;
-    }
-    memcpy(map, m, sizeof m);
     return 0;
 }
 

@@ -188,6 +188,15 @@ int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void
 
 /* A kernel ready to launch again and again: compiled, loaded, its
  * parameter buffer laid out (Triton's CompiledKernel with its launcher). */
+/* Where a launcher's CUtensorMap for one host descriptor goes and what it
+ * holds beside the launch's base, shape and strides (gpu_tma_plan). */
+typedef struct gpu_tmap {
+    int off;                       /* bytes into the parameter buffer (the driver's layout) */
+    int dtype;                     /* CUDA_TMAP_* */
+    uint32_t box[2];               /* elements, innermost first */
+    int swizzle;                   /* bytes: 32, 64 or 128 */
+} gpu_tmap;
+
 typedef struct gpu_launcher {
     cuda_kernel k;                 /* the loaded function (num_regs, local_bytes, ...) */
     cuda_module *mod;              /* owned; NULL when another launcher loaded the same PTX */
@@ -196,8 +205,8 @@ typedef struct gpu_launcher {
     int nparams;
     gpu_param *params;
     size_t size;                   /* parameter buffer bytes */
-    uint64_t tma_used;             /* gpu_kernel.tma_used: maps gpu_launcher_pack encodes */
-    int tmap_off[64];              /* bytes: the CUtensorMap of parameter i (tmaps bit i) */
+    uint64_t tma_used;             /* gpu_kernel.tma_used: maps gpu_launcher_launch encodes */
+    gpu_tmap tmap[64];             /* the CUtensorMap of parameter i (tmaps bit i) */
     char key[33];                  /* the PTX cache key */
     char arch[16];
 } gpu_launcher;
@@ -213,14 +222,16 @@ typedef struct gpu_launcher {
 int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const gpu_launcher **out,
                      gpu_stats *st, char *err, size_t errlen);
 /* Pack the runtime arguments of l into buf (L->size bytes): tensors as the
- * device addresses addr[i], and the CUtensorMap of each host descriptor the
- * kernel reads with TMA (gpu_tma_encode). -1 with a message when l does not
- * match or a map cannot be encoded. */
+ * device addresses addr[i]; the tensor maps' bytes stay zero (the launch
+ * writes them). -1 with a message when l does not match. */
 int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *addr, void *buf, char *err,
                       size_t errlen);
 /* One cuLaunchKernel of L on grid with the packed buffer, on stream (NULL:
- * the default stream); cuda_launch_packed's errors (cuda_error()). No
- * allocation, lookup or hashing. */
+ * the default stream); cuda_launch_packed's errors (cuda_error()). A kernel
+ * with TMA loads gets a copy of buf with each host descriptor's CUtensorMap
+ * encoded from the base, shape and strides packed in it (gpu_tma_fill), as
+ * Triton 3.6 encodes them at every launch (driver.py make_tensordesc_arg).
+ * No allocation, lookup or hashing. */
 int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf);
 
 #endif

@@ -90,9 +90,12 @@ def _spec(v):
         return tuple(_spec(x) for x in v)
     if t.__name__ == "constexpr":
         return ("c", _const_key(v))
-    if t.__name__ == "TensorDescriptor":
-        raise UnsupportedLaunch("tritium: gpu mode does not take host TensorDescriptor arguments yet; "
-                                "use --mode interp or check")
+    if t.__name__ == "TensorDescriptor" and hasattr(v, "block_shape"):
+        # triton/tools/tensor_descriptor.py: the base tensor, then (libtritium's expansion,
+        # api/launch.c push_arg) its shape as i32 and strides as i64 parameters, each
+        # specialized like an int; the block shape and padding are the kernel's
+        return ("d", _spec(v.base), tuple(int(b) for b in v.block_shape), v.padding,
+                tuple(_spec(int(x)) for x in v.shape), tuple(_spec(int(x)) for x in v.strides))
     if t.__module__ == "numpy" and hasattr(v, "item"):
         return ("np", _spec(v.item()))
     return ("c", _const_key(v))                  # str, dtypes: constexprs, as Triton specializes them
@@ -123,6 +126,10 @@ def _reader(expr, spec):
         return ["%s.data_ptr()" % expr]
     if isinstance(spec, tuple) and spec and spec[0] == "b":
         return ["(1 if %s else 0)" % expr]
+    if isinstance(spec, tuple) and spec and spec[0] == "d":
+        r = len(spec[2])
+        return (["%s.base.data_ptr()" % expr] + ["%s.shape[%d]" % (expr, i) for i in range(r)]
+                + ["%s.strides[%d]" % (expr, i) for i in range(r)])
     if type(spec) is int:
         return [expr]
     if isinstance(spec, tuple) and spec and spec[0] == "np":
@@ -141,6 +148,8 @@ def _int_fmts(spec, out):
         out.append(("i32", "i64", "u64")[spec // 4])
     elif isinstance(spec, tuple) and spec and spec[0] == "np":
         _int_fmts(spec[1], out)
+    elif isinstance(spec, tuple) and spec and spec[0] == "d":          # a descriptor's shape, strides
+        out += ["i32"] * len(spec[2]) + ["i64"] * len(spec[2])
     elif isinstance(spec, tuple) and spec and spec[0] not in ("t", "b", "c"):
         for s in spec:
             _int_fmts(s, out)
@@ -258,6 +267,8 @@ class KernelRunner:
 def _tensors(v):
     if hasattr(v, "data_ptr"):
         yield v
+    elif type(v).__name__ == "TensorDescriptor" and hasattr(v, "base"):
+        yield v.base
     elif isinstance(v, tuple):
         for x in v:
             yield from _tensors(x)

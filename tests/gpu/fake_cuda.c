@@ -56,16 +56,57 @@ CUresult cuMemcpyHtoD_v2(uint64_t d, const void *s, size_t n) { memcpy((void *)(
 CUresult cuMemcpyDtoH_v2(void *d, uint64_t s, size_t n) { memcpy(d, (void *)(uintptr_t)s, n); return 0; }
 CUresult cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return 0; }
 
-static char fake_module, fake_function;
+/* A module is its entry's parameter list, read from the PTX text: each
+ * ".param" of the .entry, its size (.u64/.b64 8, .u32/.f32/.b32 4, ...,
+ * .b8 name[N] N) and offset. The offset rule is what cuobjdump showed of
+ * ptxas 12.8/13 on an H100: each parameter aligned to its size, or to
+ * .align N capped at 16 (a 64-aligned CUtensorMap lands 16-aligned). */
+enum { FAKE_MAXPARAMS = 256 };
+typedef struct fake_module {
+    int n;
+    size_t off[FAKE_MAXPARAMS], size[FAKE_MAXPARAMS];
+} fake_module;
+
+static void read_params(fake_module *m, const char *ptx)
+{
+    const char *e = strstr(ptx, ".entry");
+    const char *p = e ? strchr(e, '(') : NULL, *end = p ? strchr(p, ')') : NULL;
+    size_t off = 0;
+    while (p && end && (p = strstr(p, ".param")) && p < end && m->n < FAKE_MAXPARAMS) {
+        const char *comma = strchr(p, ',');
+        const char *stop = comma && comma < end ? comma : end;
+        size_t size = 8, align = 0;
+        const char *a = strstr(p, ".align");
+        if (a && a < stop) align = strtoull(a + 6, NULL, 10);
+        static const char *const t4[] = { ".u32", ".b32", ".s32", ".f32" }, *const t2[] = { ".u16", ".b16", ".f16" };
+        for (int k = 0; k < 4; k++)
+            if (strstr(p, t4[k]) && strstr(p, t4[k]) < stop) size = 4;
+        for (int k = 0; k < 3; k++)
+            if (strstr(p, t2[k]) && strstr(p, t2[k]) < stop) size = 2;
+        const char *br = strchr(p, '[');
+        if (br && br < stop) size = strtoull(br + 1, NULL, 10);
+        if (!align) align = size;
+        if (align > 16) align = 16;
+        off = (off + align - 1) / align * align;
+        m->off[m->n] = off;
+        m->size[m->n++] = size;
+        off += size;
+        p = stop;
+    }
+}
+
 CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void **v)
 {
-    (void)img, (void)n, (void)o, (void)v;
+    (void)n, (void)o, (void)v;
+    fake_module *fm = calloc(1, sizeof *fm);
+    if (!fm) return 2;
+    read_params(fm, img);
     st.module_loads++;
-    *m = &fake_module;
+    *m = fm;
     return 0;
 }
-CUresult cuModuleUnload(void *m) { (void)m; return 0; }
-CUresult cuModuleGetFunction(void **f, void *m, const char *name) { (void)m, (void)name; *f = &fake_function; return 0; }
+CUresult cuModuleUnload(void *m) { free(m); return 0; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *name) { (void)name; *f = m; return 0; }
 CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : 0; return 0; }
 CUresult cuFuncSetAttribute(void *f, int a, int v) { (void)f, (void)a, (void)v; return 0; }
 
@@ -104,6 +145,12 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr,
 {
     (void)estr, (void)il, (void)l2, (void)oob;
     if (rank < 1 || rank > 2) return 1;
+    /* the driver's documented refusals (CUDA_ERROR_INVALID_VALUE): dims
+     * 1..2^32, strides multiples of 16 below 2^40, boxes 1..256 */
+    for (unsigned d = 0; d < rank; d++)
+        if (dims[d] < 1 || dims[d] > (1ULL << 32) || box[d] < 1 || box[d] > 256 ||
+            (d + 1 < rank && (strides[d] % 16 || strides[d] >= (1ULL << 40))))
+            return 1;
     fake_tmap t = { dtype, (int)rank, (uint64_t)(uintptr_t)addr, { dims[0], rank > 1 ? dims[1] : 0 },
                     rank > 1 ? strides[0] : 0, { box[0], rank > 1 ? box[1] : 0 }, sw };
     memset(map, 0, 128);
@@ -112,12 +159,13 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr,
     return 0;
 }
 
-/* not modelled (the fake never sees a kernel's parameter list): a launch
- * of a kernel that takes tensor maps fails here */
 CUresult cuFuncGetParamInfo(void *f, size_t i, size_t *off, size_t *size)
 {
-    (void)f, (void)i, (void)off, (void)size;
-    return 1;                                /* not modelled: a launch with tensor maps fails */
+    const fake_module *m = f;
+    if (!m || i >= (size_t)m->n) return 1;   /* CUDA_ERROR_INVALID_VALUE */
+    *off = m->off[i];
+    *size = m->size[i];
+    return 0;
 }
 
 CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(1); return 0; }

@@ -1,15 +1,18 @@
 /* test_tma.c — the TMA rules shared by the compiler and the launcher
  * (compiler/gpu/tma.c), without a GPU: gpu_tma_box against the wgmma tile
- * layout's cases written out by hand, and gpu_tma_encode over the stand-in
- * driver (fake_cuda.c, $FAKE_CUDA), whose cuTensorMapEncodeTiled writes its
- * arguments into the map: CUDA's innermost-first dims, the outer stride in
- * bytes, the box and the swizzle, against the launch's own numbers. */
+ * layout's cases written out by hand; gpu_tma_plan and gpu_tma_fill over the
+ * stand-in driver (fake_cuda.c, $FAKE_CUDA), whose cuTensorMapEncodeTiled
+ * writes its arguments into the map: CUDA's innermost-first dims, the outer
+ * stride in bytes, the box and the swizzle, against the launch's numbers. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../compiler/gpu/gpu_int.h"
 #include "fake_cuda.h"
+#include "gpu_util.h"
+#include "tritium/cuda.h"
 
 static void box_is(tt_dtype et, int rank, int64_t b0, int64_t b1, bool ok, uint32_t w0, uint32_t w1, int sw)
 {
@@ -41,55 +44,114 @@ START_TEST(box_rule)
 }
 END_TEST
 
-/* base (tensor) + shape (i32 x2) + strides (i64 x2) of one host descriptor */
-static void desc_launch(launch *l, launch_arg *a, tt_tensor *t, int64_t rows, int64_t cols, int64_t b0, int64_t b1)
+/* A host descriptor argument as api/launch.c expands it: the base tensor,
+ * then its shape (i32 x2) and strides (i64 x2). */
+static void lb_desc(launch *l, const char *name, tt_dtype d, int64_t rows, int64_t cols, int64_t b0, int64_t b1)
 {
-    memset(l, 0, sizeof *l);
-    memset(a, 0, 5 * sizeof *a);
-    a[0] = (launch_arg){ .name = "d", .kind = ARG_TENSOR, .tensor = t, .desc_rank = 2, .desc_block = { b0, b1 } };
+    lb_tensor2(l, name, d, rows, cols);
+    launch_arg *a = &l->args[l->nargs - 1];
+    a->desc_rank = 2;
+    a->desc_block[0] = b0;
+    a->desc_block[1] = b1;
     int64_t v[4] = { rows, cols, cols, 1 };
-    for (int k = 0; k < 4; k++) a[1 + k] = (launch_arg){ .name = "s", .kind = ARG_INT, .dtype = k < 2 ? TT_I32 : TT_I64, .i = v[k] };
-    l->args = a;
-    l->nargs = 5;
+    for (int k = 0; k < 4; k++) {
+        lb_int(l, k < 2 ? "shape" : "strides", v[k]);
+        l->args[l->nargs - 1].dtype = k < 2 ? TT_I32 : TT_I64;
+    }
 }
 
-START_TEST(encode_over_the_driver)
+static char *src_of(const char *rel)
+{
+    char path[4096];
+    const char *root = getenv("TRITIUM_SRCDIR");
+    snprintf(path, sizeof path, "%s/%s", root ? root : ".", rel);
+    FILE *fp = fopen(path, "rb");
+    ck_assert_msg(fp != NULL, "%s", path);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, fp);
+    fclose(fp);
+    buf[n] = 0;
+    return buf;
+}
+
+/* tests/gpu/kernels.py desc_mm (C = A @ B through two host descriptors):
+ * the maps the launcher plans from the IR (gpu_tma_plan), and the ones
+ * gpu_tma_fill encodes from a buffer packed by gpu_launcher_pack, as the
+ * Python path's packer writes it, over the stand-in driver. */
+START_TEST(fill_from_the_packed_buffer)
 {
     const char *path = getenv("FAKE_CUDA");
     ck_assert_msg(path && *path, "FAKE_CUDA is not set");
     setenv("TRITIUM_LIBCUDA", path, 1);
-    int64_t shape[2] = { 200, 112 };
-    tt_tensor *t = tt_tensor_new_meta("A", TT_BF16, 2, shape);
     launch l;
-    launch_arg a[5];
-    desc_launch(&l, a, t, 200, 112, 128, 64);
-    _Alignas(64) unsigned char map[128];
-    char err[256] = "";
-    memset(map, 0xAB, sizeof map);
-    ck_assert_int_eq(gpu_tma_encode(&l, 0, 0x7000100, map, err, sizeof err), 0);
+    lb_init(&l, 2, 2, 1);
+    lb_desc(&l, "a_desc", TT_BF16, 200, 112, 128, 64);       /* A: 200 x 112, blocks 128 x 64 */
+    lb_desc(&l, "b_desc", TT_BF16, 112, 256, 64, 128);       /* B: 112 x 256, blocks 64 x 128 (two slabs) */
+    lb_tensor2(&l, "c_ptr", TT_F32, 200, 256);
+    lb_int(&l, "M", 200);
+    lb_int(&l, "N", 256);
+    lb_int(&l, "K", 112);
+    lb_const(&l, "BM", 128);
+    lb_const(&l, "BN", 128);
+    lb_const(&l, "BK", 64);
+    char *src = src_of("tests/gpu/kernels.py");
+    ir_func *f = compile_py(src, "desc_mm", &l);
+    free(src);
+    ck_assert_ptr_nonnull(f);
+    gpu_launcher L;
+    memset(&L, 0, sizeof L);
+    snprintf(L.k.name, sizeof L.k.name, "desc_mm");
+    char err[512] = "";
+    ck_assert_msg(gpu_param_layout(f, &L.params, &L.size, err, sizeof err) == 0, "%s", err);
+    L.nparams = f->regions.v[IR_BODY].nargs;
+    ck_assert_int_eq(L.nparams, 14);                         /* 2 x (base, 2 shapes, 2 strides), c, M, N, K */
+    ck_assert(gpu_tma_plan(f, 0, &L.tmap[0]));
+    ck_assert(gpu_tma_plan(f, 5, &L.tmap[5]));
+    ck_assert(!gpu_tma_plan(f, 10, &(gpu_tmap){ 0 }));       /* c_ptr: no descriptor loads */
+    ck_assert_int_eq(L.tmap[0].dtype, CUDA_TMAP_BF16);
+    ck_assert_uint_eq(L.tmap[0].box[0], 64);                 /* innermost first */
+    ck_assert_uint_eq(L.tmap[0].box[1], 128);
+    ck_assert_int_eq(L.tmap[0].swizzle, 128);
+    ck_assert_uint_eq(L.tmap[5].box[0], 64);                 /* one 128-byte slab of B's 256-byte rows */
+    ck_assert_uint_eq(L.tmap[5].box[1], 64);
+    L.tma_used = 1ULL << 0 | 1ULL << 5;
+    L.tmap[0].off = 128;                                     /* where cuFuncGetParamInfo would put them */
+    L.tmap[5].off = 256;
+    size_t scalars = L.size;
+    L.size = 384;
+    uint64_t addr[32] = { 0 };
+    addr[0] = 0x7000100;
+    addr[5] = 0x7100000;
+    addr[10] = 0x7200000;
+    _Alignas(64) unsigned char buf[384];
+    memset(buf, 0xAB, sizeof buf);
+    ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+    for (size_t i = scalars; i < sizeof buf; i++) ck_assert_int_eq(buf[i], 0);   /* the maps: left to the launch */
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
     fake_tmap m;
-    memcpy(&m, map, sizeof m);
+    memcpy(&m, buf + 128, sizeof m);
     ck_assert_int_eq(m.dtype, CUDA_TMAP_BF16);
     ck_assert_int_eq(m.rank, 2);
     ck_assert_uint_eq(m.addr, 0x7000100);
-    ck_assert_uint_eq(m.dims[0], 112);                /* innermost first */
+    ck_assert_uint_eq(m.dims[0], 112);
     ck_assert_uint_eq(m.dims[1], 200);
-    ck_assert_uint_eq(m.stride, 112 * 2);             /* bytes */
+    ck_assert_uint_eq(m.stride, 112 * 2);                    /* bytes */
     ck_assert_uint_eq(m.box[0], 64);
     ck_assert_uint_eq(m.box[1], 128);
-    ck_assert_int_eq(m.swizzle, 3);                   /* CU_TENSOR_MAP_SWIZZLE_128B */
-
-    /* a block TMA does not take: a zero map, no driver call needed */
-    desc_launch(&l, a, t, 200, 112, 128, 8);
-    memset(map, 0xAB, sizeof map);
-    ck_assert_int_eq(gpu_tma_encode(&l, 0, 0x7000100, map, err, sizeof err), 0);
-    for (size_t i = 0; i < sizeof map; i++) ck_assert_int_eq(map[i], 0);
-
-    /* a negative shape is an error naming the argument */
-    desc_launch(&l, a, t, -1, 112, 128, 64);
-    ck_assert_int_eq(gpu_tma_encode(&l, 0, 0x7000100, map, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "argument d") && strstr(err, "out of range"), "%s", err);
-    tt_tensor_free(t);
+    ck_assert_int_eq(m.swizzle, 3);                          /* CU_TENSOR_MAP_SWIZZLE_128B */
+    memcpy(&m, buf + 256, sizeof m);
+    ck_assert_uint_eq(m.addr, 0x7100000);
+    ck_assert_uint_eq(m.dims[0], 256);
+    ck_assert_uint_eq(m.dims[1], 112);
+    ck_assert_uint_eq(m.stride, 256 * 2);
+    /* a shape the user got wrong (gpu mode packs it unchecked): the
+     * driver's refusal, naming the numbers */
+    int32_t bad = 0;
+    memcpy(buf + L.params[1].offset, &bad, 4);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), -1);
+    ck_assert_msg(strstr(cuda_error(), "cuTensorMapEncodeTiled (address 0x7000100, dims 112 0"), "%s", cuda_error());
+    free(L.params);
+    launch_free(&l);
 }
 END_TEST
 
@@ -98,7 +160,7 @@ int main(void)
     Suite *s = suite_create("gpu_tma");
     TCase *tc = tcase_create("tma");
     tcase_add_test(tc, box_rule);
-    tcase_add_test(tc, encode_over_the_driver);
+    tcase_add_test(tc, fill_from_the_packed_buffer);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -6,12 +6,17 @@ GPU (exits 77 without torch, triton or a CUDA device).
    sizes 1..2^20 (n % 16 == 0 or not, == 1), a view 4 bytes off 16-byte
    alignment, an i64 scalar, a float scalar, a constexpr change, an empty
    grid; a launch on a side stream ordered with torch's work on that
-   stream; softmax over rows. Warm calls of one specialization do not
-   compile (COUNTS), and different specializations do.
+   stream; softmax over rows; a matmul through host TensorDescriptors
+   (f16, bf16; TMA on sm_90) against torch; tutorial 06's attention
+   forward (its own `attention`, host descriptors) against torch's
+   scaled_dot_product_attention, head dim 64 and 128, causal and not.
+   Warm calls of one specialization do not compile (COUNTS), and
+   different specializations do.
 2. Triton 3.6's tutorials 01 and 02 (unchanged) under
    `python -m tritium --mode gpu` (tutorial_main.py --no-bench): their own
    checks against torch pass.
 """
+import importlib.util
 import os
 import subprocess
 import sys
@@ -43,6 +48,18 @@ def add_kernel(x_ptr, y_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
 def offset_kernel(out_ptr, base, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, base + offs, mask=offs < n)
+
+
+@triton.jit
+def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
 @triton.jit
@@ -107,6 +124,28 @@ def in_process():
     ys = torch.empty_like(xs)
     softmax_kernel[(300,)](xs, ys, 781, BLOCK=1024)
     check("softmax 300x781", torch.allclose(ys, torch.softmax(xs, 1), atol=1e-5))
+    # host TensorDescriptors (TMA on sm_90): blocks reaching past M, N and K read zeros
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    for dt in (torch.float16, torch.bfloat16):
+        M, N, K = 200, 256, 112
+        a, b = torch.randn(M, K, device="cuda").to(dt), torch.randn(K, N, device="cuda").to(dt)
+        c = torch.empty(M, N, device="cuda")
+        da = TensorDescriptor(a, list(a.shape), list(a.stride()), [128, 64])
+        db = TensorDescriptor(b, list(b.shape), list(b.stride()), [64, 128])
+        desc_mm[(2, 2)](da, db, c, M, N, K, BM=128, BN=128, BK=64)
+        check("matmul through host descriptors %s" % str(dt)[6:], torch.allclose(c, a.float() @ b.float(), atol=1e-2))
+    # tutorial 06's forward (unchanged) through host descriptors: its single test config
+    os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
+    spec = importlib.util.spec_from_file_location("tut06", os.path.join(HERE, "tutorials", "06-fused-attention.py"))
+    tut = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tut)
+    for d in (64, 128):
+        for causal in (False, True):
+            q, k, v = (torch.randn(1, 2, 1024, d, device="cuda", dtype=torch.float16) * 0.5 for _ in range(3))
+            o = tut.attention(q, k, v, causal, 0.5, False)
+            ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=0.5)
+            check("tutorial 06 attention d%d%s" % (d, " causal" if causal else ""),
+                  torch.allclose(o, ref, atol=1e-2, rtol=0))
     check("the launches went through tritium's GPU path", _gpu.COUNTS["launches"] > launched)
     return fails
 

@@ -31,7 +31,33 @@ class Fake(ctypes.Structure):            # tests/gpu/fake_cuda.h's struct fake_c
     _fields_ = [("launches", ctypes.c_long), ("module_loads", ctypes.c_long),
                 ("allocs", ctypes.c_long), ("syncs", ctypes.c_long), ("grid", ctypes.c_uint * 3),
                 ("block", ctypes.c_uint), ("smem", ctypes.c_uint), ("stream", ctypes.c_void_p),
-                ("used_extra", ctypes.c_int), ("param_size", ctypes.c_size_t), ("params", ctypes.c_ubyte * 4096)]
+                ("used_extra", ctypes.c_int), ("param_size", ctypes.c_size_t), ("params", ctypes.c_ubyte * 4096),
+                ("tmaps", ctypes.c_long)]
+
+
+class FakeTmap(ctypes.Structure):         # fake_cuda.h's fake_tmap: what the stand-in encodes into a CUtensorMap
+    _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_int), ("addr", ctypes.c_uint64),
+                ("dims", ctypes.c_uint64 * 2), ("stride", ctypes.c_uint64), ("box", ctypes.c_uint32 * 2),
+                ("swizzle", ctypes.c_int)]
+
+
+@triton.jit
+def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+class DescParams(ctypes.Structure):       # two descriptors (base, shape i32 x2, strides i64 x2), c, M, N, K
+    _fields_ = [(n + f, t) for n in "ab" for f, t in (("", ctypes.c_uint64), ("s0", ctypes.c_int32),
+                                                      ("s1", ctypes.c_int32), ("t0", ctypes.c_int64),
+                                                      ("t1", ctypes.c_int64))] + \
+        [("c", ctypes.c_uint64), ("M", ctypes.c_int32), ("N", ctypes.c_int32), ("K", ctypes.c_int32)]
 
 
 class AddParams(ctypes.Structure):        # x_ptr, y_ptr, out_ptr, n (i32), scale (f32)
@@ -152,3 +178,38 @@ def test_views_of_one_storage(env):
     out = torch.empty(512)
     add_kernel[(2,)](z[:512], z[512:], out, 512, 1.0, BLOCK=256)     # two views of one storage
     assert recorded(fake) == bytes(AddParams(z.data_ptr(), z[512:].data_ptr(), out.data_ptr(), 512, 1.0))
+
+
+def test_host_descriptors_get_tensor_maps(env):
+    """Host TensorDescriptors feeding a wgmma dot on the (fake) sm_90: the
+    Python packer writes base, shape and strides; the launch encodes one
+    CUtensorMap per descriptor from them, at every launch, where the
+    kernel's parameter list puts it (the stand-in driver's layout)."""
+    fake, _gpu, _ = env
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    M, N, K = 200, 256, 112
+
+    def launch(a, b, c):
+        da = TensorDescriptor(a, list(a.shape), list(a.stride()), [128, 64])
+        db = TensorDescriptor(b, list(b.shape), list(b.stride()), [64, 128])
+        desc_mm[(2, 2)](da, db, c, M, N, K, BM=128, BN=128, BK=64)
+        return DescParams(a.data_ptr(), M, K, K, 1, b.data_ptr(), K, N, N, 1, c.data_ptr(), M, N, K)
+    a, b, c = torch.randn(M, K).to(torch.bfloat16), torch.randn(K, N).to(torch.bfloat16), torch.empty(M, N)
+    for _ in range(2):                            # the second launch is warm and encodes its maps again
+        t0 = fake.tmaps
+        ref = launch(a, b, c)
+        buf = recorded(fake)
+        assert buf[:ctypes.sizeof(DescParams) - 4] == bytes(ref)[:ctypes.sizeof(DescParams) - 4]
+        assert fake.tmaps == t0 + 2
+        off = (DescParams.K.offset + 4 + 15) // 16 * 16      # 16-aligned, 128 bytes each
+        assert len(buf) == off + 256
+        ma, mb = FakeTmap.from_buffer_copy(buf, off), FakeTmap.from_buffer_copy(buf, off + 128)
+        assert (ma.addr, list(ma.dims), ma.stride, list(ma.box), ma.swizzle) == (a.data_ptr(), [K, M], K * 2, [64, 128], 3)
+        assert (mb.addr, list(mb.dims), mb.stride, list(mb.box)) == (b.data_ptr(), [N, K], N * 2, [64, 64])
+        assert ma.dtype == mb.dtype == 9                      # CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+        a = torch.randn(M, K).to(torch.bfloat16)              # another tensor, the same specialization
+    c0 = _gpu.COUNTS["compiles"]
+    launch(a[:, :K - 16], b[:K - 16], c)                      # a narrower view: same key, new shape in the map
+    assert _gpu.COUNTS["compiles"] == c0
+    ma = FakeTmap.from_buffer_copy(recorded(fake), off)
+    assert list(ma.dims) == [K - 16, M] and ma.stride == K * 2
