@@ -11,8 +11,9 @@
 #       tests/gpu/launches.txt on the GPU and in the interpreter
 #       (tests/gpu/device_check.sh), `tritium diff` on every example and the
 #       planted order bug plus random-size trials (tests/gpu/test_diff.sh and
-#       below), `python -m tritium --mode gpu` on CUDA tensors and tutorials
-#       01/02 (tests/python/gpu_mode_cuda.py), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
+#       below), the same for persistent kernels (step 4e, TRITIUM_PERSISTENT=1),
+#       `python -m tritium --mode gpu` on CUDA tensors, host descriptors,
+#       tutorial 06's attention and tutorials 01/02 (tests/python/gpu_mode_cuda.py), the GPU benchmark against Triton 3.6 (bench/gpu.py) and the
 #       interpreter benchmark against plain C and TRITON_INTERPRET=1 with
 #       the parallel schedule's scaling (bench/run.py), the cold compile
 #       time of the examples and tutorials 01-06 phase by phase, with the
@@ -97,6 +98,16 @@ run)
                 --arg K=64 --trials 20 >/tmp/trials.log 2>&1 || fail=$((fail + 1))
             tail -n 1 /tmp/trials.log
         done
+    fi
+    if want 4e; then
+        echo "== 4e. persistent kernels (TRITIUM_PERSISTENT=1): launches.txt, tutorial 06 and 08, matmul at random sizes"
+        TRITIUM_PERSISTENT=1 sh tests/gpu/device_check.sh "$D" >"${OUT:-/tmp}/device_check_persistent.log" 2>&1 || fail=$((fail + 1))
+        grep -E "== correctness|FAILED" "${OUT:-/tmp}/device_check_persistent.log"
+        TRITIUM_PERSISTENT=1 sh tests/gpu/desc_gpu.sh diff "$T" || fail=$((fail + 1))
+        "$T" diff examples/matmul.py --persistent --sizes M=1:300 --sizes N=1:300 --sizes K=1:300 \
+            --arg "a_ptr=randn:f16[M,K]" --arg "b_ptr=randn:f16[K,N]" --arg "c_ptr=empty:f16[M,N]" --arg M=64 --arg N=64 \
+            --arg K=64 --trials 20 >/tmp/trials.log 2>&1 || fail=$((fail + 1))
+        tail -n 1 /tmp/trials.log
     fi
     if want 4d; then
         echo "== 4d. python -m tritium --mode gpu on CUDA tensors (tests/python/gpu_mode_cuda.py)"

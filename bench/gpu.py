@@ -32,7 +32,9 @@ Hopper's wgmma (target sm_90a, compiler/gpu/lower_wgmma.c); the rows named
 older GPUs); attention's p v stays in flight into the next iteration by
 default, as Triton does, and "attention ... sync" waits for it in its own
 iteration (TRITIUM_WGMMA_ASYNC=0); "matmul ... async" leaves the matmul's
-last wgmma in flight too (TRITIUM_WGMMA_ASYNC=1); "matmul bf16" is the matmul on bf16.
+last wgmma in flight too (TRITIUM_WGMMA_ASYNC=1); "... persistent" runs tritium's
+persistent kernel (TRITIUM_PERSISTENT=1: SMs x resident CTAs walk the programs) against
+Triton's usual launch; "matmul bf16" is the matmul on bf16.
 (attention: both sides use one config, BLOCK_M=128 BLOCK_N=64 num_warps=8
 num_stages=3, calling the JITFunction under the tutorial's autotuner) and
 checks that both produced the same output (max |tritium - triton|, both
@@ -134,6 +136,10 @@ CASES += [dict(c, name=c["name"] + " mma.sync", env={"TRITIUM_WGMMA": "0"}) for 
 CASES += [dict(c, name=c["name"] + (" async" if c["name"].startswith("matmul") else " sync"),
                env={"TRITIUM_WGMMA": "1", "TRITIUM_WGMMA_ASYNC": "1" if c["name"].startswith("matmul") else "0"})
           for c in _dots]
+# ... and persistent kernels (TRITIUM_PERSISTENT=1: as many CTAs as fit walk the programs)
+CASES += [dict(c, name=c["name"] + " persistent", env=dict(c.get("env", {}), TRITIUM_PERSISTENT="1"))
+          for c in CASES if c["name"] in ("vector_add", "softmax", "layer_norm", "matmul", "attention d64",
+                                          "attention d128 causal")]
 TINY_N = 1024
 # the host launch overhead row: a one-program add (vector_add.py's own grid and BLOCK_SIZE)
 TINY = dict(name="tiny add", file="vector_add.py", kernel="add_kernel", size=f"{TINY_N} f32, 1 program",

@@ -42,6 +42,7 @@ typedef struct dbg_diff_options {
     int num_warps;                 /* 0: the launch's (l->num_warps, else 4) */
     const char *arch;              /* NULL: the device's */
     int mma_sync;                  /* gpu_options.mma_sync: 0 or 1; -1 (default): $TRITIUM_WGMMA's */
+    bool persistent;               /* gpu_options.persistent; false: $TRITIUM_PERSISTENT's */
     interp_sched sched;            /* interpreter schedule (default in order) */
     uint64_t sched_seed;
     int threads;

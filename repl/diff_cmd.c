@@ -246,6 +246,7 @@ void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed
     o->max_show = g->show;
     o->arch = g->arch;
     o->mma_sync = g->mma_sync;
+    o->persistent = g->persistent;
     o->sched = s->sched;
     o->sched_seed = s->has_sched_seed ? s->sched_seed : seed;
     o->threads = s->threads;

@@ -16,6 +16,7 @@ static const struct gopt {
     { "--bench", RG_BENCH, true },
     { "--arch", RG_ARCH, true },
     { "--mma", RG_ARCH, true },
+    { "--persistent", RG_ARCH, false },
     { "--numerics", RG_NUMERICS, true },
     { "--rtol", RG_DIFF, true },
     { "--atol", RG_DIFF, true },
@@ -81,10 +82,15 @@ static bool parse_size(repl_gpu_args *g, const char *v)
     return true;
 }
 
+/* One option; v is NULL for a flag. */
 static bool apply(repl_gpu_args *g, const char *opt, const char *v)
 {
     int64_t x = 0;                     /* set by parse_count(); GCC -O3 cannot see it */
-    if (!strcmp(opt, "--device")) {
+    if (!strcmp(opt, "--llvm")) {
+        g->llvm = true;
+    } else if (!strcmp(opt, "--persistent")) {
+        g->persistent = true;
+    } else if (!strcmp(opt, "--device")) {
         if (!strcmp(v, "gpu") || !strcmp(v, "cuda")) g->gpu = true;
         else if (!strcmp(v, "cpu")) g->gpu = false;
         else return gerr("--device: expected cpu or gpu, got '%s'", v);
@@ -180,9 +186,6 @@ bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g
             free(rest);
             repl_gpu_args_free(g);
             return gerr("option '%s' takes no value", o->name);
-        } else {
-            g->llvm = true;
-            continue;
         }
         if (!apply(g, o->name, v)) { free(rest); repl_gpu_args_free(g); return false; }
     }
@@ -210,9 +213,9 @@ bool repl_gpu_take_run(int *argc, char *const **argv, repl_gpu_args *g, char ***
     bool gpu = g->gpu;
     if (!repl_gpu_take(*argc, *argv, RG_DEVICE | RG_BENCH | RG_ARCH | (gpu ? RG_NUMERICS : 0), g, &ac, &av))
         return false;
-    if (!gpu && (g->arch || g->mma_sync >= 0)) {          /* --bench times the interpreter too */
+    if (!gpu && (g->arch || g->mma_sync >= 0 || g->persistent)) {          /* --bench times the interpreter too */
         free(av);
-        return gerr("%s needs --device gpu", g->arch ? "--arch" : "--mma");
+        return gerr("%s needs --device gpu", g->arch ? "--arch" : g->persistent ? "--persistent" : "--mma");
     }
     *argc = ac;
     *argv = av;

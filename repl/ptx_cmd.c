@@ -30,6 +30,7 @@ int repl_cmd_ptx(int argc, char *const *argv)
     gpu_options_default(&o);
     o.arch = g.arch ? g.arch : "sm_90";       /* no device needed: a fixed default target (sm_90a with wgmma) */
     if (g.mma_sync >= 0) o.mma_sync = g.mma_sync;
+    if (g.persistent) o.persistent = true;
     o.numerics = g.numerics;
     o.num_warps = t.launch.num_warps > 0 ? t.launch.num_warps : 4;
     if (g.llvm) {

@@ -16,7 +16,7 @@
 enum {
     RG_DEVICE = 1,                 /* --device cpu|gpu */
     RG_BENCH = 2,                  /* --bench N */
-    RG_ARCH = 4,                   /* --arch sm_NN, --mma wgmma|sync */
+    RG_ARCH = 4,                   /* --arch sm_NN, --mma wgmma|sync, --persistent */
     RG_NUMERICS = 8,               /* --numerics ieee|fast (gpu is accepted for fast) */
     RG_DIFF = 16,                  /* --rtol --atol --ulp --trials --sizes --show --against */
     RG_LLVM = 32,                  /* --llvm */
@@ -33,6 +33,7 @@ typedef struct repl_gpu_args {
     int bench;                     /* --bench N: 0 none */
     const char *arch;              /* --arch (points into argv) or NULL */
     int mma_sync;                  /* --mma: -1 not given ($TRITIUM_WGMMA decides), 0 wgmma, 1 sync */
+    bool persistent;               /* --persistent (else $TRITIUM_PERSISTENT decides) */
     bool has_numerics;
     tt_numerics numerics;
     bool has_rtol, has_atol;

@@ -72,6 +72,7 @@ static struct {
     CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
                                      const uint32_t *, const uint32_t *, int, int, int, int);   /* CUDA 12+ */
     CUresult (*FuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);                       /* CUDA 12.4+ */
+    CUresult (*Occupancy)(int *, CUfunction, int, size_t);
     void *lib;
     CUdevice dev;
     CUcontext ctx;
@@ -95,10 +96,8 @@ static const char *launch_text(void)
 static __thread char errbuf[4096];
 
 const char *cuda_error(void) { return errbuf; }
-bool cuda_no_driver(void) { return cu.no_driver; }
 
-static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int fail(const char *fmt, ...)
+int cuda_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -106,6 +105,8 @@ static int fail(const char *fmt, ...)
     va_end(ap);
     return -1;
 }
+bool cuda_no_driver(void) { return cu.no_driver; }
+
 
 /* "an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)" */
 static void describe(CUresult r, char *buf, size_t n)
@@ -121,7 +122,7 @@ static int check(CUresult r, const char *what)
     if (r == 0) return 0;
     char d[512];
     describe(r, d, sizeof d);
-    return fail("CUDA error in %s: %s", what, d);
+    return cuda_fail("CUDA error in %s: %s", what, d);
 }
 
 static int load_driver(void)
@@ -130,18 +131,19 @@ static int load_driver(void)
     cu.lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!cu.lib) {
         cu.no_driver = true;
-        return fail("no CUDA driver: %s not found", path && *path ? path : "libcuda.so.1");
+        return cuda_fail("no CUDA driver: %s not found", path && *path ? path : "libcuda.so.1");
     }
 #define X(f, sym, sig) \
     *(void **)&cu.f = dlsym(cu.lib, sym); \
-    if (!cu.f) return fail("CUDA driver too old: %s has no %s", "libcuda.so.1", sym);
+    if (!cu.f) return cuda_fail("CUDA driver too old: %s has no %s", "libcuda.so.1", sym);
     CUDA_SYMS(X)
 #undef X
     *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime_v2");
     if (!cu.EventElapsedTime) *(void **)&cu.EventElapsedTime = dlsym(cu.lib, "cuEventElapsedTime");
-    if (!cu.EventElapsedTime) return fail("CUDA driver has no cuEventElapsedTime");
+    if (!cu.EventElapsedTime) return cuda_fail("CUDA driver has no cuEventElapsedTime");
     *(void **)&cu.TensorMapEncodeTiled = dlsym(cu.lib, "cuTensorMapEncodeTiled");
     *(void **)&cu.FuncGetParamInfo = dlsym(cu.lib, "cuFuncGetParamInfo");
+    *(void **)&cu.Occupancy = dlsym(cu.lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     return 0;
 }
 
@@ -151,11 +153,11 @@ static int do_init(void)
     if (check(cu.Init(0), "cuInit")) return -1;
     int n = 0;
     if (check(cu.DeviceGetCount(&n), "cuDeviceGetCount")) return -1;
-    if (n == 0) return fail("no CUDA device");
+    if (n == 0) return cuda_fail("no CUDA device");
     int ord = 0;
     const char *e = getenv("TRITIUM_DEVICE");
     if (e && *e) ord = atoi(e);
-    if (ord < 0 || ord >= n) return fail("TRITIUM_DEVICE=%d but there are %d CUDA devices", ord, n);
+    if (ord < 0 || ord >= n) return cuda_fail("TRITIUM_DEVICE=%d but there are %d CUDA devices", ord, n);
     if (check(cu.DeviceGet(&cu.dev, ord), "cuDeviceGet")) return -1;
     if (check(cu.PrimaryCtxRetain(&cu.ctx, cu.dev), "cuDevicePrimaryCtxRetain")) return -1;
     if (check(cu.CtxSetCurrent(cu.ctx), "cuCtxSetCurrent")) return -1;
@@ -168,7 +170,7 @@ int cuda_init(void)
         cu.state = do_init() ? -1 : 1;
         if (cu.state < 0) snprintf(cu.init_err, sizeof cu.init_err, "%.500s", errbuf);
     }
-    if (cu.state < 0) return fail("%s", cu.init_err);
+    if (cu.state < 0) return cuda_fail("%s", cu.init_err);
     return 0;
 }
 
@@ -195,7 +197,7 @@ int cuda_malloc(cuda_devptr *p, size_t n)
     if (r) {
         char d[512];
         describe(r, d, sizeof d);
-        return fail("cannot allocate %zu bytes of device memory: %s", n, d);
+        return cuda_fail("cannot allocate %zu bytes of device memory: %s", n, d);
     }
     return 0;
 }
@@ -220,7 +222,7 @@ int cuda_memcpy_dtoh(void *dst, cuda_devptr src, size_t n)
     if (r && cu.last.set) {
         char d[512];
         describe(r, d, sizeof d);
-        return fail("%s failed: %s", launch_text(), d);
+        return cuda_fail("%s failed: %s", launch_text(), d);
     }
     return check(r, "cuMemcpyDtoH");
 }
@@ -254,7 +256,7 @@ int cuda_module_load_ptx(const char *ptx, cuda_module **out)
         char d[512];
         describe(r, d, sizeof d);
         trim(elog);
-        return fail("the driver could not compile the PTX: %s%s%s", d, elog[0] ? "\n" : "", elog);
+        return cuda_fail("the driver could not compile the PTX: %s%s%s", d, elog[0] ? "\n" : "", elog);
     }
     *out = xmalloc(sizeof **out);
     (*out)->m = m;
@@ -284,7 +286,7 @@ int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel 
         int optin = 0;
         cu.DeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, cu.dev);
         if (dyn_smem + k->static_smem > optin)
-            return fail("kernel %s needs %d bytes of shared memory; the device allows %d per block",
+            return cuda_fail("kernel %s needs %d bytes of shared memory; the device allows %d per block",
                         name, dyn_smem + k->static_smem, optin);
         if (check(cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, dyn_smem),
                   "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"))
@@ -315,7 +317,7 @@ static int launch_failed(CUresult r)
 {
     char d[512];
     describe(r, d, sizeof d);
-    return fail("cannot launch %s: %s", launch_text(), d);
+    return cuda_fail("cannot launch %s: %s", launch_text(), d);
 }
 
 /* cuLaunchKernel's `extra` markers (cuda.h: CU_LAUNCH_PARAM_END,
@@ -329,7 +331,7 @@ int cuda_launch_packed(const cuda_kernel *k, const int64_t grid[3], int block_x,
 {
     if (cu.state <= 0) NEED_INIT();            /* a cuda_kernel exists only after a successful init */
     note_launch(k, grid, block_x, dyn_smem);
-    if (!grid_ok(grid)) return fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
+    if (!grid_ok(grid)) return cuda_fail("%s: grid out of range (x 1..2^31-1, y and z 1..65535)", launch_text());
     void *extra[] = { LAUNCH_PARAM_BUFFER_POINTER, (void *)buf, LAUNCH_PARAM_BUFFER_SIZE, &size, LAUNCH_PARAM_END };
     CUresult r = cu.LaunchKernel(k->fn, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
                                  (unsigned)block_x, 1, 1, (unsigned)dyn_smem, stream, NULL,
@@ -356,8 +358,8 @@ int cuda_sync(void)
     if (r == 0) return 0;
     char d[512];
     describe(r, d, sizeof d);
-    if (cu.last.set) return fail("%s failed: %s", launch_text(), d);
-    return fail("CUDA error: %s", d);
+    if (cu.last.set) return cuda_fail("%s failed: %s", launch_text(), d);
+    return cuda_fail("CUDA error: %s", d);
 }
 
 unsigned cuda_context_generation(void) { return cu.generation; }
@@ -389,8 +391,8 @@ int cuda_timer_elapsed(cuda_timer *t, float *ms)
     if (r) {
         char d[512];
         describe(r, d, sizeof d);
-        if (cu.last.set) return fail("%s failed: %s", launch_text(), d);
-        return fail("CUDA error: %s", d);
+        if (cu.last.set) return cuda_fail("%s failed: %s", launch_text(), d);
+        return cuda_fail("CUDA error: %s", d);
     }
     return check(cu.EventElapsedTime(ms, t->start, t->stop), "cuEventElapsedTime");
 }
@@ -408,12 +410,12 @@ int cuda_tensor_map_tiled(void *map, int dtype, int rank, cuda_devptr addr, cons
                           const uint64_t *strides, const uint32_t *box, int swizzle)
 {
     NEED_INIT();
-    if (!cu.TensorMapEncodeTiled) return fail("CUDA driver too old: libcuda.so.1 has no cuTensorMapEncodeTiled");
+    if (!cu.TensorMapEncodeTiled) return cuda_fail("CUDA driver too old: libcuda.so.1 has no cuTensorMapEncodeTiled");
     uint32_t ones[5] = { 1, 1, 1, 1, 1 };
     /* CU_TENSOR_MAP_INTERLEAVE_NONE, SWIZZLE_32B/64B/128B = 1/2/3,
      * L2_PROMOTION_L2_256B = 3 (Triton 3.6's fill_tma_descriptor), FLOAT_OOB_FILL_NONE: zeros */
     int sw = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
-    if (rank < 1 || rank > 5) return fail("cuTensorMapEncodeTiled: rank %d", rank);
+    if (rank < 1 || rank > 5) return cuda_fail("cuTensorMapEncodeTiled: rank %d", rank);
     CUresult r = cu.TensorMapEncodeTiled(map, dtype, (unsigned)rank, (void *)(uintptr_t)addr, dims, strides, box, ones,
                                          0, sw, 3, 0);
     if (r == 0) return 0;
@@ -425,12 +427,20 @@ int cuda_tensor_map_tiled(void *map, int dtype, int rank, cuda_devptr addr, cons
         n += snprintf(w + n, sizeof w - (size_t)n, " %lld bytes", (long long)strides[i]);
     snprintf(w + n, sizeof w - (size_t)n, ", box %u x %u)", box[0], rank > 1 ? box[1] : 1);
     describe(r, d, sizeof d);
-    return fail("CUDA error in %s: %s", w, d);
+    return cuda_fail("CUDA error in %s: %s", w, d);
+}
+
+int cuda_kernel_occupancy(const cuda_kernel *k, int block_x, int dyn_smem, int *ctas_per_sm)
+{
+    NEED_INIT();
+    if (!cu.Occupancy) return cuda_fail("CUDA driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    return check(cu.Occupancy(ctas_per_sm, (CUfunction)k->fn, block_x, (size_t)dyn_smem),
+                 "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 }
 
 int cuda_kernel_param(const cuda_kernel *k, int index, size_t *offset, size_t *size)
 {
     NEED_INIT();
-    if (!cu.FuncGetParamInfo) return fail("CUDA driver too old: libcuda.so.1 has no cuFuncGetParamInfo");
+    if (!cu.FuncGetParamInfo) return cuda_fail("CUDA driver too old: libcuda.so.1 has no cuFuncGetParamInfo");
     return check(cu.FuncGetParamInfo((CUfunction)k->fn, (size_t)index, offset, size), "cuFuncGetParamInfo");
 }

@@ -37,6 +37,13 @@ void gpu_options_default(gpu_options *o)
         fprintf(stderr, "tritium: warning: %s=%s ignored (expected 0: mma.sync, or 1: wgmma on sm_90)\n",
                 GPU_WGMMA_ENV, wg);
     }
+    const char *ps = getenv(GPU_PERSISTENT_ENV);
+    o->persistent = ps && !strcmp(ps, "1");
+    static bool warned_ps;
+    if (ps && *ps && strcmp(ps, "0") && strcmp(ps, "1") && !warned_ps) {
+        warned_ps = true;
+        fprintf(stderr, "tritium: warning: %s=%s ignored (expected 0 or 1: persistent kernels)\n", GPU_PERSISTENT_ENV, ps);
+    }
 }
 
 void gpu_kernel_free(gpu_kernel *k)
@@ -80,8 +87,8 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
-    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nmma_sync=%d\n", gpu_compiler_version(), arch, nw,
-            (int)o->numerics, (int)o->mma_sync);
+    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nmma_sync=%d\npersistent=%d\n", gpu_compiler_version(), arch,
+            nw, (int)o->numerics, (int)o->mma_sync, (int)o->persistent);
     fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : gpu_default_passes(), o->cg_level,
             gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)

@@ -131,7 +131,10 @@ typedef struct gctx {
     VEC(remat_ent) remat;
     VEC(lw_ent) lw;
     LLVMValueRef tid, lane, warp;
+    LLVMValueRef pid[3], nprog[3]; /* the program id and grid (i32): %ctaid/%nctaid, or a persistent
+                                    * kernel's loop-derived ids and grid parameters (g_program) */
     LLVMBasicBlockRef entry;
+    LLVMBasicBlockRef next_program; /* persistent (gpu_options.persistent): tt.return branches here */
     LLVMValueRef smem;             /* @tt_smem: dynamic shared memory */
     int smem_bytes;
     arena mem;
@@ -146,6 +149,9 @@ typedef struct gctx {
     double c_opt, c_cg;            /* the same, CPU time of this thread */
     double t_tm, t_prep;           /* seconds creating the target machine, linking libdevice and verifying */
 } gctx;
+
+/* Program id (nprog false) or grid size (true) along axis, i32. */
+LLVMValueRef g_program(gctx *g, int axis, bool nprog);
 
 /* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */
 void gfail(gctx *g, int32_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

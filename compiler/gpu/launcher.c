@@ -20,7 +20,7 @@ typedef struct memo_key {
     gpu_spec spec;
     char arch[16];
     int num_warps, numerics, cg_level;
-    bool mma_sync;
+    bool mma_sync, persistent;
     const char *passes, *libdevice;          /* compared as strings */
 } memo_key;
 
@@ -40,8 +40,9 @@ static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !
 static bool key_eq(const memo_key *a, const memo_key *b)
 {
     return a->serial == b->serial && a->spec.div16 == b->spec.div16 && a->spec.eq1 == b->spec.eq1 &&
-           !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps && a->numerics == b->numerics &&
-           a->cg_level == b->cg_level && a->mma_sync == b->mma_sync && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
+           a->spec.tdesc == b->spec.tdesc && !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps &&
+           a->numerics == b->numerics && a->cg_level == b->cg_level && a->mma_sync == b->mma_sync &&
+           a->persistent == b->persistent && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
 }
 
 /* The parameter as gpu_lower declares it (lower.c gpu_lower: i1, i8, i16 as
@@ -149,11 +150,27 @@ static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_
     return 0;
 }
 
-/* The tensor maps after the IR's parameters (gpu_kernel.tmaps), where the
- * loaded kernel has them (ptxas aligns them in the constant bank, so their
- * offsets come from the driver), and what the used ones hold. */
-static int tmap_layout(gpu_launcher *L, const ir_func *f, uint64_t tmaps, char *err, size_t errlen)
+/* The parameters after the IR's: a persistent kernel's grid (i32 x3, the C
+ * rule) and how many CTAs it launches at most; the tensor maps
+ * (gpu_kernel.tmaps), where the loaded kernel has them (ptxas aligns them
+ * in the constant bank, so their offsets come from the driver), and what
+ * the used ones hold. */
+static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, uint64_t tmaps, char *err,
+                       size_t errlen)
 {
+    int first_map = L->nparams;
+    if (o->persistent) {
+        cuda_device_info di;
+        int per_sm = 0;
+        if (cuda_device_info_get(&di) || cuda_kernel_occupancy(&L->k, L->block, L->smem, &per_sm)) {
+            snprintf(err, errlen, "%s", cuda_error());
+            return -1;
+        }
+        L->persistent_ctas = (per_sm > 0 ? per_sm : 1) * (di.sm_count > 0 ? di.sm_count : 1);
+        L->grid_off = (int)((L->size + 3) & ~(size_t)3);
+        L->size = (size_t)L->grid_off + 12;
+        first_map += 3;
+    }
     for (uint64_t m = L->tma_used; m; m &= m - 1) {
         int k = __builtin_ctzll(m);
         if (k + 3 >= L->nparams || !gpu_tma_plan(f, k, &L->tmap[k])) {
@@ -164,7 +181,7 @@ static int tmap_layout(gpu_launcher *L, const ir_func *f, uint64_t tmaps, char *
     for (int k = 0, j = 0; k < 64; k++) {
         if (!(tmaps >> k & 1)) continue;
         size_t off, sz;
-        if (cuda_kernel_param(&L->k, L->nparams + j++, &off, &sz)) {
+        if (cuda_kernel_param(&L->k, first_map + j++, &off, &sz)) {
             snprintf(err, errlen, "%s", cuda_error());
             return -1;
         }
@@ -199,7 +216,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         if (memo.v.v[i].generation == gen && !strcmp(memo.v.v[i].l->key, gk.key)) {
             L->k = memo.v.v[i].l->k;
             L->mod = NULL;                                /* the other launcher's */
-            if (tmap_layout(L, f, gk.tmaps, err, errlen)) goto fail;
+            if (tail_layout(L, f, o, gk.tmaps, err, errlen)) goto fail;
             gpu_kernel_free(&gk);
             return L;
         }
@@ -210,7 +227,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         goto fail;
     }
     st->load_ms = (now_seconds() - t0) * 1e3;
-    if (tmap_layout(L, f, gk.tmaps, err, errlen)) goto fail;
+    if (tail_layout(L, f, o, gk.tmaps, err, errlen)) goto fail;
     gpu_kernel_free(&gk);
     return L;
 fail:
@@ -239,6 +256,7 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
     k.numerics = (int)o->numerics;
     k.cg_level = o->cg_level;
     k.mma_sync = o->mma_sync;
+    k.persistent = o->persistent;
     k.passes = o->passes;
     k.libdevice = o->libdevice;
     unsigned gen = cuda_context_generation();
@@ -264,11 +282,18 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
 
 int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf)
 {
-    if (L->tma_used) {                 /* the maps are encoded per launch, in a copy of the caller's buffer */
-        _Alignas(64) unsigned char b[4096];          /* the parameter space's limit (tmap_layout) */
-        memcpy(b, buf, L->size);
-        if (gpu_tma_fill(L, b)) return -1;
-        return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, b, L->size);
-    }
-    return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, buf, L->size);
+    if (!L->tma_used && !L->persistent_ctas) return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, buf, L->size);
+    /* the grid and the maps go into a copy of the caller's buffer */
+    _Alignas(64) unsigned char b[4096];
+    if (L->size > sizeof b) return cuda_fail("kernel %s: %zu bytes of parameters (at most 4096)", L->k.name, L->size);
+    memcpy(b, buf, L->size);
+    if (L->tma_used && gpu_tma_fill(L, b)) return -1;
+    if (!L->persistent_ctas) return cuda_launch_packed(&L->k, grid, L->block, L->smem, stream, b, L->size);
+    int64_t programs = grid[0] * grid[1] * grid[2];  /* each checked against CUDA's limits by the callers */
+    if (programs > INT32_MAX)
+        return cuda_fail("persistent kernel %s: %lld programs (at most 2^31-1)", L->k.name, (long long)programs);
+    int32_t g32[3] = { (int32_t)grid[0], (int32_t)grid[1], (int32_t)grid[2] };
+    memcpy(b + L->grid_off, g32, sizeof g32);
+    const int64_t ctas[3] = { programs < L->persistent_ctas ? programs : L->persistent_ctas, 1, 1 };
+    return cuda_launch_packed(&L->k, ctas, L->block, L->smem, stream, b, L->size);
 }

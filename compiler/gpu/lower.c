@@ -360,13 +360,10 @@ static void lower_op(gctx *g, ir_op *op)
     switch (ir_ops[op->opc].family) {
     case F_SOURCE:
         if (op->opc == IR_GET_PID || op->opc == IR_GET_NPROG) {
-            static const char *names[2][3] = {
-                { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
-                { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
             int axis = (int)op->attr[0];
             if (axis < 0 || axis > 2) { gfail(g, op->loc, "program axis %d out of range", axis); return; }
             gv y = g_new(g, 1, 0);
-            y.r[0] = g_intrinsic(g, names[op->opc == IR_GET_NPROG][axis], NULL, 0, NULL, 0);
+            y.r[0] = g_program(g, axis, op->opc == IR_GET_NPROG);
             LLVMTypeRef rt = g_type(g, f->values.v[op->res].type);
             if (rt != g->t_i32) y.r[0] = LLVMBuildZExt(g->B, y.r[0], rt, "");
             g_set(g, op->res, y);
@@ -400,7 +397,10 @@ static void lower_op(gctx *g, ir_op *op)
     case F_DEBUG: g_lower_debug(g, op); return;
     case F_ASM: g_lower_asm(g, op); return;
     case F_TERM:
-        if (op->opc == IR_RETURN) LLVMBuildRetVoid(g->B);
+        if (op->opc != IR_RETURN) return;
+        if (!g->next_program) LLVMBuildRetVoid(g->B);
+        else if (g->npipes) gfail(g, op->loc, "a persistent kernel cannot return inside a pipelined loop");
+        else LLVMBuildBr(g->B, g->next_program);
         return;                                  /* yield/condition: handled by the parent op */
     default:
         break;                                   /* F_PTR, F_ARITH, F_CAST, F_MATH: elementwise */
@@ -424,6 +424,59 @@ static void lower_region(gctx *g, int r)
     }
 }
 
+LLVMValueRef g_program(gctx *g, int axis, bool nprog)
+{
+    static const char *const names[2][3] = {
+        { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
+        { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
+    LLVMValueRef v = (nprog ? g->nprog : g->pid)[axis];
+    return v ? v : g_intrinsic(g, names[nprog][axis], NULL, 0, NULL, 0);
+}
+
+/* A persistent kernel (gpu_options.persistent): the launch's grid comes as
+ * three i32 parameters and the CTAs, as many as fit on the GPU at once
+ * (gpu_launcher_launch), walk the programs in launch order, x fastest:
+ *
+ *   for (p = %ctaid.x; p < gx * gy * gz; p += %nctaid.x) { pid = (p % gx, p / gx % gy, p / (gx * gy)); body }
+ *
+ * tt.return branches to the loop's latch (g->next_program). Leaves the
+ * builder in the body; persistent_end closes the loop. */
+static void persistent_begin(gctx *g, LLVMValueRef grid[3])
+{
+    LLVMValueRef total = LLVMBuildMul(g->B, LLVMBuildMul(g->B, grid[0], grid[1], ""), grid[2], "programs");
+    LLVMValueRef first = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", NULL, 0, NULL, 0);
+    LLVMValueRef step = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, 0, NULL, 0);
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->B), head = new_block(g, "program"), body = new_block(g, "program.body"),
+                      latch = new_block(g, "program.next"), exit = new_block(g, "program.exit");
+    LLVMBuildBr(g->B, head);
+    LLVMPositionBuilderAtEnd(g->B, head);
+    LLVMValueRef p = LLVMBuildPhi(g->B, g->t_i32, "program");
+    LLVMBuildCondBr(g->B, LLVMBuildICmp(g->B, LLVMIntULT, p, total, ""), body, exit);
+    LLVMPositionBuilderAtEnd(g->B, latch);
+    LLVMValueRef next = LLVMBuildAdd(g->B, p, step, "");
+    LLVMBuildBr(g->B, head);
+    LLVMAddIncoming(p, (LLVMValueRef[]){ first, next }, (LLVMBasicBlockRef[]){ entry, latch }, 2);
+    LLVMPositionBuilderAtEnd(g->B, exit);
+    LLVMBuildRetVoid(g->B);
+    LLVMPositionBuilderAtEnd(g->B, body);
+    LLVMValueRef yz = LLVMBuildUDiv(g->B, p, grid[0], "");
+    g->pid[0] = LLVMBuildURem(g->B, p, grid[0], "pid.x");
+    g->pid[1] = LLVMBuildURem(g->B, yz, grid[1], "pid.y");
+    g->pid[2] = LLVMBuildUDiv(g->B, yz, grid[1], "pid.z");
+    memcpy(g->nprog, grid, sizeof g->nprog);
+    g->next_program = latch;
+}
+
+/* After the body: the latch synchronizes the CTA, when the kernel uses
+ * shared memory, before the next program reuses it. */
+static void persistent_end(gctx *g)
+{
+    if (!block_done(g)) LLVMBuildBr(g->B, g->next_program);
+    if (!g->smem_bytes) return;
+    LLVMPositionBuilderBefore(g->B, LLVMGetFirstInstruction(g->next_program));
+    g_barrier(g);
+}
+
 /* Build the kernel: parameters, thread ids, body. */
 void gpu_lower(gctx *g, const char *name)
 {
@@ -433,8 +486,8 @@ void gpu_lower(gctx *g, const char *name)
      * takes TMA (that is known only once the body is lowered) */
     const char *tma = getenv("TRITIUM_TMA");    /* developer knob: 0 turns TMA off (part of the cache key) */
     g->tmaps = g_wgmma_enabled(g) && g->spec && !(tma && !strcmp(tma, "0")) ? g->spec->tdesc : 0;
-    int nt = __builtin_popcountll(g->tmaps);
-    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(body->nargs + nt + 1));
+    int nt = __builtin_popcountll(g->tmaps), np = body->nargs + (g->o->persistent ? 3 : 0);
+    LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(np + nt + 1));
     for (int k = 0; k < body->nargs; k++) {
         ir_type t = f->values.v[body->args[k]].type;
         if (ir_type_rank(t) != 0) { gfail(g, -1, "kernel parameter %d is a tensor", k); free(pt); return; }
@@ -443,9 +496,10 @@ void gpu_lower(gctx *g, const char *name)
         else if (lt == g->t_f16 || lt == g->t_bf16) lt = g->t_i16;
         pt[k] = lt;
     }
+    for (int k = body->nargs; k < np; k++) pt[k] = g->t_i32;      /* a persistent kernel's grid */
     LLVMTypeRef tmap_t = LLVMArrayType(g->t_i8, 128);
-    for (int j = 0; j < nt; j++) pt[body->nargs + j] = LLVMPointerTypeInContext(g->C, 0);
-    LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, (unsigned)(body->nargs + nt), 0);
+    for (int j = 0; j < nt; j++) pt[np + j] = LLVMPointerTypeInContext(g->C, 0);
+    LLVMTypeRef fty = LLVMFunctionType(g->t_void, pt, (unsigned)(np + nt), 0);
     g->fn = LLVMAddFunction(g->M, name, fty);
     LLVMSetFunctionCallConv(g->fn, LLVMPTXKernelCallConv);
     free(pt);
@@ -453,7 +507,7 @@ void gpu_lower(gctx *g, const char *name)
      * through cvta.param, as Triton 3.6 passes them: nvvm.grid_constant) */
     for (int k = 0, j = 0; k < 64; k++) {
         if (!(g->tmaps >> k & 1)) continue;
-        unsigned idx = (unsigned)(body->nargs + j++);
+        unsigned idx = (unsigned)(np + j++);
         LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateTypeAttribute(g->C, LLVMGetEnumAttributeKindForName("byval", 5), tmap_t));
         LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName("align", 5), 64));
         LLVMValueRef gc[3] = { g->fn, LLVMMDStringInContext(g->C, "grid_constant", 13),
@@ -485,9 +539,15 @@ void gpu_lower(gctx *g, const char *name)
     LLVMBasicBlockRef first = new_block(g, "body");
     LLVMBuildBr(g->B, first);
     LLVMPositionBuilderAtEnd(g->B, first);
+    if (np > body->nargs) {
+        LLVMValueRef grid[3];
+        for (int a = 0; a < 3; a++) grid[a] = LLVMGetParam(g->fn, (unsigned)(body->nargs + a));
+        persistent_begin(g, grid);
+    }
     lower_region(g, IR_BODY);
     if (g->failed) return;
-    if (!block_done(g)) LLVMBuildRetVoid(g->B);
+    if (g->next_program) persistent_end(g);
+    else if (!block_done(g)) LLVMBuildRetVoid(g->B);
     /* blocks left empty after a return */
     for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->fn); b; b = LLVMGetNextBasicBlock(b))
         if (!LLVMGetBasicBlockTerminator(b)) {

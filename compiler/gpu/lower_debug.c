@@ -92,11 +92,7 @@ static void lower_print(gctx *g, ir_op *op)
     bool hex = op->attr[1] != 0;
     uint64_t sgn = (uint64_t)op->attr[2];
     LLVMValueRef pid[3];
-    for (int a = 0; a < 3; a++) {
-        static const char *const names[3] = { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y",
-                                              "llvm.nvvm.read.ptx.sreg.ctaid.z" };
-        pid[a] = g_intrinsic(g, names[a], NULL, 0, NULL, 0);
-    }
+    for (int a = 0; a < 3; a++) pid[a] = g_program(g, a, false);
     if (op->nopnd == 0) {              /* once per program */
         char *fmt = xasprintf("pid (%%u, %%u, %%u)%s\n", prefix);
         LLVMValueRef fs = cstring(g, "printfFormat_", fmt);

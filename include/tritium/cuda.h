@@ -29,6 +29,9 @@ int cuda_init(void);
 bool cuda_no_driver(void);
 /* The last error message of this thread ("" when none). */
 const char *cuda_error(void);
+/* Set it (callers around the driver that fail for their own reasons);
+ * returns -1. */
+int cuda_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 typedef struct cuda_device_info {
     char name[256];
@@ -87,6 +90,10 @@ int cuda_kernel_get(cuda_module *m, const char *name, int dyn_smem, cuda_kernel 
  * array lands where the constant bank makes it 64-byte aligned, not at an
  * offset the C rule predicts. */
 int cuda_kernel_param(const cuda_kernel *k, int index, size_t *offset, size_t *size);
+/* How many CTAs of k, block_x threads and dyn_smem bytes of dynamic shared
+ * memory each, one SM holds at once (cuOccupancyMaxActiveBlocksPerMultiprocessor:
+ * registers, shared memory, threads); 0 when one does not fit. */
+int cuda_kernel_occupancy(const cuda_kernel *k, int block_x, int dyn_smem, int *ctas_per_sm);
 
 /* Launch grid (x,y,z) CTAs of block_x threads with dyn_smem bytes of
  * dynamic shared memory, the parameters pre-packed in one buffer of `size`

@@ -44,6 +44,10 @@ typedef struct gpu_options {
                                     * 3.6 does for capability 90 (third_party/nvidia/backend/compiler.py,
                                     * sm_arch_from_capability). $GPU_WGMMA_ENV=0 sets it
                                     * (gpu_options_default); `tritium --mma sync` too. */
+    bool persistent;               /* a persistent kernel: as many CTAs as fit on the GPU at once
+                                    * walk the launch's programs in order (lower.c
+                                    * persistent_begin; gpu_launcher_launch). $TRITIUM_PERSISTENT=1
+                                    * sets it (gpu_options_default); `tritium --persistent` too. */
     /* Developer knobs that change the PTX, read once from the environment by
      * gpu_options_default and part of the cache key: */
     const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: a lean O3 (codegen.c) */
@@ -53,6 +57,9 @@ typedef struct gpu_options {
 /* The environment variable that turns wgmma off (value 0) or on (1, the
  * default): gpu_options.mma_sync. */
 #define GPU_WGMMA_ENV "TRITIUM_WGMMA"
+/* The environment variable that makes kernels persistent (value 1):
+ * gpu_options.persistent. */
+#define GPU_PERSISTENT_ENV "TRITIUM_PERSISTENT"
 
 /* Defaults, and the knobs above from the environment. One extra LLVM option,
  * $TRITIUM_LLVM_ARG, is process-wide (LLVM's options are global): it is read
@@ -206,6 +213,9 @@ typedef struct gpu_launcher {
     gpu_param *params;
     size_t size;                   /* parameter buffer bytes */
     uint64_t tma_used;             /* gpu_kernel.tma_used: maps gpu_launcher_launch encodes */
+    int persistent_ctas;           /* a persistent kernel (gpu_options.persistent): the most CTAs
+                                    * it launches (SMs x CTAs per SM); 0: one CTA per program */
+    int grid_off;                  /* persistent: bytes, the launch's grid (i32 x3) in the buffer */
     gpu_tmap tmap[64];             /* the CUtensorMap of parameter i (tmaps bit i) */
     char key[33];                  /* the PTX cache key */
     char arch[16];

@@ -268,6 +268,54 @@ START_TEST(run_gpu_uses_the_memo)
 }
 END_TEST
 
+/* $TRITIUM_PERSISTENT=1: the kernel takes the launch's grid after its own
+ * parameters (three i32, the C rule) and runs on at most SMs x CTAs per SM
+ * CTAs (the stand-in: 132 x 2), a 1-D grid; fewer programs, fewer CTAs. A
+ * separate specialization: the memo and the cache keep both. */
+START_TEST(persistent_launch)
+{
+    tritium_module *m = tritium_module_load_text("k.py", SRC);
+    float *x = aligned_alloc(256, 4096), *y = aligned_alloc(256, 4096);
+    tritium_launch *L = make_launch(m, x, y, 1024, 1000, BIG, 2.5, 1);
+    const tritium_gpu_kernel *K, *P;
+    ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K), TRITIUM_OK);
+    setenv("TRITIUM_PERSISTENT", "1", 1);
+    ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &P), TRITIUM_OK);
+    unsetenv("TRITIUM_PERSISTENT");
+    ck_assert_ptr_ne(K, P);
+    ck_assert_int_eq(fake->module_loads, 2);
+    int np = 0, size = tritium_gpu_kernel_layout(P, &np, NULL, NULL, 0);
+    ck_assert_int_eq(np, 6);                           /* the kernel's own; the grid is the launch's */
+    size_t grid_off = (sizeof(struct ref_params) + 3) & ~(size_t)3;
+    ck_assert_int_eq(size, (int)(grid_off + 12));
+    unsigned char buf[64];
+    memset(buf, 0xAB, sizeof buf);
+    ck_assert_int_eq(tritium_gpu_kernel_pack(P, L, buf), TRITIUM_OK);
+    static const int64_t grids[][4] = { { 1000, 70, 1, 264 }, { 8, 2, 3, 48 }, { 2147483647, 1, 1, 264 } };
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(tritium_gpu_kernel_launch(P, grids[i][0], grids[i][1], grids[i][2], NULL, buf), TRITIUM_OK);
+        ck_assert_uint_eq(fake->param_size, grid_off + 12);
+        expect_buffer(fake->params, sizeof(struct ref_params), x, y, 1000, BIG, 2.5f, 1);
+        int32_t g[3];
+        memcpy(g, fake->params + grid_off, sizeof g);
+        ck_assert_int_eq(g[0], grids[i][0]);
+        ck_assert_int_eq(g[1], grids[i][1]);
+        ck_assert_int_eq(g[2], grids[i][2]);
+        ck_assert_uint_eq(fake->grid[0], grids[i][3]);
+        ck_assert_uint_eq(fake->grid[1], 1);
+        ck_assert_uint_eq(fake->grid[2], 1);
+    }
+    long launches = fake->launches;                    /* more programs than an i32 counts: refused */
+    ck_assert_int_eq(tritium_gpu_kernel_launch(P, 40000, 65535, 1, NULL, buf), TRITIUM_KERNEL_ERROR);
+    ck_assert_msg(strstr(tritium_last_error(), "persistent"), "%s", tritium_last_error());
+    ck_assert_int_eq(fake->launches, launches);
+    tritium_launch_free(L);
+    tritium_module_free(m);
+    free(x);
+    free(y);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("launcher");
@@ -278,6 +326,7 @@ int main(void)
     tcase_add_test(tc, memo_by_specialization);
     tcase_add_test(tc, warm_launch_is_one_driver_call);
     tcase_add_test(tc, run_gpu_uses_the_memo);
+    tcase_add_test(tc, persistent_launch);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -366,6 +366,40 @@ END_TEST
  * on sm_80+ (8 elements per thread: 4 packed cvt each), one per element
  * before (sm_75); the GPU check compares the values bit for bit
  * (launches.txt casts_misc, --rtol 0). */
+/* gpu_options.persistent: three i32 grid parameters after the kernel's
+ * own, one loop over the programs stepping by %nctaid.x, program ids from
+ * the loop counter instead of %ctaid.y; a CTA barrier at the loop's latch
+ * only when the kernel uses shared memory (the matmul's pipeline). */
+START_TEST(persistent_kernels)
+{
+    launch l;
+    vadd_launch(&l, 4096, 1024);
+    gpu_options o;
+    gpu_options_default(&o);
+    o.persistent = true;
+    char *p = ptx_for("examples/vector_add.py", "add_kernel", &l, &o, NULL);
+    ck_assert_msg(strstr(p, ".param .u32 add_kernel_param_6\n)"), "the grid after the 4 parameters");
+    ck_assert_int_eq(count_substr(p, "%nctaid.x"), 1);
+    ck_assert_int_eq(count_substr(p, "bar.sync"), 0);
+    free(p);
+    launch_free(&l);
+    mm_launch(&l, TT_F16, 0);
+    gpu_options_default(&o);
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+    int bars = count_substr(p, "bar.sync"), ctaid_y = count_substr(p, "%ctaid.y");
+    free(p);
+    o.persistent = true;
+    p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
+    ck_assert_int_eq(ctaid_y, 1);
+    ck_assert_int_eq(count_substr(p, "%ctaid.y"), 0);
+    ck_assert_int_eq(count_substr(p, "%nctaid.x"), 1);
+    ck_assert_int_eq(count_substr(p, "bar.sync"), bars + 1);
+    ck_assert_int_gt(count_substr(p, "wgmma.mma_async"), 0);
+    free(p);
+    launch_free(&l);
+}
+END_TEST
+
 START_TEST(truncf_packed)
 {
     for (int old = 0; old < 2; old++) {
@@ -746,6 +780,7 @@ int main(void)
     tcase_add_test(tc, dot_wgmma);
     tcase_add_test(tc, wgmma_knob);
     tcase_add_test(tc, truncf_packed);
+    tcase_add_test(tc, persistent_kernels);
     tcase_add_test(tc, staged_epilogue);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, high_rank_tiles);
