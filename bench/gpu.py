@@ -124,6 +124,8 @@ def attention_case(d, causal):
 
 
 CASES += [attention_case(d, causal) for d in (64, 128) for causal in (False, True)]
+for _c in CASES:
+    _c["base"] = _c["name"]          # the Triton side's call; the variants below keep it
 _mm = next(c for c in CASES if c["name"] == "matmul")
 CASES.insert(CASES.index(_mm) + 1, dict(_mm, name="matmul bf16", size=f"{MM}^3 bf16",
                                         spec=[x.replace(":f16[", ":bf16[") for x in _mm["spec"]]))
@@ -187,6 +189,7 @@ def run_tritium(exe, case, tmp, iters):
                        f"host launch {g['bench']['launch_us']:.2f} us "
                        f"({g['bench'].get('launch_stream_us') or 0:.2f} on a non-blocking stream)",
                 regs=g["num_regs"], spill=g["spill_bytes"], smem=g["smem_bytes"], device=g["device"],
+                ctas=g.get("persistent_ctas"),
                 arch=g["arch"], wall_s=wall)
 
 
@@ -242,20 +245,20 @@ class TritonSide:
         nw = case["num_warps"]
         t = {n: (torch.empty_like(self.load(tmp, case, n)) if out else self.load(tmp, case, n))
              for n, out in case["tensors"].items()}
-        if case["name"] == "vector_add":
+        if case["base"] == "vector_add":
             n = t["x_ptr"].numel()
             def call():
                 k[(triton.cdiv(n, 1024),)](t["x_ptr"], t["y_ptr"], t["output_ptr"], n, BLOCK_SIZE=1024, num_warps=nw)
-        elif case["name"] == "softmax":
+        elif case["base"] == "softmax":
             x, y = t["input_ptr"], t["output_ptr"]
             def call():
                 k[(x.shape[0],)](y, x, x.stride(0), y.stride(0), x.shape[0], x.shape[1], BLOCK_SIZE=1024, num_warps=nw)
-        elif case["name"] == "layer_norm":
+        elif case["base"] == "layer_norm":
             X = t["X"]
             def call():
                 k[(X.shape[0],)](X, t["Y"], t["W"], t["B"], t["Mean"], t["Rstd"], X.stride(0), X.shape[1], 1e-5,
                                  BLOCK_SIZE=1024, num_warps=nw)
-        elif case["name"].startswith("attention"):
+        elif case["base"].startswith("attention"):
             from triton.tools.tensor_descriptor import TensorDescriptor
             d = case["d"]
             q, kk, v, o, M = t["Q"], t["K"], t["V"], t["O"], t["M"]
@@ -370,7 +373,8 @@ def main():
                 row["tt"] = run_tritium(exe, c, tmp, a.iters)
                 device = f"{row['tt']['device']} ({row['tt']['arch']})"
                 log(f"   tritium: {row['tt']['ms']:.4f} ms, compile {row['tt']['detail']}, "
-                    f"regs {row['tt']['regs']} spill {row['tt']['spill']} smem {row['tt']['smem']} target {row['tt']['arch']}")
+                    f"regs {row['tt']['regs']} spill {row['tt']['spill']} smem {row['tt']['smem']} target {row['tt']['arch']}"
+                    + (f", persistent: {row['tt']['ctas']} CTAs" if row['tt'].get('ctas') else ""))
             except Exception as e:  # noqa: BLE001
                 row["err"].append(f"tritium: {e}")
                 log(f"   tritium FAILED: {e}")

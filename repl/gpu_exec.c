@@ -134,6 +134,8 @@ void repl_gpu_print_text(FILE *f, const repl_gpu_result *r, const launch *l)
                "%d bytes shared memory\n",
             r->front_ms, st->compile_ms, st->ptx_cached ? " (cached)" : "", st->load_ms, st->num_regs, st->spill_bytes,
             st->smem_bytes);
+    if (st->persistent_ctas)
+        fprintf(f, "persistent kernel: at most %d CTAs (SMs x CTAs resident per SM)\n", st->persistent_ctas);
     fprintf(f, "gpu      copy in %.3f ms, kernel %.4f ms, copy out %.3f ms\n", st->h2d_ms, st->kernel_ms, st->d2h_ms);
     if (r->bench_iters)
         fprintf(f, "bench    %d launches: median %.4f ms (min %.4f, max %.4f); host launch overhead %.2f us "
@@ -158,6 +160,7 @@ json_t *repl_gpu_json(const repl_gpu_result *r)
     json_object_set_new(o, "num_regs", json_integer(st->num_regs));
     json_object_set_new(o, "spill_bytes", json_integer(st->spill_bytes));
     json_object_set_new(o, "smem_bytes", json_integer(st->smem_bytes));
+    if (st->persistent_ctas) json_object_set_new(o, "persistent_ctas", json_integer(st->persistent_ctas));
     if (r->bench_iters) {
         json_t *b = json_object();
         json_object_set_new(b, "iters", json_integer(r->bench_iters));

@@ -132,6 +132,7 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     st->smem_bytes = K->smem;
     st->num_regs = K->k.num_regs;
     st->spill_bytes = K->k.local_bytes;
+    st->persistent_ctas = K->persistent_ctas;
     int rc = 2;
     int nall = l->nargs + l->nextra;
     cuda_devptr *dev = xcalloc((size_t)nall + 1, sizeof *dev);

@@ -142,6 +142,7 @@ typedef struct gpu_stats {
     double bench_ms;               /* mean over bench_iters further runs (0 when none) */
     bool ptx_cached;               /* a hit in the disk cache */
     int num_regs, spill_bytes, smem_bytes;
+    int persistent_ctas;           /* a persistent kernel's CTAs at most (gpu_launcher); 0: not persistent */
     char arch[16];                 /* the kernel's target (gpu_kernel.arch) */
     char device[256];
 } gpu_stats;
