@@ -133,7 +133,9 @@ typedef struct gctx {
     LLVMValueRef tid, lane, warp;
     LLVMValueRef pid[3], nprog[3]; /* the program id and grid (i32): %ctaid/%nctaid, or a persistent
                                     * kernel's loop-derived ids and grid parameters (g_program) */
-    LLVMBasicBlockRef entry;
+    LLVMBasicBlockRef entry;       /* allocas */
+    LLVMBasicBlockRef top;         /* values every op may use (lane/warp coordinates): entry, or the
+                                    * program loop's body in a persistent kernel */
     LLVMBasicBlockRef next_program; /* persistent (gpu_options.persistent): tt.return branches here */
     LLVMValueRef smem;             /* @tt_smem: dynamic shared memory */
     int smem_bytes;

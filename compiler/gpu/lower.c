@@ -467,6 +467,25 @@ static void persistent_begin(gctx *g, LLVMValueRef grid[3])
     g->next_program = latch;
 }
 
+/* A persistent kernel's per-program copy of parameter value v, through a
+ * volatile mov: LLVM cannot hoist it, or anything computed from it, out of
+ * the program loop. Hoisted, such values stay live across the whole body
+ * instead of ending at their last use: tutorial 06's d64 forward went from
+ * 127 to 131 registers (ptxas), past the 128 that let two CTAs share an SM. */
+static LLVMValueRef per_program(gctx *g, LLVMValueRef v)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    bool ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
+    if (ptr) v = LLVMBuildPtrToInt(g->B, v, g->t_i64, "");
+    LLVMTypeRef vt = LLVMTypeOf(v);
+    static const struct { const char *mov, *cons; } m[] = { { "mov.b64 $0, $1;", "=l,l" }, { "mov.b32 $0, $1;", "=r,r" },
+                                                            { "mov.b16 $0, $1;", "=h,h" }, { "mov.f32 $0, $1;", "=f,f" },
+                                                            { "mov.f64 $0, $1;", "=d,d" } };
+    int i = vt == g->t_i64 ? 0 : vt == g->t_i32 ? 1 : vt == g->t_i16 ? 2 : vt == g->t_f32 ? 3 : vt == g->t_f64 ? 4 : -1;
+    if (i >= 0) v = g_asm(g, vt, m[i].mov, m[i].cons, &v, 1, true);
+    return ptr ? LLVMBuildIntToPtr(g->B, v, t, "") : v;
+}
+
 /* After the body: the latch synchronizes the CTA, when the kernel uses
  * shared memory, before the next program reuses it. */
 static void persistent_end(gctx *g)
@@ -515,15 +534,24 @@ void gpu_lower(gctx *g, const char *name)
         LLVMAddNamedMetadataOperand(g->M, "nvvm.annotations", LLVMMDNodeInContext(g->C, gc, 3));
         g->tmap[k] = LLVMGetParam(g->fn, idx);
     }
-    g->entry = new_block(g, "entry");
+    g->entry = g->top = new_block(g, "entry");
     LLVMPositionBuilderAtEnd(g->B, g->entry);
-    g->tid = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);
+    if (np > body->nargs) {
+        LLVMValueRef grid[3];
+        for (int a = 0; a < 3; a++) grid[a] = LLVMGetParam(g->fn, (unsigned)(body->nargs + a));
+        persistent_begin(g, grid);
+        g->top = LLVMGetInsertBlock(g->B);
+        g->tid = g_asm(g, g->t_i32, "mov.u32 $0, %tid.x;", "=r", NULL, 0, true);     /* per program, as below */
+    } else {
+        g->tid = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.tid.x", NULL, 0, NULL, 0);
+    }
     g->lane = LLVMBuildAnd(g->B, g->tid, g_const_i32(g, 31), "lane");
     g->warp = LLVMBuildLShr(g->B, g->tid, g_const_i32(g, 5), "warp");
     for (int k = 0; k < body->nargs; k++) {
         ir_type t = f->values.v[body->args[k]].type;
         LLVMTypeRef lt = g_type(g, t);
         LLVMValueRef p = LLVMGetParam(g->fn, (unsigned)k);
+        if (g->next_program) p = per_program(g, p);
         if (lt == g->t_i1) p = LLVMBuildICmp(g->B, LLVMIntNE, p, g_const_i32(g, 0), "");
         else if (lt == g->t_i8 || lt == g->t_i16) p = LLVMBuildTrunc(g->B, p, lt, "");
         else if (lt == g->t_f16 || lt == g->t_bf16) p = LLVMBuildBitCast(g->B, p, lt, "");
@@ -534,16 +562,11 @@ void gpu_lower(gctx *g, const char *name)
         gv x = g_new(g, 1, 0);
         x.r[0] = p;
         g->val[body->args[k]] = x;
-        g->vblock[body->args[k]] = g->entry;
+        g->vblock[body->args[k]] = g->top;
     }
     LLVMBasicBlockRef first = new_block(g, "body");
     LLVMBuildBr(g->B, first);
     LLVMPositionBuilderAtEnd(g->B, first);
-    if (np > body->nargs) {
-        LLVMValueRef grid[3];
-        for (int a = 0; a < 3; a++) grid[a] = LLVMGetParam(g->fn, (unsigned)(body->nargs + a));
-        persistent_begin(g, grid);
-    }
     lower_region(g, IR_BODY);
     if (g->failed) return;
     if (g->next_program) persistent_end(g);

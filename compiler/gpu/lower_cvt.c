@@ -41,7 +41,7 @@ static lw_ent *lw_get(gctx *g, int lay)
     const glayout *L = gl_get(g, lay);
     lw_ent e = { .lay = lay };
     gpos p = pos_save(g);
-    pos_in_block(g, g->entry);
+    pos_in_block(g, g->top);
     for (int d = 0; d < L->rank; d++) {
         LLVMValueRef c = g_const_i32(g, 0);
         for (int k = 0; k < 2; k++) {
