@@ -536,7 +536,7 @@ void gpu_lower(gctx *g, const char *name)
     }
     g->entry = g->top = new_block(g, "entry");
     LLVMPositionBuilderAtEnd(g->B, g->entry);
-    if (np > body->nargs) {
+    if (g->o->persistent) {
         LLVMValueRef grid[3];
         for (int a = 0; a < 3; a++) grid[a] = LLVMGetParam(g->fn, (unsigned)(body->nargs + a));
         persistent_begin(g, grid);

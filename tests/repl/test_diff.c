@@ -708,6 +708,14 @@ START_TEST(cli_errors)
     EXPECT_STATUS(r, 2);
     EXPECT_IN(r.err, "--mma needs --device gpu");
     result_free(&r);
+    r = run_env(NULL, "run", va, "--persistent", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_IN(r.err, "--persistent needs --device gpu");
+    result_free(&r);
+    r = run_env(NULL, "ptx", va, "--persistent=1", NULL);
+    EXPECT_STATUS(r, 2);
+    EXPECT_IN(r.err, "option '--persistent' takes no value");
+    result_free(&r);
     /* the value of a launch-spec option is not taken as a GPU option */
     r = run_env(NULL, "ptx", va, "--kernel", "--llvm", NULL);
     EXPECT_STATUS(r, 2);
