@@ -26,7 +26,7 @@ int repl_dbg_cmd_diff(repl_dbg *r, const char *args)
     bool ok = repl_gpu_take(wc, w, RG_ARCH | RG_NUMERICS | RG_DIFF, &g, &rest, &rv);
     if (ok && rest) {
         fprintf(stderr, "diff: unexpected '%s' (options: --rtol R --atol A --ulp N --numerics ieee|fast "
-                        "--show N --arch sm_NN --mma wgmma|sync --against SCHEDULE)\n", rv[0]);
+                        "--show N --arch sm_NN --mma wgmma|sync --persistent --against SCHEDULE)\n", rv[0]);
         ok = false;
     }
     if (ok && (g.trials > 1 || g.nsizes)) {

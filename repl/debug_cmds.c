@@ -351,7 +351,8 @@ static const dcmd top_cmds[] = {
       "Debug another kernel (breakpoints stay).", NULL },
 #ifdef TRITIUM_HAVE_GPU
     { "diff", "", R(repl_dbg_cmd_diff), NULL, 0, ARGS_NONE, C_LNCH,
-      "diff [--rtol R] [--atol A] [--ulp N] [--numerics ieee|fast] [--show N] [--against SCHEDULE]",
+      "diff [--rtol R] [--atol A] [--ulp N] [--numerics ieee|fast] [--show N] [--arch sm_NN] [--mma wgmma|sync]\n"
+      "     [--persistent] [--against SCHEDULE]",
       "Run the loaded launch from fresh inputs in the interpreter and on the GPU and report every\n"
       "element that disagrees, with the program and line that wrote it (as `tritium diff`).\n"
       "--against SCHEDULE compares with a second interpreter run instead (no GPU needed).", NULL },
