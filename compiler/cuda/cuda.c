@@ -96,6 +96,7 @@ static const char *launch_text(void)
 static __thread char errbuf[4096];
 
 const char *cuda_error(void) { return errbuf; }
+bool cuda_no_driver(void) { return cu.no_driver; }
 
 int cuda_fail(const char *fmt, ...)
 {
@@ -105,8 +106,6 @@ int cuda_fail(const char *fmt, ...)
     va_end(ap);
     return -1;
 }
-bool cuda_no_driver(void) { return cu.no_driver; }
-
 
 /* "an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)" */
 static void describe(CUresult r, char *buf, size_t n)

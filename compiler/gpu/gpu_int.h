@@ -169,6 +169,10 @@ int gl_default_for(gctx *g, ir_type t);
  * of 128 (the wgmma tile layout, g_tile_offset). The compiler (pipeline.c)
  * and the launcher (gpu_tma_plan) decide by it alike. */
 bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle);
+/* The kernel parameter whose descriptor a 2-D descriptor load reads (ops.def
+ * tt.load roles ptr, mask, other, base, off0, off1: the base is that
+ * parameter), else -1; its offsets are operands 4 and 5. */
+int gpu_desc_load_param(const ir_func *f, const ir_op *op);
 /* The element type, box and swizzle of host descriptor parameter k's map,
  * from f's 2-D descriptor loads of it (their block is the descriptor's);
  * false when f has none that gpu_tma_box takes. */

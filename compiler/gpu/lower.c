@@ -444,8 +444,7 @@ LLVMValueRef g_program(gctx *g, int axis, bool nprog)
 static void persistent_begin(gctx *g, LLVMValueRef grid[3])
 {
     LLVMValueRef total = LLVMBuildMul(g->B, LLVMBuildMul(g->B, grid[0], grid[1], ""), grid[2], "programs");
-    LLVMValueRef first = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.ctaid.x", NULL, 0, NULL, 0);
-    LLVMValueRef step = g_intrinsic(g, "llvm.nvvm.read.ptx.sreg.nctaid.x", NULL, 0, NULL, 0);
+    LLVMValueRef first = g_program(g, 0, false), step = g_program(g, 0, true);    /* %ctaid.x, %nctaid.x */
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->B), head = new_block(g, "program"), body = new_block(g, "program.body"),
                       latch = new_block(g, "program.next"), exit = new_block(g, "program.exit");
     LLVMBuildBr(g->B, head);

@@ -204,9 +204,8 @@ static int env_int(const char *name, int dflt)
  * a box gpu_tma_box takes, and offsets computable for a later iteration. */
 static int tma_param(gctx *g, gpipe *p, const ir_op *op, bool wg, const ir_type_info *ti, uint32_t box[2])
 {
-    if (!wg || !g->tmaps || op->nopnd != 6) return -1;
-    const ir_value_info *base = &g->f->values.v[op->opnd[3]];
-    int k = base->def_kind == IR_DEF_ARG ? base->index : -1;     /* a kernel parameter */
+    if (!wg || !g->tmaps) return -1;
+    int k = gpu_desc_load_param(g->f, op);
     int sw;
     if (k < 0 || k + 3 >= 64 || !(g->tmaps >> k & 1) || !(g->spec->div16 >> k & 1) || !(g->spec->div16 >> (k + 3) & 1) ||
         !gpu_tma_box(ti->elem, 2, ti->shape, box, &sw))

@@ -31,13 +31,19 @@ bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], i
     return true;
 }
 
+int gpu_desc_load_param(const ir_func *f, const ir_op *op)
+{
+    if (op->opc != IR_LOAD || op->nopnd != 6) return -1;
+    const ir_value_info *base = &f->values.v[op->opnd[3]];
+    return base->def_kind == IR_DEF_ARG ? base->index : -1;
+}
+
 bool gpu_tma_plan(const ir_func *f, int k, gpu_tmap *t)
 {
-    ir_value arg = f->regions.v[IR_BODY].args[k];
     for (int r = 0; r < f->regions.n; r++)
         for (int i = 0; i < f->regions.v[r].nops; i++) {
             const ir_op *op = &f->regions.v[r].ops[i];
-            if (op->opc != IR_LOAD || op->nopnd != 6 || op->opnd[3] != arg) continue;
+            if (gpu_desc_load_param(f, op) != k) continue;
             const ir_type_info *ti = ir_type_get(f->values.v[op->res].type);
             if (!gpu_tma_box(ti->elem, ti->rank, ti->shape, t->box, &t->swizzle)) return false;
             t->dtype = ti->elem == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16;

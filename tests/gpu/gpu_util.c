@@ -111,6 +111,16 @@ static void free_compiled(void)
     vec_free(&mods);
 }
 
+char *src_of(const char *rel)
+{
+    const char *root = getenv("TRITIUM_SRCDIR");
+    char *p = xasprintf("%s/%s", root ? root : ".", rel);
+    char *s = read_file(p, NULL);
+    if (!s) fprintf(stderr, "cannot read %s\n", p);
+    free(p);
+    return s;
+}
+
 ir_func *compile_py(const char *src, const char *kernel, const launch *l)
 {
     static int count;

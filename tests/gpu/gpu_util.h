@@ -19,6 +19,10 @@ void lb_const(launch *l, const char *name, int64_t v);
 void lb_const_str(launch *l, const char *name, const char *s);
 void lb_fill_random(tt_tensor *t, uint64_t seed);
 
+/* The text of file rel (a path in the repository) under $TRITIUM_SRCDIR,
+ * else the working directory; NULL after a message on stderr. Caller frees. */
+char *src_of(const char *rel);
+
 /* Compile kernel `kernel` of Triton source `src` for launch l; NULL after
  * printing diagnostics. The module is kept alive in a static list. */
 ir_func *compile_py(const char *src, const char *kernel, const launch *l);

@@ -11,16 +11,6 @@
 
 #include "gpu_util.h"
 
-static char *src_of(const char *rel)
-{
-    const char *root = getenv("TRITIUM_SRCDIR");
-    char *p = xasprintf("%s/%s", root ? root : ".", rel);
-    char *s = read_file(p, NULL);
-    if (!s) fprintf(stderr, "cannot read %s\n", p);
-    free(p);
-    return s;
-}
-
 static bool have_ptxas = true;
 
 /* Compile kernel for launch l with options; returns the PTX (caller frees). */

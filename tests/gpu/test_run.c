@@ -10,15 +10,6 @@
 #include "gpu_util.h"
 #include "tritium/cuda.h"
 
-static char *src_of(const char *rel)
-{
-    const char *root = getenv("TRITIUM_SRCDIR");
-    char *p = xasprintf("%s/%s", root ? root : ".", rel);
-    char *s = read_file(p, NULL);
-    free(p);
-    return s;
-}
-
 static int run(const char *file, const char *kernel, launch *l, gpu_options *o, char *err, size_t n)
 {
     char *src = src_of(file);

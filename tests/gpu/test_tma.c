@@ -60,20 +60,6 @@ static void lb_desc(launch *l, const char *name, tt_dtype d, int64_t rows, int64
     }
 }
 
-static char *src_of(const char *rel)
-{
-    char path[4096];
-    const char *root = getenv("TRITIUM_SRCDIR");
-    snprintf(path, sizeof path, "%s/%s", root ? root : ".", rel);
-    FILE *fp = fopen(path, "rb");
-    ck_assert_msg(fp != NULL, "%s", path);
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, fp);
-    fclose(fp);
-    buf[n] = 0;
-    return buf;
-}
-
 /* tests/gpu/kernels.py desc_mm (C = A @ B through two host descriptors):
  * the maps the launcher plans from the IR (gpu_tma_plan), and the ones
  * gpu_tma_fill encodes from a buffer packed by gpu_launcher_pack, as the
@@ -95,6 +81,7 @@ START_TEST(fill_from_the_packed_buffer)
     lb_const(&l, "BN", 128);
     lb_const(&l, "BK", 64);
     char *src = src_of("tests/gpu/kernels.py");
+    ck_assert_ptr_nonnull(src);
     ir_func *f = compile_py(src, "desc_mm", &l);
     free(src);
     ck_assert_ptr_nonnull(f);

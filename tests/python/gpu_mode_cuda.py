@@ -50,16 +50,14 @@ def offset_kernel(out_ptr, base, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, base + offs, mask=offs < n)
 
 
-@triton.jit
-def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
-    offs_m = pid_m * BM + tl.arange(0, BM)
-    offs_n = pid_n * BN + tl.arange(0, BN)
-    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+def load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+desc_mm = load_module(os.path.join(ROOT, "tests", "gpu", "kernels.py"), "gpu_kernels").desc_mm   # host descriptors
 
 
 @triton.jit
@@ -136,9 +134,7 @@ def in_process():
         check("matmul through host descriptors %s" % str(dt)[6:], torch.allclose(c, a.float() @ b.float(), atol=1e-2))
     # tutorial 06's forward (unchanged) through host descriptors: its single test config
     os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
-    spec = importlib.util.spec_from_file_location("tut06", os.path.join(HERE, "tutorials", "06-fused-attention.py"))
-    tut = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tut)
+    tut = load_module(os.path.join(HERE, "tutorials", "06-fused-attention.py"), "tut06")
     for d in (64, 128):
         for causal in (False, True):
             q, k, v = (torch.randn(1, 2, 1024, d, device="cuda", dtype=torch.float16) * 0.5 for _ in range(3))

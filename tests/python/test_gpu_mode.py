@@ -6,6 +6,7 @@ references: the parameter buffer against a ctypes.Structure of the same
 fields (C's layout rules), the memo against the driver's module load
 count and a count of tritium_gpu_prepare calls. Nothing here is timed."""
 import ctypes
+import importlib.util
 import os
 
 import pytest
@@ -13,6 +14,11 @@ import pytest
 torch = pytest.importorskip("torch")
 triton = pytest.importorskip("triton")
 import triton.language as tl  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location(
+    "gpu_kernels", os.path.join(os.path.dirname(__file__), "..", "gpu", "kernels.py"))
+_kernels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_kernels)
 
 FAKE = os.environ.get("FAKE_CUDA")
 if not FAKE:
@@ -41,16 +47,7 @@ class FakeTmap(ctypes.Structure):         # fake_cuda.h's fake_tmap: what the st
                 ("swizzle", ctypes.c_int)]
 
 
-@triton.jit
-def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
-    offs_m = pid_m * BM + tl.arange(0, BM)
-    offs_n = pid_n * BN + tl.arange(0, BN)
-    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+desc_mm = _kernels.desc_mm                # C = A @ B through two host descriptors
 
 
 class DescParams(ctypes.Structure):       # two descriptors (base, shape i32 x2, strides i64 x2), c, M, N, K
