@@ -242,6 +242,9 @@ sval sema_bp_address(sema *S, src_pos p, sval bp, const sval *idx, unsigned chec
  * desc: a descriptor load's base and offsets (ops.def, tt.load); tt.store
  * of value (of ptr's shape and pointee type) under mask. */
 sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, const ir_value *desc, int ndesc);
+/* The "desc" operands of a tt.load (ops.def) of block pointer or descriptor
+ * bp: base, offsets, shape, strides into desc[1 + 3 * rank]; their count. */
+int sema_bp_desc(const sval *bp, ir_value *desc);
 void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value);
 
 /* tensor descriptors (sema_tdesc.c; Triton 3.6 semantic.py make_tensor_descriptor,

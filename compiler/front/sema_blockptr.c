@@ -121,8 +121,9 @@ void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx)
     }
 }
 
-/* The pointer tile of a block pointer and, for the dims in `check`, its mask. */
-static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask)
+/* The pointer tile of a block pointer and, for the dims in `check`, its
+ * mask; *all: every dim is checked. */
+static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, bool *all)
 {
     int rank = (int)bp.i;
     int64_t shape[IR_MAX_RANK];
@@ -142,13 +143,14 @@ static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask)
     }
     sval idx[IR_MAX_RANK];
     sema_bp_indices(S, p, bp, idx);
+    *all = checked == (1u << rank) - 1;
     return sema_bp_address(S, p, bp, idx, checked, rank, shape, mask);
 }
 
 sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, const ir_value *desc, int ndesc)
 {
     const ir_type_info *t = sv_shape(S, &ptr);
-    ir_value ops[3 + 1 + IR_MAX_RANK] = { ptr.v, -1, -1 };
+    ir_value ops[3 + 1 + 3 * IR_MAX_RANK] = { ptr.v, -1, -1 };
     int n = 1;
     if (mask.k != V_NONE) {
         /* padding_option: "zero" (or unset: undefined, 0 in practice) or "nan" */
@@ -159,17 +161,35 @@ sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, con
         sval other = sema_const_tensor(S, p, nan ? NAN : 0.0, 0, ptr.pt, t->rank, t->shape);
         ops[n++] = mask.v;
         ops[n++] = other.v;
-        for (int k = 0; k < ndesc && k <= IR_MAX_RANK; k++) ops[n++] = desc[k];
+        for (int k = 0; k < ndesc && k <= 3 * IR_MAX_RANK; k++) ops[n++] = desc[k];
     }
     sema_setloc(S, p);
     return sv_tensor(ir_emit1(&S->b, IR_LOAD, sema_type(ptr.pt, 0, t->rank, t->shape), n, ops), ptr.pt, 0);
 }
 
+int sema_bp_desc(const sval *bp, ir_value *desc)
+{
+    int rank = (int)bp->i;
+    desc[0] = bp->items[0].v;
+    for (int d = 0; d < rank; d++) {
+        desc[1 + d] = bp->items[1 + 2 * rank + d].v;
+        desc[1 + rank + d] = bp->items[1 + d].v;
+        desc[1 + 2 * rank + d] = bp->items[1 + rank + d].v;
+    }
+    return 1 + 3 * rank;
+}
+
+/* A block checked along every dim keeps its descriptor (ops.def, tt.load);
+ * one that is not reads outside its shape where a dim is unchecked, which
+ * TMA would not. */
 sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
 {
     sval mask;
-    sval ptr = tile(S, p, bp, check, &mask);
-    return sema_masked_load(S, p, ptr, mask, padding, NULL, 0);
+    bool all;
+    sval ptr = tile(S, p, bp, check, &mask, &all);
+    ir_value desc[1 + 3 * IR_MAX_RANK];
+    int n = all ? sema_bp_desc(&bp, desc) : 0;
+    return sema_masked_load(S, p, ptr, mask, padding, desc, n);
 }
 
 void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value)
@@ -182,7 +202,8 @@ void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value)
 void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval check)
 {
     sval mask;
-    sval ptr = tile(S, p, bp, check, &mask);
+    bool all;
+    sval ptr = tile(S, p, bp, check, &mask, &all);
     const ir_type_info *t = sv_shape(S, &ptr);
     int rank = t->rank;
     int64_t shape[IR_MAX_RANK];

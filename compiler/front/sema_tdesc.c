@@ -148,16 +148,15 @@ static sval block_value(sema *S, src_pos p, const char *fn, sval desc, sval v, b
     return v;
 }
 
-/* The load keeps the descriptor's base and the block's offsets (ops.def,
- * tt.load): the GPU path reads a 2-D block with TMA from them. */
+/* The load keeps the descriptor (ops.def, tt.load): the GPU path reads a
+ * 2-D block with TMA from it. */
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
 {
     sval mask, at = at_offsets(S, p, "load", desc, offsets);
     sval ptr = block_ptrs_at(S, p, at, &mask);
-    int rank = rank_of(&at);
-    ir_value d[1 + IR_MAX_RANK] = { at.items[0].v };
-    for (int k = 0; k < rank; k++) d[1 + k] = at.items[1 + 2 * rank + k].v;
-    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, d, 1 + rank);
+    ir_value d[1 + 3 * IR_MAX_RANK];
+    int n = sema_bp_desc(&at, d);
+    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, d, n);
 }
 
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value)

@@ -93,7 +93,7 @@ static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_sp
             gpu_llvm_extra_arg());
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
-    fprintf(m, "\ntdesc=%llx\n", spec ? (unsigned long long)spec->tdesc : 0ULL);
+    fputc('\n', m);
     /* developer knobs that change the code (pipeline.c, lower_dot.c) */
     const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA_ASYNC",
                             "TRITIUM_WGMMA_SMEM_A", "TRITIUM_TMA" };

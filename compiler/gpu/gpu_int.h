@@ -145,7 +145,9 @@ typedef struct gctx {
     gtile **stile;                 /* per value: the tile of a pipelined load in shared memory */
     struct gpipe *pipes[4];        /* software-pipelined loops being lowered, innermost last */
     uint64_t tmaps, tma_used;      /* gpu_kernel.tmaps / tma_used */
-    LLVMValueRef tmap[64];         /* parameter i's CUtensorMap (generic address), tmaps bit i */
+    int nmaps;
+    gpu_tmap maps[GPU_MAX_TMAPS];  /* gpu_tma_maps */
+    LLVMValueRef tmap[GPU_MAX_TMAPS]; /* map j's CUtensorMap parameter (generic address) */
     int npipes;
     double t_opt, t_cg;            /* seconds in the LLVM passes and in PTX emission */
     double c_opt, c_cg;            /* the same, CPU time of this thread */
@@ -162,27 +164,33 @@ int gl_intern(gctx *g, const glayout *L);
 static inline const glayout *gl_get(gctx *g, int id) { return &g->lays.v[id]; }
 int gl_default_for(gctx *g, ir_type t);
 
-/* tma.c: TMA loads of host tensor descriptors. gpu_tma_box: whether a
- * descriptor of element type et, rank and block shape is read with TMA,
- * and its box (innermost first, elements) and swizzle (bytes): 2-D, 16-bit
- * elements, rows a multiple of 8 up to 256, row bytes 32, 64 or a multiple
- * of 128 (the wgmma tile layout, g_tile_offset). The compiler (pipeline.c)
- * and the launcher (gpu_tma_plan) decide by it alike. */
+/* tma.c: TMA loads of tensor descriptors and block pointers. gpu_tma_box:
+ * whether a block of element type et, rank and block shape is read with
+ * TMA, and its box (innermost first, elements) and swizzle (bytes): 2-D,
+ * 16-bit elements, rows a multiple of 8 up to 256, row bytes 32, 64 or a
+ * multiple of 128 (the wgmma tile layout, g_tile_offset). */
 bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle);
-/* The kernel parameter whose descriptor a 2-D descriptor load reads (ops.def
- * tt.load roles ptr, mask, other, base, off0, off1: the base is that
- * parameter), else -1; its offsets are operands 4 and 5. */
-int gpu_desc_load_param(const ir_func *f, const ir_op *op);
-/* The element type, box and swizzle of host descriptor parameter k's map,
- * from f's 2-D descriptor loads of it (their block is the descriptor's);
- * false when f has none that gpu_tma_box takes. */
-bool gpu_tma_plan(const ir_func *f, int k, gpu_tmap *t);
-/* Encode into buf (L->size bytes, 64-byte aligned) the CUtensorMap of each
- * host descriptor L reads with TMA, from the base address, shape (i32) and
- * strides (i64) packed at parameters k, k+1.., k+3 (launch.h's expansion
- * of a descriptor, api/launch.c push_arg). -1 with the driver's message
- * (cuda_error()) when the driver refuses a map (a shape below 1, a stride
- * not a multiple of 16 bytes, ...). */
+/* The tensor maps an sm_90a kernel of f takes, in op order, at most max:
+ * one per distinct descriptor and box among f's 2-D loads with "desc"
+ * operands (ops.def tt.load: host and in-kernel tensor descriptors, block
+ * pointers checked along both dims) whose box gpu_tma_box takes, whose last
+ * stride is 1, whose base and row stride the specialization (spec, may be
+ * NULL) proves 16-byte aligned, and whose base, shape and row stride a
+ * launch can compute from the parameters alone (constants, parameters,
+ * values an scf.for carries unchanged, integer arith and tt.addptr), each
+ * compiled into the map's program. Triton 3.6 builds in-kernel descriptors'
+ * maps on the device instead (TMAToLLVM.cpp, tensormap.replace); these are
+ * the same for every program, so the launch encodes them once. The
+ * compiler (lower.c) and the launcher (tail_layout) call it alike. */
+int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max);
+/* The index in maps[n] of the map that load op reads, or -1. */
+int gpu_tma_map_of(const ir_func *f, const gpu_tmap *maps, int n, const ir_op *op);
+/* Encode into buf (L->size bytes, 64-byte aligned) each tensor map L reads
+ * (tma_used), its address, shape and row stride computed by its program from
+ * the parameters packed in buf. -1 with a message (cuda_error()) when a
+ * program divides by zero or the driver refuses a map (a shape below 1, a
+ * stride not a multiple of 16 bytes, ...); the driver's error names the
+ * numbers. */
 int gpu_tma_fill(const gpu_launcher *L, void *buf);
 /* mbarriers in shared memory (bar: addrspace(3)): init with an arrival count
  * of 1 (one thread issues each stage), invalidate, the fence that makes

@@ -40,7 +40,7 @@ static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !
 static bool key_eq(const memo_key *a, const memo_key *b)
 {
     return a->serial == b->serial && a->spec.div16 == b->spec.div16 && a->spec.eq1 == b->spec.eq1 &&
-           a->spec.tdesc == b->spec.tdesc && !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps &&
+           !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps &&
            a->numerics == b->numerics && a->cg_level == b->cg_level && a->mma_sync == b->mma_sync &&
            a->persistent == b->persistent && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
 }
@@ -152,11 +152,11 @@ static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_
 
 /* The parameters after the IR's: a persistent kernel's grid (i32 x3, the C
  * rule) and how many CTAs it launches at most; the tensor maps
- * (gpu_kernel.tmaps), where the loaded kernel has them (ptxas aligns them
- * in the constant bank, so their offsets come from the driver), and what
- * the used ones hold. */
-static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, uint64_t tmaps, char *err,
-                       size_t errlen)
+ * (gpu_kernel.tmaps; their programs from gpu_tma_maps), where the loaded
+ * kernel has them (ptxas aligns them in the constant bank, so their offsets
+ * come from the driver). */
+static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, const gpu_spec *spec, uint64_t tmaps,
+                       char *err, size_t errlen)
 {
     int first_map = L->nparams;
     if (o->persistent) {
@@ -171,17 +171,15 @@ static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, 
         L->size = (size_t)L->grid_off + 12;
         first_map += 3;
     }
-    for (uint64_t m = L->tma_used; m; m &= m - 1) {
-        int k = __builtin_ctzll(m);
-        if (k + 3 >= L->nparams || !gpu_tma_plan(f, k, &L->tmap[k])) {
-            snprintf(err, errlen, "kernel %s: parameter %d's TMA loads have no tensor map", L->k.name, k);
-            return -1;
-        }
+    L->nmaps = tmaps ? gpu_tma_maps(f, spec, L->tmap, GPU_MAX_TMAPS) : 0;
+    if (L->nmaps != __builtin_popcountll(tmaps)) {
+        snprintf(err, errlen, "kernel %s takes %d tensor maps, the IR has %d", L->k.name, __builtin_popcountll(tmaps),
+                 L->nmaps);
+        return -1;
     }
-    for (int k = 0, j = 0; k < 64; k++) {
-        if (!(tmaps >> k & 1)) continue;
+    for (int j = 0; j < L->nmaps; j++) {
         size_t off, sz;
-        if (cuda_kernel_param(&L->k, first_map + j++, &off, &sz)) {
+        if (cuda_kernel_param(&L->k, first_map + j, &off, &sz)) {
             snprintf(err, errlen, "%s", cuda_error());
             return -1;
         }
@@ -189,7 +187,7 @@ static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, 
             snprintf(err, errlen, "kernel %s: tensor map parameter at %zu, %zu bytes (expected 128)", L->k.name, off, sz);
             return -1;
         }
-        L->tmap[k].off = (int)off;
+        L->tmap[j].off = (int)off;
         L->size = off + sz;
     }
     return 0;
@@ -216,7 +214,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         if (memo.v.v[i].generation == gen && !strcmp(memo.v.v[i].l->key, gk.key)) {
             L->k = memo.v.v[i].l->k;
             L->mod = NULL;                                /* the other launcher's */
-            if (tail_layout(L, f, o, gk.tmaps, err, errlen)) goto fail;
+            if (tail_layout(L, f, o, spec, gk.tmaps, err, errlen)) goto fail;
             gpu_kernel_free(&gk);
             return L;
         }
@@ -227,7 +225,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
         goto fail;
     }
     st->load_ms = (now_seconds() - t0) * 1e3;
-    if (tail_layout(L, f, o, gk.tmaps, err, errlen)) goto fail;
+    if (tail_layout(L, f, o, spec, gk.tmaps, err, errlen)) goto fail;
     gpu_kernel_free(&gk);
     return L;
 fail:

@@ -500,11 +500,12 @@ void gpu_lower(gctx *g, const char *name)
 {
     ir_func *f = g->f;
     ir_region *body = &f->regions.v[IR_BODY];
-    /* a CUtensorMap per host descriptor on sm_90a, whether or not a load
-     * takes TMA (that is known only once the body is lowered) */
+    /* the tensor maps on sm_90a, whether or not a load takes TMA (that is
+     * known only once the body is lowered) */
     const char *tma = getenv("TRITIUM_TMA");    /* developer knob: 0 turns TMA off (part of the cache key) */
-    g->tmaps = g_wgmma_enabled(g) && g->spec && !(tma && !strcmp(tma, "0")) ? g->spec->tdesc : 0;
-    int nt = __builtin_popcountll(g->tmaps), np = body->nargs + (g->o->persistent ? 3 : 0);
+    g->nmaps = g_wgmma_enabled(g) && !(tma && !strcmp(tma, "0")) ? gpu_tma_maps(f, g->spec, g->maps, GPU_MAX_TMAPS) : 0;
+    g->tmaps = g->nmaps ? (1ULL << g->nmaps) - 1 : 0;
+    int nt = g->nmaps, np = body->nargs + (g->o->persistent ? 3 : 0);
     LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(np + nt + 1));
     for (int k = 0; k < body->nargs; k++) {
         ir_type t = f->values.v[body->args[k]].type;
@@ -523,15 +524,14 @@ void gpu_lower(gctx *g, const char *name)
     free(pt);
     /* the maps: byval [128 x i8], align 64, grid constants (read in place
      * through cvta.param, as Triton 3.6 passes them: nvvm.grid_constant) */
-    for (int k = 0, j = 0; k < 64; k++) {
-        if (!(g->tmaps >> k & 1)) continue;
-        unsigned idx = (unsigned)(np + j++);
+    for (int j = 0; j < nt; j++) {
+        unsigned idx = (unsigned)(np + j);
         LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateTypeAttribute(g->C, LLVMGetEnumAttributeKindForName("byval", 5), tmap_t));
         LLVMAddAttributeAtIndex(g->fn, idx + 1, LLVMCreateEnumAttribute(g->C, LLVMGetEnumAttributeKindForName("align", 5), 64));
         LLVMValueRef gc[3] = { g->fn, LLVMMDStringInContext(g->C, "grid_constant", 13),
                                LLVMMDNodeInContext(g->C, (LLVMValueRef[]){ g_const_i32(g, idx + 1) }, 1) };
         LLVMAddNamedMetadataOperand(g->M, "nvvm.annotations", LLVMMDNodeInContext(g->C, gc, 3));
-        g->tmap[k] = LLVMGetParam(g->fn, idx);
+        g->tmap[j] = LLVMGetParam(g->fn, idx);
     }
     g->entry = g->top = new_block(g, "entry");
     LLVMPositionBuilderAtEnd(g->B, g->entry);

@@ -22,9 +22,10 @@
  * what a load with other=0 yields. After the loop: wait for all groups and
  * synchronize before shared memory is reused.
  *
- * On sm_90a a wgmma operand that a 2-D host tensor descriptor loads (ops.def,
- * tt.load with desc operands) is copied by TMA instead (tma.c), as Triton
- * 3.6 does: thread 0 arms the stage's mbarrier with the stage's bytes and
+ * On sm_90a a wgmma operand that a 2-D tensor descriptor or block pointer
+ * loads through a tensor map (ops.def, tt.load with desc operands;
+ * gpu_tma_maps) is copied by TMA instead (tma.c), as Triton 3.6 does for
+ * descriptors: thread 0 arms the stage's mbarrier with the stage's bytes and
  * issues one cp.async.bulk.tensor per 128-byte column slab at the block's
  * offsets; every thread waits on the mbarrier's phase before the stage is
  * read. The descriptor's bounds come from the tensor map, so the pointer
@@ -44,7 +45,7 @@ typedef struct pload {
     int64_t rows, cols;
     int esz;
     bool wg;                       /* feeds a wgmma dot: tile in the wgmma layout */
-    int tma;                       /* TMA: the host descriptor parameter whose map it reads; -1: cp.async */
+    int tma;                       /* TMA: the tensor map it reads (gpu_tma_maps); -1: cp.async */
     uint32_t box[2];               /* TMA: box, innermost first (gpu_tma_box) */
     int64_t off;                   /* byte offset inside a stage */
     gtile tile;                    /* the current iteration's stage */
@@ -128,10 +129,22 @@ static int carried_index(gctx *g, gpipe *p, ir_value v)
     return -1;
 }
 
+/* Loop-carried arg k is yielded unchanged (a block pointer's base, shape
+ * and strides, which the loop carries with its offsets). */
+static bool passthrough(gctx *g, gpipe *p, int k)
+{
+    ir_region *rg = &g->f->regions.v[p->body];
+    if (!rg->nops) return false;
+    ir_op *y = &rg->ops[rg->nops - 1];
+    return y->opc == IR_YIELD && k - 1 < y->nopnd && y->opnd[k - 1] == rg->args[k];
+}
+
 static bool invariant(gctx *g, gpipe *p, ir_value v, int depth)
 {
     if (!p->inloop[v]) return true;
     if (depth > 24) return false;
+    int k = carried_index(g, p, v);
+    if (k >= 0) return passthrough(g, p, k);
     ir_op *op = top_def(g, p, v);
     if (!op || !pure_op(op)) return false;
     for (int i = 0; i < op->nopnd; i++)
@@ -161,7 +174,7 @@ static bool can_eval(gctx *g, gpipe *p, ir_value v, int depth)
     ir_region *rg = &g->f->regions.v[p->body];
     if (v == rg->args[0]) return true;
     int k = carried_index(g, p, v);
-    if (k >= 0) return carried_inc(g, p, k) >= 0;
+    if (k >= 0) return passthrough(g, p, k) || carried_inc(g, p, k) >= 0;
     ir_op *op = top_def(g, p, v);
     if (!op || !pure_op(op)) return false;
     for (int i = 0; i < op->nopnd; i++)
@@ -197,21 +210,17 @@ static int env_int(const char *name, int dflt)
 
 #define PDBG(...) do { if (getenv("TRITIUM_GPU_DEBUG")) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
 
-/* The host descriptor parameter whose TMA map a 2-D descriptor load (ops.def,
- * tt.load with desc operands) may read, or -1: sm_90a with maps (lower.c),
- * a wgmma operand, the base 16-byte aligned and the row stride a multiple
- * of 16 elements (the specialization: TMA needs 16-byte global strides),
- * a box gpu_tma_box takes, and offsets computable for a later iteration. */
-static int tma_param(gctx *g, gpipe *p, const ir_op *op, bool wg, const ir_type_info *ti, uint32_t box[2])
+/* The tensor map (gpu_tma_maps) a 2-D descriptor load (ops.def, tt.load
+ * with desc operands) may read, or -1: a wgmma operand of a kernel with
+ * maps (sm_90a, lower.c), a map for its descriptor and box, and offsets
+ * computable for a later iteration. */
+static int tma_map(gctx *g, gpipe *p, const ir_op *op, bool wg, uint32_t box[2])
 {
-    if (!wg || !g->tmaps) return -1;
-    int k = gpu_desc_load_param(g->f, op);
-    int sw;
-    if (k < 0 || k + 3 >= 64 || !(g->tmaps >> k & 1) || !(g->spec->div16 >> k & 1) || !(g->spec->div16 >> (k + 3) & 1) ||
-        !gpu_tma_box(ti->elem, 2, ti->shape, box, &sw))
-        return -1;
-    if (!can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
-    return k;
+    if (!wg || !g->nmaps) return -1;
+    int j = gpu_tma_map_of(g->f, g->maps, g->nmaps, op);
+    if (j < 0 || !can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
+    memcpy(box, g->maps[j].box, sizeof g->maps[j].box);
+    return j;
 }
 
 static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
@@ -227,8 +236,8 @@ static void try_load(gctx *g, gpipe *p, ir_value v, bool wg)
     if (mask >= 0 && op->nopnd > 2 && !is_zero(g, op->opnd[2])) return;
     ir_value ptr = op->opnd[0];
     int lay = g->vlay[v];
-    uint32_t box[2];
-    int tma = tma_param(g, p, op, wg, ti, box);
+    uint32_t box[2] = { 0, 0 };
+    int tma = tma_map(g, p, op, wg, box);
     vplan vp = { 0 };
     if (tma < 0) {
         if (!can_eval(g, p, ptr, 0) || (mask >= 0 && !can_eval(g, p, mask, 0))) { PDBG("%%%d: pointer/mask not computable ahead\n", v); return; }
@@ -403,7 +412,7 @@ static gv ev(gctx *g, ir_value v, int lay, void *ctxp)
                       : e->iv;
     } else if ((k = carried_index(g, p, v)) >= 0) {
         gv base = g_convert_gv(g, e->carried[k - 1], t, lay);
-        if (!e->d) {
+        if (!e->d || passthrough(g, p, k)) {
             x = base;
         } else {
             ir_value incv = carried_inc(g, p, k);

@@ -15,7 +15,6 @@ gpu_spec gpu_spec_of_args(const ir_func *f, const launch *l, const uint64_t *add
         if (a->kind == ARG_TENSOR && a->tensor) {
             uint64_t at = addr ? addr[k] : (uint64_t)(a->offset * tt_dtype_size(a->tensor->dtype));
             if (at % 16 == 0) s.div16 |= 1ULL << k;            /* cuMemAlloc: 256-byte aligned */
-            if (a->desc_rank > 0) s.tdesc |= 1ULL << k;
         } else if (a->kind == ARG_INT && a->i % 16 == 0) s.div16 |= 1ULL << k;
         else if (a->kind == ARG_INT && a->i == 1) s.eq1 |= 1ULL << k;
     }

@@ -1,5 +1,7 @@
-/* tma.c — Hopper's tensor memory accelerator for the loads of host tensor
- * descriptors: the box rule the compiler and the launcher share, the
+/* tma.c — Hopper's tensor memory accelerator for the loads of tensor
+ * descriptors (host and in-kernel) and block pointers: the box rule and the
+ * tensor maps the compiler and the launcher share, the program that computes
+ * a map's address, shape and stride from a launch's parameters, the
  * CUtensorMap a launch passes, and the PTX of mbarriers and of
  * cp.async.bulk.tensor (Triton 3.6: third_party/nvidia/backend/driver.py
  * make_tensordesc_arg and fill_tma_descriptor for the host side;
@@ -31,48 +33,231 @@ bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], i
     return true;
 }
 
-int gpu_desc_load_param(const ir_func *f, const ir_op *op)
+/* ---- the maps and their launch-time programs ---- */
+
+static const ir_op *def_op(const ir_func *f, ir_value v)
 {
-    if (op->opc != IR_LOAD || op->nopnd != 6) return -1;
-    const ir_value_info *base = &f->values.v[op->opnd[3]];
-    return base->def_kind == IR_DEF_ARG ? base->index : -1;
+    const ir_value_info *vi = &f->values.v[v];
+    return vi->def_kind == IR_DEF_OP ? &f->regions.v[vi->region].ops[vi->index] : NULL;
 }
 
-bool gpu_tma_plan(const ir_func *f, int k, gpu_tmap *t)
+/* v itself, or the value an scf.for carries into v unchanged (its init). */
+static ir_value through_loops(const ir_func *f, ir_value v)
 {
-    for (int r = 0; r < f->regions.n; r++)
-        for (int i = 0; i < f->regions.v[r].nops; i++) {
-            const ir_op *op = &f->regions.v[r].ops[i];
-            if (gpu_desc_load_param(f, op) != k) continue;
-            const ir_type_info *ti = ir_type_get(f->values.v[op->res].type);
-            if (!gpu_tma_box(ti->elem, ti->rank, ti->shape, t->box, &t->swizzle)) return false;
-            t->dtype = ti->elem == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16;
-            return true;
-        }
+    for (int depth = 0; depth < 16; depth++) {
+        const ir_value_info *vi = &f->values.v[v];
+        if (vi->def_kind != IR_DEF_REGION_ARG || vi->index < 1) return v;
+        const ir_region *r = &f->regions.v[vi->region];
+        if (r->parent_op < 0 || !r->nops) return v;
+        const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op];
+        const ir_op *y = &r->ops[r->nops - 1];
+        int k = vi->index - 1;
+        if (loop->opc != IR_FOR || loop->region[0] != vi->region || y->opc != IR_YIELD || k >= y->nopnd ||
+            y->opnd[k] != v || 3 + k >= loop->nopnd)
+            return v;
+        v = loop->opnd[3 + k];
+    }
+    return v;
+}
+
+typedef struct tbuild {
+    const ir_func *f;
+    const gpu_spec *spec;
+    gpu_tmap *t;
+} tbuild;
+
+static bool step(tbuild *b, int op, int bits, int32_t a, int64_t imm)
+{
+    if (b->t->nsteps == GPU_TMAP_STEPS) return false;
+    b->t->step[b->t->nsteps++] = (gpu_tstep){ (uint8_t)op, (uint8_t)bits, a, imm };
+    return true;
+}
+
+static int64_t lowbit(int64_t x) { return x ? (int64_t)((uint64_t)x & -(uint64_t)x) : (int64_t)1 << 40; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Append v's program; returns the power of two v is a multiple of (bytes
+ * for a pointer), or 0 when the launch cannot compute v. */
+static int64_t emit(tbuild *b, ir_value v, int depth)
+{
+    const ir_func *f = b->f;
+    v = through_loops(f, v);
+    ir_type t = f->values.v[v].type;
+    if (depth > 12 || ir_type_rank(t) != 0 || ir_type_is_float(t)) return 0;
+    int bits = ir_type_bits(t);
+    const ir_value_info *vi = &f->values.v[v];
+    if (vi->def_kind == IR_DEF_ARG) {
+        int k = vi->index;
+        if (!step(b, GPU_TS_PARAM, bits, k, 0)) return 0;
+        bool d16 = b->spec && k < 64 && (b->spec->div16 >> k & 1);
+        return d16 ? 16 : 1;
+    }
+    const ir_op *op = def_op(f, v);
+    if (!op) return 0;
+    int64_t x, y;
+    switch (op->opc) {
+    case IR_CONSTANT:
+        return step(b, GPU_TS_CONST, bits, 0, op->ival) ? lowbit(op->ival) : 0;
+    case IR_EXTSI:                                   /* values are kept sign-extended already */
+        return emit(b, op->opnd[0], depth + 1);
+    case IR_EXTUI:
+        x = emit(b, op->opnd[0], depth + 1);
+        return x && step(b, GPU_TS_EXTU, ir_type_bits(f->values.v[op->opnd[0]].type), 0, 0) ? x : 0;
+    case IR_TRUNCI:
+        x = emit(b, op->opnd[0], depth + 1);
+        return x && step(b, GPU_TS_WRAP, bits, 0, 0) ? min64(x, (int64_t)1 << (bits < 40 ? bits : 40)) : 0;
+    case IR_ADDPTR: {
+        int esize = ir_type_bits(ir_type_get(ir_type_elem(t))->pointee) / 8;
+        x = emit(b, op->opnd[0], depth + 1);
+        y = x ? emit(b, op->opnd[1], depth + 1) : 0;
+        return y && step(b, GPU_TS_ADDPTR, 64, esize, 0) ? min64(x, y * esize) : 0;
+    }
+    case IR_ADDI: case IR_SUBI: case IR_MULI: case IR_DIVSI: case IR_DIVUI: case IR_REMSI: case IR_REMUI: {
+        x = emit(b, op->opnd[0], depth + 1);
+        y = x ? emit(b, op->opnd[1], depth + 1) : 0;
+        if (!y) return 0;
+        int code = op->opc == IR_ADDI ? GPU_TS_ADD : op->opc == IR_SUBI ? GPU_TS_SUB : op->opc == IR_MULI ? GPU_TS_MUL
+                 : op->opc == IR_DIVSI ? GPU_TS_DIVS : op->opc == IR_DIVUI ? GPU_TS_DIVU
+                 : op->opc == IR_REMSI ? GPU_TS_REMS : GPU_TS_REMU;
+        if (!step(b, code, bits, 0, 0)) return 0;
+        if (code == GPU_TS_MUL) return min64(min64(x, 1 << 20) * min64(y, 1 << 20), (int64_t)1 << 40);
+        return code <= GPU_TS_SUB ? min64(x, y) : 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* v is 1 for every launch: the constant, or a parameter specialized to 1. */
+static bool is_one(const ir_func *f, const gpu_spec *spec, ir_value v)
+{
+    for (int depth = 0; depth < 8; depth++) {
+        v = through_loops(f, v);
+        const ir_value_info *vi = &f->values.v[v];
+        if (vi->def_kind == IR_DEF_ARG) return spec && vi->index < 64 && (spec->eq1 >> vi->index & 1);
+        const ir_op *op = def_op(f, v);
+        if (!op) return false;
+        if (op->opc == IR_CONSTANT) return op->ival == 1;
+        if (op->opc != IR_EXTSI && op->opc != IR_EXTUI) return false;
+        v = op->opnd[0];
+    }
     return false;
+}
+
+/* The dtype and box of a 2-D descriptor load, or false. */
+static bool load_box(const ir_func *f, const ir_op *op, int *dtype, uint32_t box[2], int *swizzle)
+{
+    if (op->opc != IR_LOAD || op->nopnd != 4 + 3 * 2) return false;
+    const ir_type_info *ti = ir_type_get(f->values.v[op->res].type);
+    if (!gpu_tma_box(ti->elem, ti->rank, ti->shape, box, swizzle)) return false;
+    *dtype = ti->elem == TT_F16 ? CUDA_TMAP_F16 : CUDA_TMAP_BF16;
+    return true;
+}
+
+int gpu_tma_map_of(const ir_func *f, const gpu_tmap *maps, int n, const ir_op *op)
+{
+    int dtype, sw;
+    uint32_t box[2];
+    if (!load_box(f, op, &dtype, box, &sw)) return -1;
+    const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
+    for (int j = 0; j < n; j++)
+        if (!memcmp(maps[j].desc, d, sizeof d) && maps[j].dtype == dtype && maps[j].box[0] == box[0] &&
+            maps[j].box[1] == box[1])
+            return j;
+    return -1;
+}
+
+int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max)
+{
+    int n = 0;
+    for (int r = 0; r < f->regions.n && n < max; r++)
+        for (int i = 0; i < f->regions.v[r].nops && n < max; i++) {
+            const ir_op *op = &f->regions.v[r].ops[i];
+            gpu_tmap *t = &maps[n];
+            memset(t, 0, sizeof *t);
+            if (!load_box(f, op, &t->dtype, t->box, &t->swizzle) || gpu_tma_map_of(f, maps, n, op) >= 0 ||
+                !is_one(f, spec, op->opnd[9]))
+                continue;
+            tbuild b = { f, spec, t };
+            int64_t base = emit(&b, op->opnd[3], 0);            /* bytes */
+            int64_t rows = emit(&b, op->opnd[6], 0), cols = rows ? emit(&b, op->opnd[7], 0) : 0;
+            int64_t stride = cols ? emit(&b, op->opnd[8], 0) : 0;  /* elements of 2 bytes */
+            if (base % 16 || !stride || stride * 2 % 16) continue;  /* TMA: 16-byte address and strides */
+            const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
+            memcpy(t->desc, d, sizeof d);
+            n++;
+        }
+    return n;
+}
+
+static int64_t wrap(int64_t v, int bits)
+{
+    if (bits >= 64) return v;
+    int sh = 64 - bits;
+    return (int64_t)((uint64_t)v << sh) >> sh;
+}
+
+static uint64_t as_unsigned(int64_t v, int bits) { return bits >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << bits) - 1); }
+
+/* Run map t's program over the packed parameters: out = base, shape[0],
+ * shape[1], strides[0]. */
+static int run_program(const gpu_launcher *L, const gpu_tmap *t, const char *buf, int j, int64_t out[4])
+{
+    int64_t st[GPU_TMAP_STEPS];
+    int sp = 0;
+    for (int i = 0; i < t->nsteps; i++) {
+        const gpu_tstep *s = &t->step[i];
+        int64_t v = 0, x = sp >= 2 ? st[sp - 2] : 0, y = sp >= 1 ? st[sp - 1] : 0;
+        switch (s->op) {
+        case GPU_TS_PARAM: {
+            const gpu_param *p = &L->params[s->a];
+            if (p->kind == GPU_P_PTR || p->kind == GPU_P_I64) memcpy(&v, buf + p->offset, 8);
+            else {
+                int32_t w;
+                memcpy(&w, buf + p->offset, 4);
+                v = w;
+            }
+            st[sp++] = wrap(v, s->bits);
+            continue;
+        }
+        case GPU_TS_CONST: st[sp++] = wrap(s->imm, s->bits); continue;
+        case GPU_TS_EXTU: st[sp - 1] = (int64_t)as_unsigned(y, s->bits); continue;
+        case GPU_TS_WRAP: st[sp - 1] = wrap(y, s->bits); continue;
+        case GPU_TS_ADD: v = (int64_t)((uint64_t)x + (uint64_t)y); break;
+        case GPU_TS_SUB: v = (int64_t)((uint64_t)x - (uint64_t)y); break;
+        case GPU_TS_MUL: v = (int64_t)((uint64_t)x * (uint64_t)y); break;
+        case GPU_TS_ADDPTR: v = (int64_t)((uint64_t)x + (uint64_t)y * (uint64_t)s->a); break;
+        default:                                      /* the divisions */
+            if (!y) return cuda_fail("kernel %s: tensor map %d: its shape or strides divide by zero", L->k.name, j);
+            if (s->op == GPU_TS_DIVS || s->op == GPU_TS_REMS) {
+                bool ovf = y == -1;                   /* INT_MIN / -1 wraps (and is UB in C) */
+                v = s->op == GPU_TS_DIVS ? (ovf ? (int64_t)(0 - (uint64_t)x) : x / y) : (ovf ? 0 : x % y);
+            } else {
+                uint64_t ux = as_unsigned(x, s->bits), uy = as_unsigned(y, s->bits);
+                v = (int64_t)(s->op == GPU_TS_DIVU ? ux / uy : ux % uy);
+            }
+        }
+        st[--sp - 1] = wrap(v, s->bits);
+    }
+    if (sp != 4) return cuda_fail("kernel %s: tensor map %d: a malformed program", L->k.name, j);
+    memcpy(out, st, sizeof(int64_t) * 4);
+    return 0;
 }
 
 int gpu_tma_fill(const gpu_launcher *L, void *buf)
 {
     for (uint64_t m = L->tma_used; m; m &= m - 1) {
-        int k = __builtin_ctzll(m);
-        const gpu_tmap *t = &L->tmap[k];
-        const char *b = buf;
-        uint64_t addr, dims[2], strides[1];
-        int32_t shape[2];
-        int64_t stride;
-        memcpy(&addr, b + L->params[k].offset, 8);
-        memcpy(&shape[0], b + L->params[k + 1].offset, 4);
-        memcpy(&shape[1], b + L->params[k + 2].offset, 4);
-        memcpy(&stride, b + L->params[k + 3].offset, 8);
+        int j = __builtin_ctzll(m);
+        const gpu_tmap *t = &L->tmap[j];
+        int64_t v[4] = { 0 };                        /* base, shape[0], shape[1], strides[0] */
+        if (run_program(L, t, buf, j, v)) return -1;
         /* CUDA's order: innermost first. A shape below 1 or a stride not a
          * multiple of 16 bytes (the user's numbers, unchecked on the way
          * here) is refused by the driver, whose error names them. */
-        dims[0] = (uint64_t)(int64_t)shape[1];
-        dims[1] = (uint64_t)(int64_t)shape[0];
-        strides[0] = (uint64_t)stride * 2;           /* bytes; the last stride is 1 */
+        uint64_t dims[2] = { (uint64_t)v[2], (uint64_t)v[1] };
+        uint64_t strides[1] = { (uint64_t)v[3] * 2 };  /* bytes; the last stride is 1 */
         _Alignas(64) unsigned char map[128];         /* CUtensorMap's alignment */
-        if (cuda_tensor_map_tiled(map, t->dtype, 2, addr, dims, strides, t->box, t->swizzle)) return -1;
+        if (cuda_tensor_map_tiled(map, t->dtype, 2, (uint64_t)v[0], dims, strides, t->box, t->swizzle)) return -1;
         memcpy((char *)buf + t->off, map, sizeof map);
     }
     return 0;

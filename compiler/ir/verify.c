@@ -541,14 +541,19 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
         if (op->nopnd >= 3 && !need(V, op, T[2] == want, "other must be %s, got %s", ts(want), ts(T[2]))) return false;
         if (op->nopnd <= 3) return true;
         int rank = ir_type_rank(Rt);
-        if (!need(V, op, op->nopnd == 4 + rank, "a descriptor load takes a base and %d offsets, got %d operands", rank,
-                  op->nopnd - 3) ||
+        if (!need(V, op, op->nopnd == 4 + 3 * rank,
+                  "a descriptor load takes a base, %d offsets, %d shapes and %d strides, got %d operands", rank, rank,
+                  rank, op->nopnd - 3) ||
             !need(V, op, is_ptr(T[3]) && ir_type_rank(T[3]) == 0 && pointee(T[3]) == pointee(T[0]),
                   "the descriptor's base must be a scalar %s, got %s", ts(ir_type_elem(T[0])), ts(T[3])))
             return false;
         for (int k = 4; k < op->nopnd; k++) {
             ir_type o = ir_value_type(f, op->opnd[k]);
-            if (!need(V, op, o == ir_scalar(TT_I32), "descriptor offset %d must be i32, got %s", k - 4, ts(o))) return false;
+            int i = (k - 4) / rank;
+            ir_type w = ir_scalar(i ? TT_I64 : TT_I32);
+            if (!need(V, op, o == w, "descriptor %s %d must be %s, got %s", i == 0 ? "offset" : i == 1 ? "shape" : "stride",
+                      (k - 4) % rank, ts(w), ts(o)))
+                return false;
         }
         return true;
     }

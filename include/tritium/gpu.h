@@ -75,9 +75,6 @@ typedef struct gpu_spec {
     uint64_t div16;
     uint64_t eq1;                  /* bit i: integer parameter i equals 1 (Triton specializes
                                     * such ints into the constant 1); added field, 0 = unknown */
-    uint64_t tdesc;                /* bit i: parameter i is the base of a host tensor descriptor
-                                    * (launch_arg.desc_rank > 0): an sm_90a kernel takes a
-                                    * CUtensorMap for it (gpu_kernel.tmaps) */
 } gpu_spec;
 
 /* The specialization of a launch's arguments as gpu_launch uses it (device
@@ -110,9 +107,9 @@ typedef struct gpu_kernel {
     int num_warps;
     int smem_bytes;                /* dynamic shared memory per CTA */
     char key[33];                  /* cache key (hex) */
-    uint64_t tmaps;                /* bit i: after the IR's parameters the entry takes, for each
-                                    * such runtime parameter i in order, a CUtensorMap of host
-                                    * descriptor i (.param .align 64 .b8 [128]) */
+    uint64_t tmaps;                /* bit j: after the IR's parameters (and a persistent kernel's
+                                    * grid) the entry takes tensor map j of gpu_tma_maps, in order
+                                    * (.param .align 64 .b8 [128]) */
     uint64_t tma_used;             /* the bits of tmaps whose map the kernel reads (TMA loads) */
     bool from_cache;               /* PTX came from the disk cache */
     double compile_ms;             /* wall time of gpu_compile */
@@ -196,13 +193,35 @@ int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void
 
 /* A kernel ready to launch again and again: compiled, loaded, its
  * parameter buffer laid out (Triton's CompiledKernel with its launcher). */
-/* Where a launcher's CUtensorMap for one host descriptor goes and what it
- * holds beside the launch's base, shape and strides (gpu_tma_plan). */
+/* One step of the program that computes a tensor map's address, shape and
+ * row stride at launch from the packed parameters (gpu_tma_fill): a stack
+ * machine over int64 values kept sign-extended from `bits`, wrapping as the
+ * IR's integer ops wrap (ops.def arith.*, tt.addptr). */
+typedef enum {
+    GPU_TS_PARAM, GPU_TS_CONST, GPU_TS_ADD, GPU_TS_SUB, GPU_TS_MUL, GPU_TS_DIVS, GPU_TS_DIVU, GPU_TS_REMS,
+    GPU_TS_REMU, GPU_TS_EXTU, GPU_TS_WRAP, GPU_TS_ADDPTR
+} gpu_tstep_op;
+typedef struct gpu_tstep {
+    uint8_t op;                    /* gpu_tstep_op */
+    uint8_t bits;                  /* the result's width; EXTU: the operand's */
+    int32_t a;                     /* PARAM: the parameter's index; ADDPTR: bytes per element */
+    int64_t imm;                   /* CONST: the value */
+} gpu_tstep;
+
+#define GPU_MAX_TMAPS 16           /* tensor maps per kernel */
+#define GPU_TMAP_STEPS 32          /* steps per map's program */
+
+/* A tensor map a kernel takes (gpu_tma_maps): the 2-D block loads it serves
+ * (their descriptor operands, ops.def tt.load), where it goes in the
+ * parameter buffer and how the launch encodes it. */
 typedef struct gpu_tmap {
+    int32_t desc[4];               /* IR values: base, shape[0], shape[1], strides[0] */
     int off;                       /* bytes into the parameter buffer (the driver's layout) */
     int dtype;                     /* CUDA_TMAP_* */
     uint32_t box[2];               /* elements, innermost first */
     int swizzle;                   /* bytes: 32, 64 or 128 */
+    int nsteps;
+    gpu_tstep step[GPU_TMAP_STEPS];  /* pushes base, shape[0], shape[1], strides[0] (elements) */
 } gpu_tmap;
 
 typedef struct gpu_launcher {
@@ -217,7 +236,8 @@ typedef struct gpu_launcher {
     int persistent_ctas;           /* a persistent kernel (gpu_options.persistent): the most CTAs
                                     * it launches (SMs x CTAs per SM); 0: one CTA per program */
     int grid_off;                  /* persistent: bytes, the launch's grid (i32 x3) in the buffer */
-    gpu_tmap tmap[64];             /* the CUtensorMap of parameter i (tmaps bit i) */
+    int nmaps;
+    gpu_tmap tmap[GPU_MAX_TMAPS];  /* the kernel's tensor maps (gpu_tma_maps) */
     char key[33];                  /* the PTX cache key */
     char arch[16];
 } gpu_launcher;
@@ -239,9 +259,9 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
                       size_t errlen);
 /* One cuLaunchKernel of L on grid with the packed buffer, on stream (NULL:
  * the default stream); cuda_launch_packed's errors (cuda_error()). A kernel
- * with TMA loads gets a copy of buf with each host descriptor's CUtensorMap
- * encoded from the base, shape and strides packed in it (gpu_tma_fill), as
- * Triton 3.6 encodes them at every launch (driver.py make_tensordesc_arg).
+ * with TMA loads gets a copy of buf with each CUtensorMap it reads encoded
+ * from the parameters packed in it (gpu_tma_fill), as Triton 3.6 encodes
+ * host descriptors at every launch (driver.py make_tensordesc_arg).
  * No allocation, lookup or hashing. */
 int gpu_launcher_launch(const gpu_launcher *L, const int64_t grid[3], void *stream, const void *buf);
 

@@ -390,6 +390,64 @@ START_TEST(persistent_kernels)
 }
 END_TEST
 
+/* In-kernel tensor descriptors and block pointers checked along both dims
+ * feed wgmma by TMA, through maps the kernel takes after its parameters
+ * (gpu_tma_maps); a block pointer checked along one dim keeps cp.async. */
+START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
+{
+    launch l;
+    lb_init(&l, 2, 2, 1);
+    lb_tensor2(&l, "a_ptr", TT_F16, 200, 112);
+    lb_tensor2(&l, "b_ptr", TT_F16, 112, 144);
+    lb_tensor2(&l, "c_ptr", TT_F16, 200, 144);
+    lb_int(&l, "M", 200);
+    lb_int(&l, "N", 144);
+    lb_int(&l, "K", 112);
+    lb_const(&l, "BM", 128);
+    lb_const(&l, "BN", 128);
+    lb_const(&l, "BK", 64);
+    char *p = ptx_for("tests/gpu/kernels.py", "dev_desc_mm", &l, NULL, NULL);
+    ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 dev_desc_mm_param_"), 2);
+    ck_assert_int_gt(count_substr(p, "cp.async.bulk.tensor.2d"), 0);
+    ck_assert_int_eq(count_substr(p, "cp.async.cg"), 0);
+    ck_assert_int_gt(count_substr(p, "wgmma.mma_async"), 0);
+    free(p);
+    launch_free(&l);
+    for (int check_b = 0; check_b < 2; check_b++) {
+        lb_init(&l, 2, 1, 1);
+        lb_tensor2(&l, "a_ptr", TT_F16, 192, 96);
+        lb_tensor2(&l, "b_ptr", TT_F16, 96, 128);
+        lb_tensor2(&l, "c_ptr", TT_F16, 192, 128);
+        lb_int(&l, "M", 192);
+        lb_int(&l, "N", 128);
+        lb_int(&l, "K", 96);
+        lb_int(&l, "stride_am", 96);
+        lb_int(&l, "stride_ak", 1);
+        lb_int(&l, "stride_bk", 128);
+        lb_int(&l, "stride_bn", 1);
+        lb_const(&l, "BM", 64);
+        lb_const(&l, "BN", 128);
+        lb_const(&l, "BK", 32);
+        lb_const(&l, "CHECK_B", check_b);
+        p = ptx_for("tests/gpu/kernels.py", "bp_mm", &l, NULL, NULL);
+        ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 bp_mm_param_"), 1 + check_b);
+        ck_assert_int_gt(count_substr(p, "cp.async.bulk.tensor.2d"), 0);
+        if (check_b) ck_assert_int_eq(count_substr(p, "cp.async.cg"), 0);
+        else ck_assert_int_gt(count_substr(p, "cp.async.cg"), 0);
+        free(p);
+        if (check_b) {                                  /* TRITIUM_TMA=0: no maps, cp.async only */
+            setenv("TRITIUM_TMA", "0", 1);
+            p = ptx_for("tests/gpu/kernels.py", "bp_mm", &l, NULL, NULL);
+            unsetenv("TRITIUM_TMA");
+            ck_assert_int_eq(count_substr(p, ".param .align 64"), 0);
+            ck_assert_int_eq(count_substr(p, "cp.async.bulk.tensor"), 0);
+            free(p);
+        }
+        launch_free(&l);
+    }
+}
+END_TEST
+
 START_TEST(truncf_packed)
 {
     for (int old = 0; old < 2; old++) {
@@ -771,6 +829,7 @@ int main(void)
     tcase_add_test(tc, wgmma_knob);
     tcase_add_test(tc, truncf_packed);
     tcase_add_test(tc, persistent_kernels);
+    tcase_add_test(tc, tma_for_in_kernel_descriptors_and_block_pointers);
     tcase_add_test(tc, staged_epilogue);
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, high_rank_tiles);

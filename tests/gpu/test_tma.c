@@ -1,6 +1,6 @@
 /* test_tma.c — the TMA rules shared by the compiler and the launcher
  * (compiler/gpu/tma.c), without a GPU: gpu_tma_box against the wgmma tile
- * layout's cases written out by hand; gpu_tma_plan and gpu_tma_fill over the
+ * layout's cases written out by hand; gpu_tma_maps and gpu_tma_fill over the
  * stand-in driver (fake_cuda.c, $FAKE_CUDA), whose cuTensorMapEncodeTiled
  * writes its arguments into the map: CUDA's innermost-first dims, the outer
  * stride in bytes, the box and the swizzle, against the launch's numbers. */
@@ -60,15 +60,44 @@ static void lb_desc(launch *l, const char *name, tt_dtype d, int64_t rows, int64
     }
 }
 
-/* tests/gpu/kernels.py desc_mm (C = A @ B through two host descriptors):
- * the maps the launcher plans from the IR (gpu_tma_plan), and the ones
- * gpu_tma_fill encodes from a buffer packed by gpu_launcher_pack, as the
- * Python path's packer writes it, over the stand-in driver. */
-START_TEST(fill_from_the_packed_buffer)
+/* A launcher over f laid out as tail_layout does it, without a driver:
+ * gpu_tma_maps' maps at 128-byte slots after the parameters. */
+static void lay_out(gpu_launcher *L, const ir_func *f, const gpu_spec *spec, const char *name)
+{
+    memset(L, 0, sizeof *L);
+    snprintf(L->k.name, sizeof L->k.name, "%s", name);
+    char err[512] = "";
+    ck_assert_msg(gpu_param_layout(f, &L->params, &L->size, err, sizeof err) == 0, "%s", err);
+    L->nparams = f->regions.v[IR_BODY].nargs;
+    L->nmaps = gpu_tma_maps(f, spec, L->tmap, GPU_MAX_TMAPS);
+    L->tma_used = L->nmaps ? (1ULL << L->nmaps) - 1 : 0;
+    size_t at = (L->size + 127) & ~(size_t)127;
+    for (int j = 0; j < L->nmaps; j++) L->tmap[j].off = (int)(at + 128 * (size_t)j);
+    if (L->nmaps) L->size = at + 128 * (size_t)L->nmaps;
+}
+
+static void use_fake_driver(void)
 {
     const char *path = getenv("FAKE_CUDA");
     ck_assert_msg(path && *path, "FAKE_CUDA is not set");
     setenv("TRITIUM_LIBCUDA", path, 1);
+}
+
+/* Map j of buf: the stand-in driver wrote its arguments there. */
+static fake_tmap map_at(const gpu_launcher *L, const unsigned char *buf, int j)
+{
+    fake_tmap m;
+    memcpy(&m, buf + L->tmap[j].off, sizeof m);
+    return m;
+}
+
+/* tests/gpu/kernels.py desc_mm (C = A @ B through two host descriptors):
+ * the maps the launcher plans from the IR (gpu_tma_maps), and the ones
+ * gpu_tma_fill encodes from a buffer packed by gpu_launcher_pack, as the
+ * Python path's packer writes it, over the stand-in driver. */
+START_TEST(fill_from_the_packed_buffer)
+{
+    use_fake_driver();
     launch l;
     lb_init(&l, 2, 2, 1);
     lb_desc(&l, "a_desc", TT_BF16, 200, 112, 128, 64);       /* A: 200 x 112, blocks 128 x 64 */
@@ -85,38 +114,29 @@ START_TEST(fill_from_the_packed_buffer)
     ir_func *f = compile_py(src, "desc_mm", &l);
     free(src);
     ck_assert_ptr_nonnull(f);
-    gpu_launcher L;
-    memset(&L, 0, sizeof L);
-    snprintf(L.k.name, sizeof L.k.name, "desc_mm");
-    char err[512] = "";
-    ck_assert_msg(gpu_param_layout(f, &L.params, &L.size, err, sizeof err) == 0, "%s", err);
-    L.nparams = f->regions.v[IR_BODY].nargs;
-    ck_assert_int_eq(L.nparams, 14);                         /* 2 x (base, 2 shapes, 2 strides), c, M, N, K */
-    ck_assert(gpu_tma_plan(f, 0, &L.tmap[0]));
-    ck_assert(gpu_tma_plan(f, 5, &L.tmap[5]));
-    ck_assert(!gpu_tma_plan(f, 10, &(gpu_tmap){ 0 }));       /* c_ptr: no descriptor loads */
-    ck_assert_int_eq(L.tmap[0].dtype, CUDA_TMAP_BF16);
-    ck_assert_uint_eq(L.tmap[0].box[0], 64);                 /* innermost first */
-    ck_assert_uint_eq(L.tmap[0].box[1], 128);
-    ck_assert_int_eq(L.tmap[0].swizzle, 128);
-    ck_assert_uint_eq(L.tmap[5].box[0], 64);                 /* one 128-byte slab of B's 256-byte rows */
-    ck_assert_uint_eq(L.tmap[5].box[1], 64);
-    L.tma_used = 1ULL << 0 | 1ULL << 5;
-    L.tmap[0].off = 128;                                     /* where cuFuncGetParamInfo would put them */
-    L.tmap[5].off = 256;
-    size_t scalars = L.size;
-    L.size = 384;
     uint64_t addr[32] = { 0 };
     addr[0] = 0x7000100;
     addr[5] = 0x7100000;
     addr[10] = 0x7200000;
-    _Alignas(64) unsigned char buf[384];
+    gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+    gpu_launcher L;
+    lay_out(&L, f, &spec, "desc_mm");
+    ck_assert_int_eq(L.nparams, 14);                         /* 2 x (base, 2 shapes, 2 strides), c, M, N, K */
+    ck_assert_int_eq(L.nmaps, 2);                            /* c_ptr: no descriptor loads */
+    ck_assert_int_eq(L.tmap[0].dtype, CUDA_TMAP_BF16);
+    ck_assert_uint_eq(L.tmap[0].box[0], 64);                 /* innermost first */
+    ck_assert_uint_eq(L.tmap[0].box[1], 128);
+    ck_assert_int_eq(L.tmap[0].swizzle, 128);
+    ck_assert_uint_eq(L.tmap[1].box[0], 64);                 /* one 128-byte slab of B's 256-byte rows */
+    ck_assert_uint_eq(L.tmap[1].box[1], 64);
+    char err[512] = "";
+    _Alignas(64) unsigned char buf[512];
+    ck_assert_uint_le(L.size, sizeof buf);
     memset(buf, 0xAB, sizeof buf);
     ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-    for (size_t i = scalars; i < sizeof buf; i++) ck_assert_int_eq(buf[i], 0);   /* the maps: left to the launch */
+    for (size_t i = (size_t)L.tmap[0].off; i < L.size; i++) ck_assert_int_eq(buf[i], 0);   /* left to the launch */
     ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
-    fake_tmap m;
-    memcpy(&m, buf + 128, sizeof m);
+    fake_tmap m = map_at(&L, buf, 0);
     ck_assert_int_eq(m.dtype, CUDA_TMAP_BF16);
     ck_assert_int_eq(m.rank, 2);
     ck_assert_uint_eq(m.addr, 0x7000100);
@@ -126,7 +146,7 @@ START_TEST(fill_from_the_packed_buffer)
     ck_assert_uint_eq(m.box[0], 64);
     ck_assert_uint_eq(m.box[1], 128);
     ck_assert_int_eq(m.swizzle, 3);                          /* CU_TENSOR_MAP_SWIZZLE_128B */
-    memcpy(&m, buf + 256, sizeof m);
+    m = map_at(&L, buf, 1);
     ck_assert_uint_eq(m.addr, 0x7100000);
     ck_assert_uint_eq(m.dims[0], 256);
     ck_assert_uint_eq(m.dims[1], 112);
@@ -137,8 +157,238 @@ START_TEST(fill_from_the_packed_buffer)
     memcpy(buf + L.params[1].offset, &bad, 4);
     ck_assert_int_eq(gpu_tma_fill(&L, buf), -1);
     ck_assert_msg(strstr(cuda_error(), "cuTensorMapEncodeTiled (address 0x7000100, dims 112 0"), "%s", cuda_error());
+    /* a row stride the specialization does not prove a multiple of 16
+     * bytes: no map (the loads keep cp.async) */
+    spec.div16 &= ~(1ULL << 3);
+    ck_assert_int_eq(gpu_tma_maps(f, &spec, L.tmap, GPU_MAX_TMAPS), 1);
     free(L.params);
     launch_free(&l);
+}
+END_TEST
+
+static void mm_kernel(launch *l, tt_dtype dt, int64_t M, int64_t N, int64_t K)
+{
+    lb_init(l, 2, 2, 1);
+    lb_tensor2(l, "a_ptr", dt, M, K);
+    lb_tensor2(l, "b_ptr", dt, K, N);
+    lb_tensor2(l, "c_ptr", TT_F16, M, N);
+    lb_int(l, "M", M);
+    lb_int(l, "N", N);
+    lb_int(l, "K", K);
+}
+
+static ir_func *compile_kernel(const char *path, const char *kernel, const launch *l)
+{
+    char *src = src_of(path);
+    ck_assert_ptr_nonnull(src);
+    ir_func *f = compile_py(src, kernel, l);
+    free(src);
+    ck_assert_ptr_nonnull(f);
+    return f;
+}
+
+/* kernels.py dev_desc_mm: tl.make_tensor_descriptor of the kernel's own
+ * pointer and sizes. The maps' programs read the parameters the launch
+ * packed: A's base, [M, K] and K; B's base, [K, N] and N. */
+START_TEST(maps_of_in_kernel_descriptors)
+{
+    use_fake_driver();
+    launch l;
+    mm_kernel(&l, TT_F16, 200, 144, 112);
+    lb_const(&l, "BM", 128);
+    lb_const(&l, "BN", 128);
+    lb_const(&l, "BK", 64);
+    ir_func *f = compile_kernel("tests/gpu/kernels.py", "dev_desc_mm", &l);
+    uint64_t addr[8] = { 0x7000100, 0x7100000, 0x7200000 };
+    gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+    gpu_launcher L;
+    lay_out(&L, f, &spec, "dev_desc_mm");
+    ck_assert_int_eq(L.nmaps, 2);
+    char err[512] = "";
+    _Alignas(64) unsigned char buf[512];
+    ck_assert_uint_le(L.size, sizeof buf);
+    ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    fake_tmap a = map_at(&L, buf, 0), b = map_at(&L, buf, 1);
+    ck_assert_uint_eq(a.addr, 0x7000100);
+    ck_assert_uint_eq(a.dims[0], 112);
+    ck_assert_uint_eq(a.dims[1], 200);
+    ck_assert_uint_eq(a.stride, 112 * 2);
+    ck_assert_uint_eq(a.box[0], 64);
+    ck_assert_uint_eq(a.box[1], 128);
+    ck_assert_uint_eq(b.addr, 0x7100000);
+    ck_assert_uint_eq(b.dims[0], 144);
+    ck_assert_uint_eq(b.dims[1], 112);
+    ck_assert_uint_eq(b.stride, 144 * 2);
+    ck_assert_uint_eq(b.box[1], 64);
+    /* other numbers in the same buffer: the next launch's maps follow them */
+    int32_t m2 = 72, k2 = 48;
+    memcpy(buf + L.params[3].offset, &m2, 4);
+    memcpy(buf + L.params[5].offset, &k2, 4);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    a = map_at(&L, buf, 0);
+    ck_assert_uint_eq(a.dims[0], 48);
+    ck_assert_uint_eq(a.dims[1], 72);
+    ck_assert_uint_eq(a.stride, 48 * 2);
+    free(L.params);
+    /* K = 100: A's row stride is not a multiple of 16 bytes, so only B has
+     * a map; a misaligned base has none either */
+    spec.div16 &= ~(1ULL << 5);
+    ck_assert_int_eq(gpu_tma_maps(f, &spec, L.tmap, GPU_MAX_TMAPS), 1);
+    ck_assert_uint_eq(L.tmap[0].desc[0], f->regions.v[IR_BODY].args[1]);   /* b_ptr */
+    spec.div16 &= ~(1ULL << 1);
+    ck_assert_int_eq(gpu_tma_maps(f, &spec, L.tmap, GPU_MAX_TMAPS), 0);
+    ck_assert_int_eq(gpu_tma_maps(f, NULL, L.tmap, GPU_MAX_TMAPS), 0);
+    launch_free(&l);
+}
+END_TEST
+
+/* kernels.py bp_mm: block pointers carried through the K loop. Loads
+ * checked along both dims get maps; B checked along dim 0 only does not
+ * (TMA would zero what Triton reads); a column stride that is not 1 gets
+ * none either. */
+START_TEST(maps_of_block_pointers)
+{
+    use_fake_driver();
+    for (int check_b = 0; check_b < 2; check_b++)
+        for (int sak = 1; sak <= 2; sak++) {
+            launch l;
+            mm_kernel(&l, TT_F16, 192, 128, 96);
+            lb_int(&l, "stride_am", 96 * sak);
+            lb_int(&l, "stride_ak", sak);
+            lb_int(&l, "stride_bk", 128);
+            lb_int(&l, "stride_bn", 1);
+            lb_const(&l, "BM", 64);
+            lb_const(&l, "BN", 128);
+            lb_const(&l, "BK", 32);
+            lb_const(&l, "CHECK_B", check_b);
+            ir_func *f = compile_kernel("tests/gpu/kernels.py", "bp_mm", &l);
+            uint64_t addr[8] = { 0x7000000, 0x7100000, 0x7200000 };
+            gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+            gpu_launcher L;
+            lay_out(&L, f, &spec, "bp_mm");
+            int want = (sak == 1) + check_b;
+            ck_assert_msg(L.nmaps == want, "CHECK_B=%d stride_ak=%d: %d maps, want %d", check_b, sak, L.nmaps, want);
+            char err[512] = "";
+            _Alignas(64) unsigned char buf[512];
+            ck_assert_uint_le(L.size, sizeof buf);
+            ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+            ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+            for (int j = 0; j < L.nmaps; j++) {
+                fake_tmap m = map_at(&L, buf, j);
+                bool is_a = m.addr == 0x7000000;
+                ck_assert_uint_eq(m.addr, is_a ? 0x7000000 : 0x7100000);
+                ck_assert_uint_eq(m.dims[0], is_a ? 96 : 128);
+                ck_assert_uint_eq(m.dims[1], is_a ? 192 : 96);
+                ck_assert_uint_eq(m.stride, (is_a ? 96 : 128) * 2);
+                ck_assert_uint_eq(m.box[0], is_a ? 32 : 64);
+                ck_assert_uint_eq(m.box[1], is_a ? 64 : 32);
+            }
+            free(L.params);
+            launch_free(&l);
+        }
+}
+END_TEST
+
+/* Triton's tutorial 06 with tensors for desc_q/k/v/o: its in-kernel
+ * descriptors have shape [Z * H * N_CTX, HEAD_DIM], which the maps'
+ * programs multiply out at each launch. */
+START_TEST(maps_of_tutorial_06)
+{
+    use_fake_driver();
+    launch l;
+    lb_init(&l, 2, 6, 1);
+    lb_float(&l, "sm_scale", 0.5);
+    int64_t y = 2 * 3 * 256;
+    lb_tensor1(&l, "M", TT_F32, y);
+    lb_int(&l, "Z", 2);
+    lb_int(&l, "H", 3);
+    const char *names[4] = { "desc_q", "desc_k", "desc_v", "desc_o" };
+    for (int k = 0; k < 4; k++) lb_tensor2(&l, names[k], TT_F16, y, 64);
+    lb_int(&l, "N_CTX", 256);
+    lb_const(&l, "HEAD_DIM", 64);
+    lb_const(&l, "BLOCK_M", 128);
+    lb_const(&l, "BLOCK_N", 64);
+    lb_const(&l, "FP8_OUTPUT", 0);
+    lb_const(&l, "STAGE", 3);
+    lb_const(&l, "warp_specialize", 0);
+    lb_const(&l, "IS_HOPPER", 1);
+    ir_func *f = compile_kernel("tests/python/tutorials/06-fused-attention.py", "_attn_fwd", &l);
+    uint64_t addr[16] = { 0, 0x6000000, 0, 0, 0x7000000, 0x7100000, 0x7200000, 0x7300000 };
+    gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+    gpu_launcher L;
+    lay_out(&L, f, &spec, "_attn_fwd");
+    ck_assert_int_eq(L.nmaps, 3);                           /* Q, K and V are loaded; O is stored */
+    char err[512] = "";
+    _Alignas(64) unsigned char buf[1024];
+    ck_assert_uint_le(L.size, sizeof buf);
+    ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    bool seen[3] = { false };
+    for (int j = 0; j < 3; j++) {
+        fake_tmap m = map_at(&L, buf, j);
+        ck_assert_uint_eq(m.dims[0], 64);
+        ck_assert_uint_eq(m.dims[1], (uint64_t)y);            /* Z * H * N_CTX */
+        ck_assert_uint_eq(m.stride, 64 * 2);
+        ck_assert(m.addr >= 0x7000000 && m.addr <= 0x7200000 && m.addr % 0x100000 == 0);
+        seen[(m.addr - 0x7000000) / 0x100000] = true;
+    }
+    ck_assert(seen[0] && seen[1] && seen[2]);
+    free(L.params);
+    launch_free(&l);
+}
+END_TEST
+
+/* The programs' arithmetic, written by hand: i32 wraps as the IR's does,
+ * and a division by zero fails the launch with a message instead of
+ * trapping the host. */
+START_TEST(programs_wrap_and_refuse_division_by_zero)
+{
+    use_fake_driver();
+    gpu_launcher L;
+    memset(&L, 0, sizeof L);
+    snprintf(L.k.name, sizeof L.k.name, "k");
+    gpu_param params[2] = { { GPU_P_PTR, 0 }, { GPU_P_I32, 8 } };
+    L.params = params;
+    L.nparams = 2;
+    L.nmaps = 1;
+    L.tma_used = 1;
+    gpu_tmap *t = &L.tmap[0];
+    t->off = 64;
+    t->dtype = CUDA_TMAP_F16;
+    t->box[0] = 64;
+    t->box[1] = 64;
+    t->swizzle = 128;
+    const gpu_tstep prog[] = {
+        { GPU_TS_PARAM, 64, 0, 0 },                                     /* base */
+        { GPU_TS_PARAM, 32, 1, 0 }, { GPU_TS_CONST, 32, 0, 1 }, { GPU_TS_ADD, 32, 0, 0 },   /* n + 1 (i32) */
+        { GPU_TS_PARAM, 32, 1, 0 }, { GPU_TS_CONST, 32, 0, 2 }, { GPU_TS_DIVS, 32, 0, 0 },  /* n / 2 */
+        { GPU_TS_PARAM, 32, 1, 0 }, { GPU_TS_EXTU, 32, 0, 0 }, { GPU_TS_CONST, 64, 0, 64 },
+        { GPU_TS_REMU, 64, 0, 0 }, { GPU_TS_CONST, 64, 0, 64 }, { GPU_TS_ADD, 64, 0, 0 },   /* n % 64 + 64 */
+    };
+    memcpy(t->step, prog, sizeof prog);
+    t->nsteps = (int)TT_COUNTOF(prog);
+    _Alignas(64) unsigned char buf[192] = { 0 };
+    uint64_t base = 0x7000000;
+    memcpy(buf, &base, 8);
+    int32_t n = 1000;
+    memcpy(buf + 8, &n, 4);
+    L.size = sizeof buf;
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    fake_tmap m = map_at(&L, buf, 0);
+    ck_assert_uint_eq(m.dims[1], 1001);
+    ck_assert_uint_eq(m.dims[0], 500);
+    ck_assert_uint_eq(m.stride, (1000 % 64 + 64) * 2);
+    n = INT32_MAX;                                     /* n + 1 wraps to INT32_MIN: the driver refuses it */
+    memcpy(buf + 8, &n, 4);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), -1);
+    ck_assert_msg(strstr(cuda_error(), "cuTensorMapEncodeTiled"), "%s", cuda_error());
+    t->step[5].imm = 0;                                /* n / 0 */
+    n = 1000;
+    memcpy(buf + 8, &n, 4);
+    ck_assert_int_eq(gpu_tma_fill(&L, buf), -1);
+    ck_assert_msg(strstr(cuda_error(), "kernel k: tensor map 0: its shape or strides divide by zero"), "%s",
+                  cuda_error());
 }
 END_TEST
 
@@ -148,6 +398,10 @@ int main(void)
     TCase *tc = tcase_create("tma");
     tcase_add_test(tc, box_rule);
     tcase_add_test(tc, fill_from_the_packed_buffer);
+    tcase_add_test(tc, maps_of_in_kernel_descriptors);
+    tcase_add_test(tc, maps_of_block_pointers);
+    tcase_add_test(tc, maps_of_tutorial_06);
+    tcase_add_test(tc, programs_wrap_and_refuse_division_by_zero);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

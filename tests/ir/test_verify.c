@@ -90,8 +90,26 @@ static void p_load_desc_base(kfix *k)
 {
     ir_value p = ptrs(k), m = op1(&k->b, IR_CMPI, k->b64, 2, range64(k), range64(k));
     ir_value o = ir_const_float(&k->b, k->f64t, 0.0), base = ir_const_int(&k->b, I32, 0), off = ir_const_int(&k->b, I32, 0);
+    ir_value sh = ir_const_int(&k->b, I64, 64), st = ir_const_int(&k->b, I64, 1);
     here(k);
-    op1(&k->b, IR_LOAD, k->f64t, 5, p, m, o, base, off);
+    op1(&k->b, IR_LOAD, k->f64t, 7, p, m, o, base, off, sh, st);
+}
+/* a descriptor's shape is i64 (ops.def, tt.load "desc") */
+static void p_load_desc_shape(kfix *k)
+{
+    ir_value p = ptrs(k), m = op1(&k->b, IR_CMPI, k->b64, 2, range64(k), range64(k));
+    ir_value o = ir_const_float(&k->b, k->f64t, 0.0), off = ir_const_int(&k->b, I32, 0);
+    ir_value st = ir_const_int(&k->b, I64, 1);
+    here(k);
+    op1(&k->b, IR_LOAD, k->f64t, 7, p, m, o, k->x_ptr, off, off, st);
+}
+/* base and offsets without the shape and strides */
+static void p_load_desc_count(kfix *k)
+{
+    ir_value p = ptrs(k), m = op1(&k->b, IR_CMPI, k->b64, 2, range64(k), range64(k));
+    ir_value o = ir_const_float(&k->b, k->f64t, 0.0), off = ir_const_int(&k->b, I32, 0);
+    here(k);
+    op1(&k->b, IR_LOAD, k->f64t, 5, p, m, o, k->x_ptr, off);
 }
 static void p_store_value(kfix *k)
 {
@@ -417,6 +435,9 @@ static const struct plant {
     { "load result", p_load_result, "tt.load: result must be tensor<64xf32>, got tensor<64xf16>" },
     { "load other", p_load_other, "tt.load: other must be tensor<64xf32>, got f32" },
     { "load desc base", p_load_desc_base, "tt.load: the descriptor's base must be a scalar !tt.ptr<f32>, got i32" },
+    { "load desc shape", p_load_desc_shape, "tt.load: descriptor shape 0 must be i64, got i32" },
+    { "load desc count", p_load_desc_count,
+      "tt.load: a descriptor load takes a base, 1 offsets, 1 shapes and 1 strides, got 2 operands" },
     { "store value", p_store_value, "tt.store: stored value must be tensor<64xf32>, got tensor<64xf16>" },
     { "range pow2", p_range_pow2, "tt.make_range: range size 48 is not a power of two" },
     { "range numel", p_range_numel, "tt.make_range: end - start = 32 but the result has 64 elements" },
