@@ -85,7 +85,7 @@ run)
         done
     fi
     if want 4b; then
-        echo "== 4b. host descriptors and pointer tables: diff of tutorial 06 _attn_fwd and 08 (tests/gpu/desc_gpu.sh)"
+        echo "== 4b. tensor descriptors (host, in-kernel), block pointers and pointer tables: diff of tutorial 06 _attn_fwd, matmuls and 08 (tests/gpu/desc_gpu.sh)"
         sh tests/gpu/desc_gpu.sh diff "$T" || fail=$((fail + 1))
         # steps 3-4b take sm_90's default path for dots (wgmma); 4c the opt-out
     fi

@@ -103,24 +103,45 @@ AT_Z, AT_H, AT_N = 4, 32, 4096        # tutorial 06's benchmark shapes (BATCH, N
 AT_BM, AT_BN, AT_WARPS, AT_STAGES = 128, 64, 8, 3
 
 
-def attention_case(d, causal):
-    """Tutorial 06's forward through host descriptors over [Z*H*N_CTX, d] views."""
+def attention_case(d, causal, in_kernel=False):
+    """Tutorial 06's forward through host descriptors over [Z*H*N_CTX, d] views,
+    or (in_kernel) with the tensors themselves, which the kernel wraps in
+    tl.make_tensor_descriptor."""
     y = AT_Z * AT_H * AT_N
     spec = ["--grid", f"cdiv({AT_N}, {AT_BM}), {AT_Z * AT_H}", "--arg", "sm_scale=0.5",
             "--arg", f"M=empty:f32[{y}]", "--arg", f"Z={AT_Z}", "--arg", f"H={AT_H}", "--arg", f"N_CTX={AT_N}"]
-    for t in "QKV":
-        spec += ["--tensor", f"{t}=randn:f16[{y},{d}]"]
-    spec += ["--tensor", f"O=empty:f16[{y},{d}]"]
+    names = {"Q": "desc_q", "K": "desc_k", "V": "desc_v", "O": "desc_o"} if in_kernel else {t: t for t in "QKVO"}
+    for t in "QKVO":
+        gen = "empty" if t == "O" else "randn"
+        spec += ["--arg" if in_kernel else "--tensor", f"{names[t]}={gen}:f16[{y},{d}]"]
     for name, t, bm in (("desc_q", "Q", AT_BM), ("desc_k", "K", AT_BN), ("desc_v", "V", AT_BN), ("desc_o", "O", AT_BM)):
-        spec += ["--arg", f"{name}=desc({t}, block=[{bm}, {d}])"]
+        if not in_kernel:
+            spec += ["--arg", f"{name}=desc({t}, block=[{bm}, {d}])"]
     for k, v in dict(HEAD_DIM=d, BLOCK_M=AT_BM, BLOCK_N=AT_BN, FP8_OUTPUT=False, STAGE=3 if causal else 1,
                      warp_specialize=False, IS_HOPPER=True).items():
         spec += ["--const", f"{k}={v}"]
     flops = 4.0 * AT_Z * AT_H * AT_N * AT_N * d * (0.5 if causal else 1.0)
-    return dict(name=f"attention d{d}{' causal' if causal else ''}", path=TUT06, kernel="_attn_fwd",
-                size=f"{AT_Z}x{AT_H}x{AT_N}x{d} f16", spec=spec,
-                tensors={"Q": False, "K": False, "V": False, "O": True, "M": True},
-                bytes=(4 * y * d * 2 + y * 4), flops=flops, num_warps=AT_WARPS, causal=causal, d=d)
+    return dict(name=f"attention d{d}{' causal' if causal else ''}{' in-kernel desc' if in_kernel else ''}",
+                path=TUT06, kernel="_attn_fwd", size=f"{AT_Z}x{AT_H}x{AT_N}x{d} f16", spec=spec,
+                tensors={names["Q"]: False, names["K"]: False, names["V"]: False, names["O"]: True, "M": True},
+                bytes=(4 * y * d * 2 + y * 4), flops=flops, num_warps=AT_WARPS, causal=causal, d=d,
+                names=names)
+
+
+def kernels_mm_case(kernel, what):
+    """tests/gpu/kernels.py's dev_desc_mm (in-kernel descriptors) or bp_mm
+    (block pointers checked along both dims) at MM^3 f16: C = A @ B over a
+    2-D grid of 128 x 128 blocks, BK = 64."""
+    spec = ["--grid", f"{MM // 128}, {MM // 128}", "--arg", f"a_ptr=randn:f16[{MM},{MM}]",
+            "--arg", f"b_ptr=randn:f16[{MM},{MM}]", "--arg", f"c_ptr=empty:f16[{MM},{MM}]",
+            "--arg", f"M={MM}", "--arg", f"N={MM}", "--arg", f"K={MM}", "--const", "BM=128", "--const", "BN=128",
+            "--const", "BK=64"]
+    if kernel == "bp_mm":
+        spec += ["--arg", f"stride_am={MM}", "--arg", "stride_ak=1", "--arg", f"stride_bk={MM}", "--arg", "stride_bn=1",
+                 "--const", "CHECK_B=True"]
+    return dict(name=f"matmul {what}", path=os.path.join(ROOT, "tests", "gpu", "kernels.py"), kernel=kernel,
+                size=f"{MM}^3 f16", spec=spec, tensors={"a_ptr": False, "b_ptr": False, "c_ptr": True},
+                bytes=3 * MM * MM * 2, flops=2 * MM ** 3, num_warps=4)
 
 
 CASES += [attention_case(d, causal) for d in (64, 128) for causal in (False, True)]
@@ -142,6 +163,13 @@ CASES += [dict(c, name=c["name"] + (" async" if c["name"].startswith("matmul") e
 CASES += [dict(c, name=c["name"] + " persistent", env=dict(c.get("env", {}), TRITIUM_PERSISTENT="1"))
           for c in CASES if c["name"] in ("vector_add", "softmax", "layer_norm", "matmul", "attention d64",
                                           "attention d128 causal")]
+# TMA through the maps a launch encodes for in-kernel descriptors and block pointers, and the
+# same kernels through cp.async (TRITIUM_TMA=0)
+_tma = [attention_case(64, False, True), attention_case(128, True, True),
+        kernels_mm_case("dev_desc_mm", "in-kernel desc"), kernels_mm_case("bp_mm", "block ptr")]
+for _c in _tma:
+    _c["base"] = _c["name"]
+CASES += _tma + [dict(c, name=c["name"] + " cp.async", env={"TRITIUM_TMA": "0"}) for c in _tma]
 TINY_N = 1024
 # the host launch overhead row: a one-program add (vector_add.py's own grid and BLOCK_SIZE)
 TINY = dict(name="tiny add", file="vector_add.py", kernel="add_kernel", size=f"{TINY_N} f32, 1 program",
@@ -260,11 +288,12 @@ class TritonSide:
                                  BLOCK_SIZE=1024, num_warps=nw)
         elif case["base"].startswith("attention"):
             from triton.tools.tensor_descriptor import TensorDescriptor
-            d = case["d"]
-            q, kk, v, o, M = t["Q"], t["K"], t["V"], t["O"], t["M"]
+            d, nm = case["d"], case["names"]
+            q, kk, v, o, M = t[nm["Q"]], t[nm["K"]], t[nm["V"]], t[nm["O"]], t["M"]
             y = q.shape[0]
-            desc = [TensorDescriptor(x, shape=[y, d], strides=[d, 1], block_shape=[bm, d])
+            desc = [x if nm["Q"] == "desc_q" else TensorDescriptor(x, shape=[y, d], strides=[d, 1], block_shape=[bm, d])
                     for x, bm in ((q, AT_BM), (kk, AT_BN), (v, AT_BN), (o, AT_BM))]
+            # in-kernel descriptors: Triton 3.6 builds their tensor maps in this scratch
             triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
             fn = k.fn                                   # the JITFunction under the tutorial's autotuner
             def call():
@@ -272,6 +301,16 @@ class TritonSide:
                     0.5, M, AT_Z, AT_H, *desc, AT_N, HEAD_DIM=d, BLOCK_M=AT_BM, BLOCK_N=AT_BN, FP8_OUTPUT=False,
                     STAGE=3 if case["causal"] else 1, warp_specialize=False, IS_HOPPER=True,
                     num_warps=AT_WARPS, num_stages=AT_STAGES)
+        elif case["kernel"] in ("dev_desc_mm", "bp_mm"):
+            a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
+            M, K = a.shape
+            N = b.shape[1]
+            extra = dict(CHECK_B=True) if case["kernel"] == "bp_mm" else {}
+            strides = (a.stride(0), a.stride(1), b.stride(0), b.stride(1)) if extra else ()
+            triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+            def call():
+                k[(triton.cdiv(M, 128), triton.cdiv(N, 128))](a, b, c, M, N, K, *strides, BM=128, BN=128, BK=64,
+                                                              num_warps=nw, **extra)
         else:
             a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
             M, K = a.shape

@@ -1,8 +1,9 @@
 #!/bin/sh
-# tests/gpu/desc_gpu.sh ptx|diff TRITIUM — host TensorDescriptors and pointer
-# tables on the GPU path: Triton's tutorial 06 forward (_attn_fwd, fp16, head
-# dim 64 and 128, causal and not, desc() arguments) and tutorial 08's grouped
-# GEMM (ptrs() tables), at small sizes.
+# tests/gpu/desc_gpu.sh ptx|diff TRITIUM — tensor descriptors (host and
+# in-kernel), block pointers and pointer tables on the GPU path: Triton's
+# tutorial 06 forward (_attn_fwd, fp16, head dim 64 and 128, causal and not,
+# desc() arguments or tensors), matmuls of tests/gpu/kernels.py and tutorial
+# 08's grouped GEMM (ptrs() tables), at small sizes.
 #   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
 #         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
 #         suite gpu: gpu_wgmma_desc_ptx, gpu_mma_sync_desc_ptx with
@@ -51,7 +52,7 @@ launch() {
             grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
             grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
             # host descriptors feeding a pipelined wgmma are read by TMA (TRITIUM_TMA=0: by cp.async)
-            case "$name" in 06*|desc_mm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
+            case "$name" in 06*|desc_mm*|dev_desc_mm*|bp_mm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" || { echo "no TMA load" >>"$tmp/err"; rc=1; }
             else
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" && { echo "TMA with TRITIUM_TMA=0" >>"$tmp/err"; rc=1; }
@@ -88,6 +89,18 @@ for d in 64 128; do
     done
 done
 
+# the same with tensors for desc_q/k/v/o: in-kernel descriptors, whose maps
+# the launch encodes (shape Z * H * N_CTX computed from the parameters)
+for d in 64 128; do
+    y=512
+    launch "06 _attn_fwd d$d stage 3 in-kernel descriptors" "$TUT/06-fused-attention.py" --kernel _attn_fwd \
+        --grid "cdiv(N_CTX, 128), Z * H" --arg sm_scale=0.5 --arg "M=empty:f32[$y]" --arg Z=1 --arg H=2 \
+        --arg N_CTX=256 --arg "desc_q=randn:f16[$y,$d]" --arg "desc_k=randn:f16[$y,$d]" \
+        --arg "desc_v=randn:f16[$y,$d]" --arg "desc_o=empty:f16[$y,$d]" \
+        --const HEAD_DIM=$d --const BLOCK_M=128 --const BLOCK_N=64 --const FP8_OUTPUT=False \
+        --const STAGE=3 --const warp_specialize=False --const IS_HOPPER=True --num-warps 8
+done
+
 # a matmul through host descriptors whose blocks reach past M, N and K (TMA's
 # zero fill), B in two 128-byte column slabs, f16 and bf16
 for dt in f16 bf16; do
@@ -95,6 +108,24 @@ for dt in f16 bf16; do
         --tensor "A=randn:$dt[200,112]" --tensor "B=randn:$dt[112,144]" --tensor "C=zeros:f16[200,144]" \
         --arg "a_desc=desc(A, block=[128, 64])" --arg "b_desc=desc(B, block=[64, 128])" --arg c_ptr=C \
         --arg M=200 --arg N=144 --arg K=112 --const BM=128 --const BN=128 --const BK=64
+done
+
+# the same through in-kernel descriptors, and through block pointers checked
+# along both dims (TMA) or B along dim 0 only (cp.async; N a multiple of BN)
+for dt in f16 bf16; do
+    launch "dev_desc_mm $dt" tests/gpu/kernels.py --kernel dev_desc_mm --grid "cdiv(M, 128), cdiv(N, 128)" \
+        --arg "a_ptr=randn:$dt[200,112]" --arg "b_ptr=randn:$dt[112,144]" --arg "c_ptr=zeros:f16[200,144]" \
+        --arg M=200 --arg N=144 --arg K=112 \
+        --const BM=128 --const BN=128 --const BK=64
+done
+for check in True False; do
+    n=144
+    [ $check = False ] && n=256
+    launch "bp_mm CHECK_B=$check" tests/gpu/kernels.py --kernel bp_mm --grid "cdiv(M, 128), cdiv(N, 128)" \
+        --arg "a_ptr=randn:f16[200,112]" --arg "b_ptr=randn:f16[112,$n]" --arg "c_ptr=zeros:f16[200,$n]" \
+        --arg M=200 --arg N=$n --arg K=112 --arg stride_am=112 \
+        --arg stride_ak=1 --arg stride_bk=$n --arg stride_bn=1 --const BM=128 --const BN=128 --const BK=64 \
+        --const CHECK_B=$check
 done
 
 # tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables

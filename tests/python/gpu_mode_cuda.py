@@ -6,8 +6,9 @@ GPU (exits 77 without torch, triton or a CUDA device).
    sizes 1..2^20 (n % 16 == 0 or not, == 1), a view 4 bytes off 16-byte
    alignment, an i64 scalar, a float scalar, a constexpr change, an empty
    grid; a launch on a side stream ordered with torch's work on that
-   stream; softmax over rows; a matmul through host TensorDescriptors
-   (f16, bf16; TMA on sm_90) against torch; tutorial 06's attention
+   stream; softmax over rows; a matmul through host TensorDescriptors,
+   in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90)
+   against torch; tutorial 06's attention
    forward (its own `attention`, host descriptors) against torch's
    scaled_dot_product_attention, head dim 64 and 128, causal and not.
    Warm calls of one specialization do not compile (COUNTS), and
@@ -57,7 +58,10 @@ def load_module(path, name):
     return mod
 
 
-desc_mm = load_module(os.path.join(ROOT, "tests", "gpu", "kernels.py"), "gpu_kernels").desc_mm   # host descriptors
+_kernels = load_module(os.path.join(ROOT, "tests", "gpu", "kernels.py"), "gpu_kernels")
+desc_mm = _kernels.desc_mm            # host descriptors
+dev_desc_mm = _kernels.dev_desc_mm    # in-kernel descriptors
+bp_mm = _kernels.bp_mm                # block pointers
 
 
 @triton.jit
@@ -132,6 +136,16 @@ def in_process():
         db = TensorDescriptor(b, list(b.shape), list(b.stride()), [64, 128])
         desc_mm[(2, 2)](da, db, c, M, N, K, BM=128, BN=128, BK=64)
         check("matmul through host descriptors %s" % str(dt)[6:], torch.allclose(c, a.float() @ b.float(), atol=1e-2))
+        # the same through in-kernel descriptors and block pointers: tensor maps the launch encodes
+        c16 = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        dev_desc_mm[(2, 2)](a, b, c16, M, N, K, BM=128, BN=128, BK=64)
+        check("matmul through in-kernel descriptors %s" % str(dt)[6:],
+              torch.allclose(c16.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
+        c16.zero_()
+        bp_mm[(2, 2)](a, b, c16, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), BM=128, BN=128, BK=64,
+                      CHECK_B=True)
+        check("matmul through block pointers %s" % str(dt)[6:],
+              torch.allclose(c16.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
     # tutorial 06's forward (unchanged) through host descriptors: its single test config
     os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
     tut = load_module(os.path.join(HERE, "tutorials", "06-fused-attention.py"), "tut06")

@@ -48,6 +48,7 @@ class FakeTmap(ctypes.Structure):         # fake_cuda.h's fake_tmap: what the st
 
 
 desc_mm = _kernels.desc_mm                # C = A @ B through two host descriptors
+dev_desc_mm = _kernels.dev_desc_mm        # the same through in-kernel descriptors
 
 
 class DescParams(ctypes.Structure):       # two descriptors (base, shape i32 x2, strides i64 x2), c, M, N, K
@@ -210,3 +211,27 @@ def test_host_descriptors_get_tensor_maps(env):
     assert _gpu.COUNTS["compiles"] == c0
     ma = FakeTmap.from_buffer_copy(recorded(fake), off)
     assert list(ma.dims) == [K - 16, M] and ma.stride == K * 2
+
+
+def test_in_kernel_descriptors_get_tensor_maps(env):
+    """tl.make_tensor_descriptor over the kernel's own pointers and sizes: the
+    launch computes each map's address, shape and stride from the packed
+    parameters (a, b, c, M, N, K), for every launch's numbers."""
+    fake, _gpu, _ = env
+    M, N, K = 200, 256, 112
+    a, b = torch.randn(M, K).to(torch.float16), torch.randn(K, N).to(torch.float16)
+    c = torch.empty(M, N).to(torch.float16)
+    t0 = fake.tmaps
+    dev_desc_mm[(2, 2)](a, b, c, M, N, K, BM=128, BN=128, BK=64)
+    assert fake.tmaps == t0 + 2
+    buf = recorded(fake)
+    off = (8 * 3 + 4 * 3 + 15) // 16 * 16                # after a, b, c (u64) and M, N, K (i32)
+    assert len(buf) == off + 256
+    ma, mb = FakeTmap.from_buffer_copy(buf, off), FakeTmap.from_buffer_copy(buf, off + 128)
+    assert (ma.addr, list(ma.dims), ma.stride, list(ma.box)) == (a.data_ptr(), [K, M], K * 2, [64, 128])
+    assert (mb.addr, list(mb.dims), mb.stride, list(mb.box)) == (b.data_ptr(), [N, K], N * 2, [64, 64])
+    c0 = _gpu.COUNTS["compiles"]
+    dev_desc_mm[(1, 2)](a[:72], b, c, 72, N, K, BM=128, BN=128, BK=64)   # a new M: same specialization
+    assert _gpu.COUNTS["compiles"] == c0
+    ma = FakeTmap.from_buffer_copy(recorded(fake), off)
+    assert list(ma.dims) == [K, 72]
