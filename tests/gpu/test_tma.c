@@ -199,7 +199,7 @@ START_TEST(maps_of_in_kernel_descriptors)
     lb_const(&l, "BN", 128);
     lb_const(&l, "BK", 64);
     ir_func *f = compile_kernel("tests/gpu/kernels.py", "dev_desc_mm", &l);
-    uint64_t addr[8] = { 0x7000100, 0x7100000, 0x7200000 };
+    uint64_t addr[16] = { 0x7000100, 0x7100000, 0x7200000 };
     gpu_spec spec = gpu_spec_of_args(f, &l, addr);
     gpu_launcher L;
     lay_out(&L, f, &spec, "dev_desc_mm");
@@ -263,7 +263,7 @@ START_TEST(maps_of_block_pointers)
             lb_const(&l, "BK", 32);
             lb_const(&l, "CHECK_B", check_b);
             ir_func *f = compile_kernel("tests/gpu/kernels.py", "bp_mm", &l);
-            uint64_t addr[8] = { 0x7000000, 0x7100000, 0x7200000 };
+            uint64_t addr[16] = { 0x7000000, 0x7100000, 0x7200000 };
             gpu_spec spec = gpu_spec_of_args(f, &l, addr);
             gpu_launcher L;
             lay_out(&L, f, &spec, "bp_mm");
