@@ -239,7 +239,7 @@ sval sema_bp_address(sema *S, src_pos p, sval bp, const sval *idx, unsigned chec
                      const int64_t *shape, sval *mask);
 /* tt.load of ptr under mask (None: unmasked) with other = 0, or NaN when
  * padding is the string "nan", and (masked loads only) the ndesc operands
- * desc: a descriptor load's base and offsets (ops.def, tt.load); tt.store
+ * desc: the descriptor operands of the load (sema_bp_desc); tt.store
  * of value (of ptr's shape and pointee type) under mask. */
 sval sema_masked_load(sema *S, src_pos p, sval ptr, sval mask, sval padding, const ir_value *desc, int ndesc);
 /* The "desc" operands of a tt.load (ops.def) of block pointer or descriptor

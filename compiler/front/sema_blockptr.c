@@ -122,7 +122,7 @@ void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx)
 }
 
 /* The pointer tile of a block pointer and, for the dims in `check`, its
- * mask; *all: every dim is checked. */
+ * mask; *all (may be NULL): every dim is checked. */
 static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, bool *all)
 {
     int rank = (int)bp.i;
@@ -143,7 +143,7 @@ static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, bool *all)
     }
     sval idx[IR_MAX_RANK];
     sema_bp_indices(S, p, bp, idx);
-    *all = checked == (1u << rank) - 1;
+    if (all) *all = checked == (1u << rank) - 1;
     return sema_bp_address(S, p, bp, idx, checked, rank, shape, mask);
 }
 
@@ -202,8 +202,7 @@ void sema_masked_store(sema *S, src_pos p, sval ptr, sval mask, sval value)
 void sema_bp_store(sema *S, src_pos p, sval bp, sval value, sval check)
 {
     sval mask;
-    bool all;
-    sval ptr = tile(S, p, bp, check, &mask, &all);
+    sval ptr = tile(S, p, bp, check, &mask, NULL);
     const ir_type_info *t = sv_shape(S, &ptr);
     int rank = t->rank;
     int64_t shape[IR_MAX_RANK];

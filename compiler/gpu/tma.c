@@ -73,7 +73,11 @@ static bool step(tbuild *b, int op, int bits, int32_t a, int64_t imm)
     return true;
 }
 
-static int64_t lowbit(int64_t x) { return x ? (int64_t)((uint64_t)x & -(uint64_t)x) : (int64_t)1 << 40; }
+static int64_t lowbit(int64_t x)
+{
+    uint64_t b = (uint64_t)x & -(uint64_t)x;        /* 0 for 0: every power of two divides it */
+    return b && b < (1ULL << 40) ? (int64_t)b : (int64_t)1 << 40;
+}
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* Append v's program; returns the power of two v is a multiple of (bytes
