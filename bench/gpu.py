@@ -163,10 +163,28 @@ CASES += [dict(c, name=c["name"] + (" async" if c["name"].startswith("matmul") e
 CASES += [dict(c, name=c["name"] + " persistent", env=dict(c.get("env", {}), TRITIUM_PERSISTENT="1"))
           for c in CASES if c["name"] in ("vector_add", "softmax", "layer_norm", "matmul", "attention d64",
                                           "attention d128 causal")]
+BZ, BH, BMM = 4, 8, 1024
+
+
+def bmm_case():
+    """tests/gpu/kernels.py's bmm with block pointers: a [BZ, BH] batch of
+    BMM^3 f16 matmuls, each program's base a_ptr + z * stride_az + h * stride_ah."""
+    n = BMM
+    spec = ["--grid", f"{n // 128}, {n // 128}, {BZ * BH}", "--arg", f"a_ptr=randn:f16[{BZ},{BH},{n},{n}]",
+            "--arg", f"b_ptr=randn:f16[{BZ},{BH},{n},{n}]", "--arg", f"c_ptr=empty:f16[{BZ},{BH},{n},{n}]"]
+    for k, v in dict(M=n, N=n, K=n, H=BH, stride_az=BH * n * n, stride_ah=n * n, stride_bz=BH * n * n,
+                     stride_bh=n * n).items():
+        spec += ["--arg", f"{k}={v}"]
+    spec += ["--const", "BM=128", "--const", "BN=128", "--const", "BK=64", "--const", "DESC=False"]
+    return dict(name="batched matmul block ptr", path=os.path.join(ROOT, "tests", "gpu", "kernels.py"), kernel="bmm",
+                size=f"{BZ}x{BH}x{n}^3 f16", spec=spec, tensors={"a_ptr": False, "b_ptr": False, "c_ptr": True},
+                bytes=3 * BZ * BH * n * n * 2, flops=2 * BZ * BH * n ** 3, num_warps=4)
+
+
 # TMA through the maps a launch encodes for in-kernel descriptors and block pointers, and the
 # same kernels through cp.async (TRITIUM_TMA=0)
 _tma = [attention_case(64, False, True), attention_case(128, True, True),
-        kernels_mm_case("dev_desc_mm", "in-kernel desc"), kernels_mm_case("bp_mm", "block ptr")]
+        kernels_mm_case("dev_desc_mm", "in-kernel desc"), kernels_mm_case("bp_mm", "block ptr"), bmm_case()]
 for _c in _tma:
     _c["base"] = _c["name"]
 CASES += _tma + [dict(c, name=c["name"] + " cp.async", env={"TRITIUM_TMA": "0"}) for c in _tma]
@@ -301,6 +319,14 @@ class TritonSide:
                     0.5, M, AT_Z, AT_H, *desc, AT_N, HEAD_DIM=d, BLOCK_M=AT_BM, BLOCK_N=AT_BN, FP8_OUTPUT=False,
                     STAGE=3 if case["causal"] else 1, warp_specialize=False, IS_HOPPER=True,
                     num_warps=AT_WARPS, num_stages=AT_STAGES)
+        elif case["kernel"] == "bmm":
+            a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
+            Z, H, M, K = a.shape
+            N = b.shape[3]
+            def call():
+                k[(triton.cdiv(M, 128), triton.cdiv(N, 128), Z * H)](
+                    a, b, c, M, N, K, H, a.stride(0), a.stride(1), b.stride(0), b.stride(1), BM=128, BN=128, BK=64,
+                    DESC=False, num_warps=nw)
         elif case["kernel"] in ("dev_desc_mm", "bp_mm"):
             a, b, c = t["a_ptr"], t["b_ptr"], t["c_ptr"]
             M, K = a.shape

@@ -202,10 +202,10 @@ void g_mbar_inval(gctx *g, LLVMValueRef bar);
 void g_mbar_init_fence(gctx *g);
 void g_mbar_expect_tx(gctx *g, LLVMValueRef bar, int64_t bytes);
 void g_mbar_wait(gctx *g, LLVMValueRef bar, LLVMValueRef parity);
-/* One TMA copy of the box at coordinates (c0 innermost, c1), i32, of the
- * tensor map at `map` (generic address) into shared memory at dst,
- * completing bytes on bar. */
-void g_tma_load_2d(gctx *g, LLVMValueRef dst, LLVMValueRef map, LLVMValueRef c0, LLVMValueRef c1, LLVMValueRef bar);
+/* One TMA copy of the box at coordinates c[rank] (i32, innermost first;
+ * rank 2-4) of the tensor map at `map` (generic address) into shared memory
+ * at dst, completing bytes on bar. */
+void g_tma_load(gctx *g, LLVMValueRef dst, LLVMValueRef map, const LLVMValueRef *c, int rank, LLVMValueRef bar);
 
 /* codegen.c: the name of the default pass pipeline (for the cache key) */
 const char *gpu_default_passes(void);

@@ -219,6 +219,8 @@ static int tma_map(gctx *g, gpipe *p, const ir_op *op, bool wg, uint32_t box[2])
     if (!wg || !g->nmaps) return -1;
     int j = gpu_tma_map_of(g->f, g->maps, g->nmaps, op);
     if (j < 0 || !can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
+    for (int k = 0; k + 2 < g->maps[j].rank; k++)
+        if (!can_eval(g, p, g->maps[j].batch[k], 0)) return -1;
     memcpy(box, g->maps[j].box, sizeof g->maps[j].box);
     return j;
 }
@@ -453,10 +455,16 @@ static LLVMValueRef bar_ptr(gctx *g, gpipe *p, LLVMValueRef s);
  * copy is left in flight after the last iteration's wait. */
 static void issue_tma(gctx *g, gpipe *p, ectx *e, LLVMValueRef valid, LLVMValueRef s)
 {
-    LLVMValueRef stage = stage_ptr(g, p, s), bar = bar_ptr(g, p, s), c[PIPE_MAXLOADS][2];
-    for (int i = 0; i < p->nload; i++)
-        if (p->ld[i].tma >= 0)
-            for (int d = 0; d < 2; d++) c[i][d] = ev(g, p->ld[i].op->opnd[4 + d], 0, e).r[0];
+    LLVMValueRef stage = stage_ptr(g, p, s), bar = bar_ptr(g, p, s), c[PIPE_MAXLOADS][4];
+    for (int i = 0; i < p->nload; i++) {
+        if (p->ld[i].tma < 0) continue;
+        const gpu_tmap *t = &g->maps[p->ld[i].tma];
+        /* row, column, then the batch indices (i32 coordinates) */
+        for (int d = 0; d < t->rank; d++) {
+            LLVMValueRef x = ev(g, d < 2 ? p->ld[i].op->opnd[4 + d] : t->batch[d - 2], 0, e).r[0];
+            c[i][d] = LLVMTypeOf(x) == g->t_i32 ? x : LLVMBuildTrunc(g->B, x, g->t_i32, "");
+        }
+    }
     LLVMValueRef cond = LLVMBuildAnd(g->B, valid, LLVMBuildICmp(g->B, LLVMIntEQ, g->tid, cst(g, 0), ""), "");
     LLVMBasicBlockRef join = g_if_begin(g, cond, "tma.issue");
     g_mbar_expect_tx(g, bar, p->tma_bytes);
@@ -466,8 +474,9 @@ static void issue_tma(gctx *g, gpipe *p, ectx *e, LLVMValueRef valid, LLVMValueR
         int64_t slab = l->rows * l->box[0] * l->esz;
         for (int64_t j = 0; j * l->box[0] < l->cols; j++) {
             LLVMValueRef dst = LLVMBuildGEP2(g->B, g->t_i8, stage, (LLVMValueRef[]){ cst(g, l->off + j * slab) }, 1, "");
-            LLVMValueRef col = LLVMBuildAdd(g->B, c[i][1], cst(g, j * l->box[0]), "");
-            g_tma_load_2d(g, dst, g->tmap[l->tma], col, c[i][0], bar);
+            const gpu_tmap *t = &g->maps[l->tma];
+            LLVMValueRef at[4] = { LLVMBuildAdd(g->B, c[i][1], cst(g, j * l->box[0]), ""), c[i][0], c[i][2], c[i][3] };
+            g_tma_load(g, dst, g->tmap[l->tma], at, t->rank, bar);
         }
     }
     g_if_end(g, join);

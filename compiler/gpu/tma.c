@@ -17,6 +17,7 @@
  * what the descriptor's bounds mask with other = 0 gives. */
 #include "gpu_int.h"
 
+#include <stdint.h>
 #include <string.h>
 
 bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], int *swizzle)
@@ -171,6 +172,49 @@ int gpu_tma_map_of(const ir_func *f, const gpu_tmap *maps, int n, const ir_op *o
     return -1;
 }
 
+/* v can be computed by the launch (emit into a scratch map). */
+static bool launch_computable(const tbuild *b, ir_value v)
+{
+    gpu_tmap scratch;
+    scratch.nsteps = 0;
+    tbuild t = { b->f, b->spec, &scratch };
+    return emit(&t, v, 0) != 0;
+}
+
+/* off = a sum of products i * S with S computed by the launch and i by the
+ * program (a batch index): appended to S[] and I[] (at most 2). */
+static bool batch_terms(tbuild *b, ir_value off, ir_value *S, ir_value *I, int *nb, int depth)
+{
+    const ir_op *op = def_op(b->f, through_loops(b->f, off));
+    if (!op || depth > 4) return false;
+    if (op->opc == IR_EXTSI) return batch_terms(b, op->opnd[0], S, I, nb, depth + 1);
+    if (op->opc == IR_ADDI)
+        return batch_terms(b, op->opnd[0], S, I, nb, depth + 1) && batch_terms(b, op->opnd[1], S, I, nb, depth + 1);
+    if (op->opc != IR_MULI || *nb == 2) return false;
+    for (int k = 0; k < 2; k++)
+        if (launch_computable(b, op->opnd[1 - k])) {
+            S[*nb] = op->opnd[1 - k];
+            I[*nb] = op->opnd[k];
+            ++*nb;
+            return true;
+        }
+    return false;
+}
+
+/* Append the program of base v = P + sum i * S (batch_terms): P's, which
+ * it returns the divisibility of (bytes; 0: not computable). */
+static int64_t emit_base(tbuild *b, ir_value v, ir_value *S, ir_value *I, int *nb, int depth)
+{
+    int mark = b->t->nsteps;
+    int64_t d = emit(b, v, 0);
+    if (d || depth > 4) return d;
+    b->t->nsteps = mark;
+    const ir_op *op = def_op(b->f, through_loops(b->f, v));
+    if (!op || op->opc != IR_ADDPTR || ir_type_rank(b->f->values.v[v].type)) return 0;
+    d = emit_base(b, op->opnd[0], S, I, nb, depth + 1);
+    return d && batch_terms(b, op->opnd[1], S, I, nb, 0) ? d : 0;
+}
+
 int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max)
 {
     int n = 0;
@@ -183,12 +227,21 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
                 !is_one(f, spec, op->opnd[9]))
                 continue;
             tbuild b = { f, spec, t };
-            int64_t base = emit(&b, op->opnd[3], 0);            /* bytes */
-            int64_t rows = emit(&b, op->opnd[6], 0), cols = rows ? emit(&b, op->opnd[7], 0) : 0;
-            int64_t stride = cols ? emit(&b, op->opnd[8], 0) : 0;  /* elements of 2 bytes */
-            if (base % 16 || !stride || stride * 2 % 16) continue;  /* TMA: 16-byte address and strides */
+            ir_value S[2], I[2];
+            int nb = 0;
+            int64_t base = emit_base(&b, op->opnd[3], S, I, &nb, 0);      /* bytes */
+            int64_t rows = base ? emit(&b, op->opnd[6], 0) : 0, cols = rows ? emit(&b, op->opnd[7], 0) : 0;
+            int64_t stride = cols ? emit(&b, op->opnd[8], 0) : 0;       /* elements of 2 bytes */
+            bool ok = base && base % 16 == 0 && stride && stride * 2 % 16 == 0;   /* TMA: 16-byte address, strides */
+            for (int j = 0; ok && j < nb; j++) {
+                int64_t s = emit(&b, S[j], 0);
+                ok = s && s * 2 % 16 == 0;
+                t->batch[j] = I[j];
+            }
+            if (!ok) continue;
             const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
             memcpy(t->desc, d, sizeof d);
+            t->rank = 2 + nb;
             n++;
         }
     return n;
@@ -203,9 +256,9 @@ static int64_t wrap(int64_t v, int bits)
 
 static uint64_t as_unsigned(int64_t v, int bits) { return bits >= 64 ? (uint64_t)v : (uint64_t)v & ((1ULL << bits) - 1); }
 
-/* Run map t's program over the packed parameters: out = base, shape[0],
- * shape[1], strides[0]. */
-static int run_program(const gpu_launcher *L, const gpu_tmap *t, const char *buf, int j, int64_t out[4])
+/* Run map t's program over the packed parameters: out = P, shape[0],
+ * shape[1], strides[0], then the batch strides. */
+static int run_program(const gpu_launcher *L, const gpu_tmap *t, const char *buf, int j, int64_t out[6])
 {
     int64_t st[GPU_TMAP_STEPS];
     int sp = 0;
@@ -243,8 +296,8 @@ static int run_program(const gpu_launcher *L, const gpu_tmap *t, const char *buf
         }
         st[--sp - 1] = wrap(v, s->bits);
     }
-    if (sp != 4) return cuda_fail("kernel %s: tensor map %d: a malformed program", L->k.name, j);
-    memcpy(out, st, sizeof(int64_t) * 4);
+    if (sp != 2 + t->rank) return cuda_fail("kernel %s: tensor map %d: a malformed program", L->k.name, j);
+    memcpy(out, st, sizeof(int64_t) * (size_t)sp);
     return 0;
 }
 
@@ -253,15 +306,18 @@ int gpu_tma_fill(const gpu_launcher *L, void *buf)
     for (uint64_t m = L->tma_used; m; m &= m - 1) {
         int j = __builtin_ctzll(m);
         const gpu_tmap *t = &L->tmap[j];
-        int64_t v[4] = { 0 };                        /* base, shape[0], shape[1], strides[0] */
+        int64_t v[6] = { 0 };                        /* P, shape[0], shape[1], strides[0], batch strides */
         if (run_program(L, t, buf, j, v)) return -1;
         /* CUDA's order: innermost first. A shape below 1 or a stride not a
          * multiple of 16 bytes (the user's numbers, unchecked on the way
-         * here) is refused by the driver, whose error names them. */
-        uint64_t dims[2] = { (uint64_t)v[2], (uint64_t)v[1] };
-        uint64_t strides[1] = { (uint64_t)v[3] * 2 };  /* bytes; the last stride is 1 */
+         * here) is refused by the driver, whose error names them. A batch
+         * dim is as long as an i32 coordinate reaches: the program's base
+         * P + i * S is only ever read at its own i. */
+        uint64_t dims[4] = { (uint64_t)v[2], (uint64_t)v[1], INT32_MAX, INT32_MAX };
+        uint64_t strides[3] = { (uint64_t)v[3] * 2, (uint64_t)v[4] * 2, (uint64_t)v[5] * 2 };   /* bytes */
+        uint32_t box[4] = { t->box[0], t->box[1], 1, 1 };
         _Alignas(64) unsigned char map[128];         /* CUtensorMap's alignment */
-        if (cuda_tensor_map_tiled(map, t->dtype, 2, (uint64_t)v[0], dims, strides, t->box, t->swizzle)) return -1;
+        if (cuda_tensor_map_tiled(map, t->dtype, t->rank, (uint64_t)v[0], dims, strides, box, t->swizzle)) return -1;
         memcpy((char *)buf + t->off, map, sizeof map);
     }
     return 0;
@@ -302,10 +358,19 @@ void g_mbar_wait(gctx *g, LLVMValueRef bar, LLVMValueRef parity)
           "r,r,~{memory}", args, 2, true);
 }
 
-void g_tma_load_2d(gctx *g, LLVMValueRef dst, LLVMValueRef map, LLVMValueRef c0, LLVMValueRef c1, LLVMValueRef bar)
+void g_tma_load(gctx *g, LLVMValueRef dst, LLVMValueRef map, const LLVMValueRef *c, int rank, LLVMValueRef bar)
 {
-    LLVMValueRef args[5] = { saddr(g, dst), LLVMBuildPtrToInt(g->B, map, g->t_i64, ""), c0, c1, saddr(g, bar) };
-    g_asm(g, g->t_void,
-          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
-          "r,l,r,r,r,~{memory}", args, 5, true);
+    LLVMValueRef args[8] = { saddr(g, dst), LLVMBuildPtrToInt(g->B, map, g->t_i64, "") };
+    char text[192], cons[32] = "r,l";
+    int n = snprintf(text, sizeof text, "cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
+                     "[$0], [$1, {", rank);
+    for (int d = 0; d < rank; d++) {
+        args[2 + d] = c[d];
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s$%d", d ? ", " : "", 2 + d);
+        strcat(cons, ",r");
+    }
+    args[2 + rank] = saddr(g, bar);
+    snprintf(text + n, sizeof text - (size_t)n, "}], [$%d];", 2 + rank);
+    strcat(cons, ",r,~{memory}");
+    g_asm(g, g->t_void, text, cons, args, 3 + rank, true);
 }

@@ -213,15 +213,22 @@ typedef struct gpu_tstep {
 
 /* A tensor map a kernel takes (gpu_tma_maps): the 2-D block loads it serves
  * (their descriptor operands, ops.def tt.load), where it goes in the
- * parameter buffer and how the launch encodes it. */
+ * parameter buffer and how the launch encodes it. A base of the form
+ * P + i * S (+ j * T), P, S and T computed by the launch and i, j by each
+ * program (a batch's or head's block pointer), is a map of rank 3 (4) over
+ * P whose outer dims have strides S (T) and the coordinates i (j), which
+ * the kernel passes with each copy. */
 typedef struct gpu_tmap {
     int32_t desc[4];               /* IR values: base, shape[0], shape[1], strides[0] */
+    int rank;                      /* 2, or 3-4 with batch indices */
+    int32_t batch[2];              /* IR values: the batch indices i, j (ranks 3, 4) */
     int off;                       /* bytes into the parameter buffer (the driver's layout) */
     int dtype;                     /* CUDA_TMAP_* */
-    uint32_t box[2];               /* elements, innermost first */
+    uint32_t box[2];               /* elements, innermost first (the batch dims' are 1) */
     int swizzle;                   /* bytes: 32, 64 or 128 */
     int nsteps;
-    gpu_tstep step[GPU_TMAP_STEPS];  /* pushes base, shape[0], shape[1], strides[0] (elements) */
+    gpu_tstep step[GPU_TMAP_STEPS];  /* pushes P, shape[0], shape[1], strides[0], then S, T
+                                      * (elements) */
 } gpu_tmap;
 
 typedef struct gpu_launcher {

@@ -52,7 +52,7 @@ launch() {
             grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
             grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
             # host descriptors feeding a pipelined wgmma are read by TMA (TRITIUM_TMA=0: by cp.async)
-            case "$name" in 06*|desc_mm*|dev_desc_mm*|bp_mm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
+            case "$name" in 06*|desc_mm*|dev_desc_mm*|bp_mm*|bmm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" || { echo "no TMA load" >>"$tmp/err"; rc=1; }
             else
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" && { echo "TMA with TRITIUM_TMA=0" >>"$tmp/err"; rc=1; }
@@ -126,6 +126,17 @@ for check in True False; do
         --arg M=200 --arg N=$n --arg K=112 --arg stride_am=112 \
         --arg stride_ak=1 --arg stride_bk=$n --arg stride_bn=1 --const BM=128 --const BN=128 --const BK=64 \
         --const CHECK_B=$check
+done
+
+# a [2, 3] batch of matmuls whose programs' bases are a_ptr + z * stride_az +
+# h * stride_ah: rank-4 maps over a_ptr, z and h as coordinates
+for desc in True False; do
+    M=200 N=144 K=112
+    launch "bmm DESC=$desc" tests/gpu/kernels.py --kernel bmm --grid "cdiv(M, 128), cdiv(N, 128), 6" \
+        --arg "a_ptr=randn:f16[2,3,$M,$K]" --arg "b_ptr=randn:f16[2,3,$K,$N]" --arg "c_ptr=zeros:f16[2,3,$M,$N]" \
+        --arg M=$M --arg N=$N --arg K=$K --arg H=3 --arg stride_az=$((3 * M * K)) --arg stride_ah=$((M * K)) \
+        --arg stride_bz=$((3 * K * N)) --arg stride_bh=$((K * N)) --const BM=128 --const BN=128 --const BK=64 \
+        --const DESC=$desc
 done
 
 # tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables

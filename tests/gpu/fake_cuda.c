@@ -144,15 +144,19 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr,
                                 int l2, int oob)
 {
     (void)estr, (void)il, (void)l2, (void)oob;
-    if (rank < 1 || rank > 2) return 1;
+    if (rank < 1 || rank > 4) return 1;
     /* the driver's documented refusals (CUDA_ERROR_INVALID_VALUE): dims
      * 1..2^32, strides multiples of 16 below 2^40, boxes 1..256 */
     for (unsigned d = 0; d < rank; d++)
         if (dims[d] < 1 || dims[d] > (1ULL << 32) || box[d] < 1 || box[d] > 256 ||
             (d + 1 < rank && (strides[d] % 16 || strides[d] >= (1ULL << 40))))
             return 1;
-    fake_tmap t = { dtype, (int)rank, (uint64_t)(uintptr_t)addr, { dims[0], rank > 1 ? dims[1] : 0 },
-                    rank > 1 ? strides[0] : 0, { box[0], rank > 1 ? box[1] : 0 }, sw };
+    fake_tmap t = { .dtype = dtype, .rank = (int)rank, .addr = (uint64_t)(uintptr_t)addr, .swizzle = sw };
+    for (unsigned d = 0; d < rank; d++) {
+        t.dims[d] = dims[d];
+        t.box[d] = box[d];
+        if (d + 1 < rank) t.strides[d] = strides[d];
+    }
     memset(map, 0, 128);
     memcpy(map, &t, sizeof t);
     st.tmaps++;

@@ -8,12 +8,12 @@
 #include <stdint.h>
 
 /* What the stand-in cuTensorMapEncodeTiled writes into a CUtensorMap:
- * its arguments (dims, box innermost first; the outer stride in bytes;
- * swizzle as CUtensorMapSwizzle). */
+ * its arguments (ranks 1-4; dims, box innermost first; the outer strides
+ * in bytes; swizzle as CUtensorMapSwizzle). */
 typedef struct fake_tmap {
     int dtype, rank;
-    uint64_t addr, dims[2], stride;
-    uint32_t box[2];
+    uint64_t addr, dims[4], strides[3];
+    uint32_t box[4];
     int swizzle;
 } fake_tmap;
 

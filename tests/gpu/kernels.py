@@ -335,3 +335,36 @@ def bp_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_
         b_bp = tl.advance(b_bp, (BK, 0))
     c_bp = tl.make_block_ptr(c_ptr, (M, N), (N, 1), (pid_m * BM, pid_n * BN), (BM, BN), (1, 0))
     tl.store(c_bp, acc.to(c_ptr.dtype.element_ty), boundary_check=(0, 1))
+
+
+@triton.jit
+def bmm(a_ptr, b_ptr, c_ptr, M, N, K, H, stride_az, stride_ah, stride_bz, stride_bh, BM: tl.constexpr,
+        BN: tl.constexpr, BK: tl.constexpr, DESC: tl.constexpr):
+    """C[z, h] = A[z, h] @ B[z, h] over contiguous [M, K] and [K, N] blocks of
+    a [Z, H] batch, program (m, n, z * H + h): each program's base is
+    a_ptr + z * stride_az + h * stride_ah, through in-kernel descriptors
+    (DESC) or block pointers. On sm_90a the maps are rank 4 over a_ptr with
+    z and h as coordinates of their outer dims (TMA)."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    z = tl.program_id(2) // H
+    h = tl.program_id(2) % H
+    a_base = a_ptr + z * stride_az + h * stride_ah
+    b_base = b_ptr + z * stride_bz + h * stride_bh
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    if DESC:
+        a_desc = tl.make_tensor_descriptor(a_base, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+        b_desc = tl.make_tensor_descriptor(b_base, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+        for k in range(0, tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([k * BK, pid_n * BN]), acc)
+    else:
+        a_bp = tl.make_block_ptr(a_base, (M, K), (K, 1), (pid_m * BM, 0), (BM, BK), (1, 0))
+        b_bp = tl.make_block_ptr(b_base, (K, N), (N, 1), (0, pid_n * BN), (BK, BN), (1, 0))
+        for k in range(0, tl.cdiv(K, BK)):
+            acc = tl.dot(tl.load(a_bp, boundary_check=(0, 1)), tl.load(b_bp, boundary_check=(0, 1)), acc)
+            a_bp = tl.advance(a_bp, (0, BK))
+            b_bp = tl.advance(b_bp, (BK, 0))
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    c = c_ptr + tl.program_id(2) * M * N + offs_m[:, None] * N + offs_n[None, :]
+    tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))

@@ -431,6 +431,25 @@ START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
     ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 dev_desc_mm_param_"), 1);   /* B's map only */
     free(p);
     launch_free(&l);
+    /* per-batch bases: 4-D copies with the batch indices as coordinates */
+    lb_init(&l, 2, 2, 6);
+    int64_t as[4] = { 2, 3, 200, 112 }, bs[4] = { 2, 3, 112, 144 }, cs[4] = { 2, 3, 200, 144 };
+    lb_tensor(&l, "a_ptr", TT_F16, 4, as);
+    lb_tensor(&l, "b_ptr", TT_F16, 4, bs);
+    lb_tensor(&l, "c_ptr", TT_F16, 4, cs);
+    const char *ints[] = { "M", "N", "K", "H", "stride_az", "stride_ah", "stride_bz", "stride_bh" };
+    const int64_t vals[] = { 200, 144, 112, 3, 3 * 200 * 112, 200 * 112, 3 * 112 * 144, 112 * 144 };
+    for (int k = 0; k < 8; k++) lb_int(&l, ints[k], vals[k]);
+    lb_const(&l, "BM", 128);
+    lb_const(&l, "BN", 128);
+    lb_const(&l, "BK", 64);
+    lb_const(&l, "DESC", 0);
+    p = ptx_for("tests/gpu/kernels.py", "bmm", &l, NULL, NULL);
+    ck_assert_int_gt(count_substr(p, "cp.async.bulk.tensor.4d"), 0);
+    ck_assert_int_eq(count_substr(p, "cp.async.bulk.tensor.2d"), 0);
+    ck_assert_int_eq(count_substr(p, "cp.async.cg"), 0);
+    free(p);
+    launch_free(&l);
     for (int check_b = 0; check_b < 2; check_b++) {
         lb_init(&l, 2, 1, 1);
         lb_tensor2(&l, "a_ptr", TT_F16, 192, 96);

@@ -142,7 +142,7 @@ START_TEST(fill_from_the_packed_buffer)
     ck_assert_uint_eq(m.addr, 0x7000100);
     ck_assert_uint_eq(m.dims[0], 112);
     ck_assert_uint_eq(m.dims[1], 200);
-    ck_assert_uint_eq(m.stride, 112 * 2);                    /* bytes */
+    ck_assert_uint_eq(m.strides[0], 112 * 2);                    /* bytes */
     ck_assert_uint_eq(m.box[0], 64);
     ck_assert_uint_eq(m.box[1], 128);
     ck_assert_int_eq(m.swizzle, 3);                          /* CU_TENSOR_MAP_SWIZZLE_128B */
@@ -150,7 +150,7 @@ START_TEST(fill_from_the_packed_buffer)
     ck_assert_uint_eq(m.addr, 0x7100000);
     ck_assert_uint_eq(m.dims[0], 256);
     ck_assert_uint_eq(m.dims[1], 112);
-    ck_assert_uint_eq(m.stride, 256 * 2);
+    ck_assert_uint_eq(m.strides[0], 256 * 2);
     /* a shape the user got wrong (gpu mode packs it unchecked): the
      * driver's refusal, naming the numbers */
     int32_t bad = 0;
@@ -213,13 +213,13 @@ START_TEST(maps_of_in_kernel_descriptors)
     ck_assert_uint_eq(a.addr, 0x7000100);
     ck_assert_uint_eq(a.dims[0], 112);
     ck_assert_uint_eq(a.dims[1], 200);
-    ck_assert_uint_eq(a.stride, 112 * 2);
+    ck_assert_uint_eq(a.strides[0], 112 * 2);
     ck_assert_uint_eq(a.box[0], 64);
     ck_assert_uint_eq(a.box[1], 128);
     ck_assert_uint_eq(b.addr, 0x7100000);
     ck_assert_uint_eq(b.dims[0], 144);
     ck_assert_uint_eq(b.dims[1], 112);
-    ck_assert_uint_eq(b.stride, 144 * 2);
+    ck_assert_uint_eq(b.strides[0], 144 * 2);
     ck_assert_uint_eq(b.box[1], 64);
     /* other numbers in the same buffer: the next launch's maps follow them */
     int32_t m2 = 72, k2 = 48;
@@ -229,7 +229,7 @@ START_TEST(maps_of_in_kernel_descriptors)
     a = map_at(&L, buf, 0);
     ck_assert_uint_eq(a.dims[0], 48);
     ck_assert_uint_eq(a.dims[1], 72);
-    ck_assert_uint_eq(a.stride, 48 * 2);
+    ck_assert_uint_eq(a.strides[0], 48 * 2);
     free(L.params);
     /* K = 100: A's row stride is not a multiple of 16 bytes, so only B has
      * a map; a misaligned base has none either */
@@ -280,13 +280,74 @@ START_TEST(maps_of_block_pointers)
                 ck_assert_uint_eq(m.addr, is_a ? 0x7000000 : 0x7100000);
                 ck_assert_uint_eq(m.dims[0], is_a ? 96 : 128);
                 ck_assert_uint_eq(m.dims[1], is_a ? 192 : 96);
-                ck_assert_uint_eq(m.stride, (is_a ? 96 : 128) * 2);
+                ck_assert_uint_eq(m.strides[0], (is_a ? 96 : 128) * 2);
                 ck_assert_uint_eq(m.box[0], is_a ? 32 : 64);
                 ck_assert_uint_eq(m.box[1], is_a ? 64 : 32);
             }
             free(L.params);
             launch_free(&l);
         }
+}
+END_TEST
+
+/* kernels.py bmm: each program's base is a_ptr + z * stride_az + h *
+ * stride_ah. The map is rank 4 over a_ptr itself: [K, M] then two batch
+ * dims as long as an i32 coordinate, whose strides are the batch strides
+ * (bytes); the kernel passes z and h as their coordinates. A batch stride
+ * that is not a multiple of 16 bytes gets no map. */
+START_TEST(maps_of_batched_bases)
+{
+    use_fake_driver();
+    for (int desc = 0; desc < 2; desc++) {
+        int64_t M = 200, N = 144, K = 112, H = 3;
+        launch l;
+        lb_init(&l, 2, 2, 6);
+        int64_t as[4] = { 2, H, M, K }, bs[4] = { 2, H, K, N }, cs[4] = { 2, H, M, N };
+        lb_tensor(&l, "a_ptr", TT_F16, 4, as);
+        lb_tensor(&l, "b_ptr", TT_F16, 4, bs);
+        lb_tensor(&l, "c_ptr", TT_F16, 4, cs);
+        lb_int(&l, "M", M);
+        lb_int(&l, "N", N);
+        lb_int(&l, "K", K);
+        lb_int(&l, "H", H);
+        lb_int(&l, "stride_az", H * M * K);
+        lb_int(&l, "stride_ah", M * K);
+        lb_int(&l, "stride_bz", H * K * N);
+        lb_int(&l, "stride_bh", K * N);
+        lb_const(&l, "BM", 128);
+        lb_const(&l, "BN", 128);
+        lb_const(&l, "BK", 64);
+        lb_const(&l, "DESC", desc);
+        ir_func *f = compile_kernel("tests/gpu/kernels.py", "bmm", &l);
+        uint64_t addr[16] = { 0x7000000, 0x7100000, 0x7200000 };
+        gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+        gpu_launcher L;
+        lay_out(&L, f, &spec, "bmm");
+        ck_assert_int_eq(L.nmaps, 2);
+        ck_assert_int_eq(L.tmap[0].rank, 4);
+        char err[512] = "";
+        _Alignas(64) unsigned char buf[512];
+        ck_assert_uint_le(L.size, sizeof buf);
+        ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+        fake_tmap a = map_at(&L, buf, 0);
+        ck_assert_int_eq(a.rank, 4);
+        ck_assert_uint_eq(a.addr, 0x7000000);
+        ck_assert_uint_eq(a.dims[0], (uint64_t)K);
+        ck_assert_uint_eq(a.dims[1], (uint64_t)M);
+        ck_assert_uint_eq(a.dims[2], INT32_MAX);
+        ck_assert_uint_eq(a.dims[3], INT32_MAX);
+        ck_assert_uint_eq(a.strides[0], (uint64_t)K * 2);
+        ck_assert_uint_eq(a.strides[1], (uint64_t)(H * M * K) * 2);   /* z */
+        ck_assert_uint_eq(a.strides[2], (uint64_t)(M * K) * 2);       /* h */
+        ck_assert_uint_eq(a.box[2], 1);
+        ck_assert_uint_eq(a.box[3], 1);
+        ck_assert_uint_eq(map_at(&L, buf, 1).strides[2], (uint64_t)(K * N) * 2);
+        free(L.params);
+        spec.div16 &= ~(1ULL << 8);                                   /* stride_ah: no longer % 16 */
+        ck_assert_int_eq(gpu_tma_maps(f, &spec, L.tmap, GPU_MAX_TMAPS), 1);
+        launch_free(&l);
+    }
 }
 END_TEST
 
@@ -329,7 +390,7 @@ START_TEST(maps_of_tutorial_06)
         fake_tmap m = map_at(&L, buf, j);
         ck_assert_uint_eq(m.dims[0], 64);
         ck_assert_uint_eq(m.dims[1], (uint64_t)y);            /* Z * H * N_CTX */
-        ck_assert_uint_eq(m.stride, 64 * 2);
+        ck_assert_uint_eq(m.strides[0], 64 * 2);
         ck_assert(m.addr >= 0x7000000 && m.addr <= 0x7200000 && m.addr % 0x100000 == 0);
         seen[(m.addr - 0x7000000) / 0x100000] = true;
     }
@@ -355,6 +416,7 @@ START_TEST(programs_wrap_and_refuse_division_by_zero)
     L.tma_used = 1;
     gpu_tmap *t = &L.tmap[0];
     t->off = 64;
+    t->rank = 2;
     t->dtype = CUDA_TMAP_F16;
     t->box[0] = 64;
     t->box[1] = 64;
@@ -378,7 +440,7 @@ START_TEST(programs_wrap_and_refuse_division_by_zero)
     fake_tmap m = map_at(&L, buf, 0);
     ck_assert_uint_eq(m.dims[1], 1001);
     ck_assert_uint_eq(m.dims[0], 500);
-    ck_assert_uint_eq(m.stride, (1000 % 64 + 64) * 2);
+    ck_assert_uint_eq(m.strides[0], (1000 % 64 + 64) * 2);
     n = INT32_MAX;                                     /* n + 1 wraps to INT32_MIN: the driver refuses it */
     memcpy(buf + 8, &n, 4);
     ck_assert_int_eq(gpu_tma_fill(&L, buf), -1);
@@ -400,6 +462,7 @@ int main(void)
     tcase_add_test(tc, fill_from_the_packed_buffer);
     tcase_add_test(tc, maps_of_in_kernel_descriptors);
     tcase_add_test(tc, maps_of_block_pointers);
+    tcase_add_test(tc, maps_of_batched_bases);
     tcase_add_test(tc, maps_of_tutorial_06);
     tcase_add_test(tc, programs_wrap_and_refuse_division_by_zero);
     suite_add_tcase(s, tc);

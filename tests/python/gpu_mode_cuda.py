@@ -7,8 +7,8 @@ GPU (exits 77 without torch, triton or a CUDA device).
    alignment, an i64 scalar, a float scalar, a constexpr change, an empty
    grid; a launch on a side stream ordered with torch's work on that
    stream; softmax over rows; a matmul through host TensorDescriptors,
-   in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90)
-   against torch; tutorial 06's attention
+   in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90), a
+   batched matmul whose programs' bases are per batch, against torch; tutorial 06's attention
    forward (its own `attention`, host descriptors) against torch's
    scaled_dot_product_attention, head dim 64 and 128, causal and not.
    Warm calls of one specialization do not compile (COUNTS), and
@@ -62,6 +62,7 @@ _kernels = load_module(os.path.join(ROOT, "tests", "gpu", "kernels.py"), "gpu_ke
 desc_mm = _kernels.desc_mm            # host descriptors
 dev_desc_mm = _kernels.dev_desc_mm    # in-kernel descriptors
 bp_mm = _kernels.bp_mm                # block pointers
+bmm = _kernels.bmm                    # per-batch bases: rank-4 maps
 
 
 @triton.jit
@@ -146,6 +147,15 @@ def in_process():
                       CHECK_B=True)
         check("matmul through block pointers %s" % str(dt)[6:],
               torch.allclose(c16.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
+    # a [2, 3] batch: each program's descriptor or block pointer at a_ptr + z * stride_az + h * stride_ah
+    M, N, K = 200, 144, 112
+    a, b = torch.randn(2, 3, M, K, device="cuda").half(), torch.randn(2, 3, K, N, device="cuda").half()
+    for desc in (True, False):
+        c = torch.zeros(2, 3, M, N, device="cuda", dtype=torch.float16)
+        bmm[(2, 2, 6)](a, b, c, M, N, K, 3, a.stride(0), a.stride(1), b.stride(0), b.stride(1), BM=128, BN=128, BK=64,
+                       DESC=desc)
+        check("batched matmul through per-batch %s" % ("descriptors" if desc else "block pointers"),
+              torch.allclose(c.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
     # tutorial 06's forward (unchanged) through host descriptors: its single test config
     os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
     tut = load_module(os.path.join(HERE, "tutorials", "06-fused-attention.py"), "tut06")

@@ -43,7 +43,7 @@ class Fake(ctypes.Structure):            # tests/gpu/fake_cuda.h's struct fake_c
 
 class FakeTmap(ctypes.Structure):         # fake_cuda.h's fake_tmap: what the stand-in encodes into a CUtensorMap
     _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_int), ("addr", ctypes.c_uint64),
-                ("dims", ctypes.c_uint64 * 2), ("stride", ctypes.c_uint64), ("box", ctypes.c_uint32 * 2),
+                ("dims", ctypes.c_uint64 * 4), ("strides", ctypes.c_uint64 * 3), ("box", ctypes.c_uint32 * 4),
                 ("swizzle", ctypes.c_int)]
 
 
@@ -202,15 +202,15 @@ def test_host_descriptors_get_tensor_maps(env):
         off = (DescParams.K.offset + 4 + 15) // 16 * 16      # 16-aligned, 128 bytes each
         assert len(buf) == off + 256
         ma, mb = FakeTmap.from_buffer_copy(buf, off), FakeTmap.from_buffer_copy(buf, off + 128)
-        assert (ma.addr, list(ma.dims), ma.stride, list(ma.box), ma.swizzle) == (a.data_ptr(), [K, M], K * 2, [64, 128], 3)
-        assert (mb.addr, list(mb.dims), mb.stride, list(mb.box)) == (b.data_ptr(), [N, K], N * 2, [64, 64])
+        assert (ma.addr, list(ma.dims[:2]), ma.strides[0], list(ma.box[:2]), ma.swizzle) == (a.data_ptr(), [K, M], K * 2, [64, 128], 3)
+        assert (mb.addr, list(mb.dims[:2]), mb.strides[0], list(mb.box[:2])) == (b.data_ptr(), [N, K], N * 2, [64, 64])
         assert ma.dtype == mb.dtype == 9                      # CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
         a = torch.randn(M, K).to(torch.bfloat16)              # another tensor, the same specialization
     c0 = _gpu.COUNTS["compiles"]
     launch(a[:, :K - 16], b[:K - 16], c)                      # a narrower view: same key, new shape in the map
     assert _gpu.COUNTS["compiles"] == c0
     ma = FakeTmap.from_buffer_copy(recorded(fake), off)
-    assert list(ma.dims) == [K - 16, M] and ma.stride == K * 2
+    assert list(ma.dims[:2]) == [K - 16, M] and ma.strides[0] == K * 2
 
 
 def test_in_kernel_descriptors_get_tensor_maps(env):
@@ -228,10 +228,10 @@ def test_in_kernel_descriptors_get_tensor_maps(env):
     off = (8 * 3 + 4 * 3 + 15) // 16 * 16                # after a, b, c (u64) and M, N, K (i32)
     assert len(buf) == off + 256
     ma, mb = FakeTmap.from_buffer_copy(buf, off), FakeTmap.from_buffer_copy(buf, off + 128)
-    assert (ma.addr, list(ma.dims), ma.stride, list(ma.box)) == (a.data_ptr(), [K, M], K * 2, [64, 128])
-    assert (mb.addr, list(mb.dims), mb.stride, list(mb.box)) == (b.data_ptr(), [N, K], N * 2, [64, 64])
+    assert (ma.addr, list(ma.dims[:2]), ma.strides[0], list(ma.box[:2])) == (a.data_ptr(), [K, M], K * 2, [64, 128])
+    assert (mb.addr, list(mb.dims[:2]), mb.strides[0], list(mb.box[:2])) == (b.data_ptr(), [N, K], N * 2, [64, 64])
     c0 = _gpu.COUNTS["compiles"]
     dev_desc_mm[(1, 2)](a[:72], b, c, 72, N, K, BM=128, BN=128, BK=64)   # a new M: same specialization
     assert _gpu.COUNTS["compiles"] == c0
     ma = FakeTmap.from_buffer_copy(recorded(fake), off)
-    assert list(ma.dims) == [K, 72]
+    assert list(ma.dims[:2]) == [K, 72]
