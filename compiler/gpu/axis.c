@@ -267,11 +267,10 @@ static void op_info(actx *a, int r, int i)
         set_default(&a->ax[iv]);
         a->ax[iv].div[0] = gcd64(a->ax[op->opnd[0]].div[0], a->ax[op->opnd[2]].div[0]);
         int nc = op->nopnd - 3;
-        ir_op *yield = terminator(f, body);
         for (int k = 0; k < nc && k + 1 < rg->nargs; k++) {
             ir_value arg = rg->args[k + 1], init = op->opnd[3 + k];
             a->ax[arg] = a->ax[init];
-            if (yield && k < yield->nopnd && yield->opnd[k] == arg) {   /* carried unchanged: a block pointer's stride */
+            if (ir_carried_init(f, arg) >= 0) {     /* carried unchanged: a block pointer's stride 1 */
                 a->isc[arg] = a->isc[init];
                 a->cval[arg] = a->cval[init];
             }

@@ -129,14 +129,10 @@ static int carried_index(gctx *g, gpipe *p, ir_value v)
     return -1;
 }
 
-/* Loop-carried arg k is yielded unchanged (a block pointer's base, shape
- * and strides, which the loop carries with its offsets). */
+/* Loop-carried arg k is yielded unchanged (ir_carried_init). */
 static bool passthrough(gctx *g, gpipe *p, int k)
 {
-    ir_region *rg = &g->f->regions.v[p->body];
-    if (!rg->nops) return false;
-    ir_op *y = &rg->ops[rg->nops - 1];
-    return y->opc == IR_YIELD && k - 1 < y->nopnd && y->opnd[k - 1] == rg->args[k];
+    return ir_carried_init(g->f, g->f->regions.v[p->body].args[k]) >= 0;
 }
 
 static bool invariant(gctx *g, gpipe *p, ir_value v, int depth)

@@ -42,21 +42,13 @@ static const ir_op *def_op(const ir_func *f, ir_value v)
     return vi->def_kind == IR_DEF_OP ? &f->regions.v[vi->region].ops[vi->index] : NULL;
 }
 
-/* v itself, or the value an scf.for carries into v unchanged (its init). */
+/* v itself, or the value scf.fors carry into v unchanged (its init). */
 static ir_value through_loops(const ir_func *f, ir_value v)
 {
     for (int depth = 0; depth < 16; depth++) {
-        const ir_value_info *vi = &f->values.v[v];
-        if (vi->def_kind != IR_DEF_REGION_ARG || vi->index < 1) return v;
-        const ir_region *r = &f->regions.v[vi->region];
-        if (r->parent_op < 0 || !r->nops) return v;
-        const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op];
-        const ir_op *y = &r->ops[r->nops - 1];
-        int k = vi->index - 1;
-        if (loop->opc != IR_FOR || loop->region[0] != vi->region || y->opc != IR_YIELD || k >= y->nopnd ||
-            y->opnd[k] != v || 3 + k >= loop->nopnd)
-            return v;
-        v = loop->opnd[3 + k];
+        ir_value init = ir_carried_init(f, v);
+        if (init < 0) break;
+        v = init;
     }
     return v;
 }

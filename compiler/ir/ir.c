@@ -160,6 +160,21 @@ ir_op *ir_def(ir_func *f, ir_value v)
     return ir_op_at(f, vi->region, vi->index);
 }
 
+ir_value ir_carried_init(const ir_func *f, ir_value v)
+{
+    const ir_value_info *vi = &f->values.v[v];
+    if (vi->def_kind != IR_DEF_REGION_ARG || vi->index < 1) return -1;
+    const ir_region *r = &f->regions.v[vi->region];
+    if (r->parent_op < 0 || !r->nops) return -1;
+    const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op];
+    const ir_op *y = &r->ops[r->nops - 1];
+    int k = vi->index - 1;
+    if (loop->opc != IR_FOR || loop->region[0] != vi->region || y->opc != IR_YIELD || k >= y->nopnd ||
+        y->opnd[k] != v || 3 + k >= loop->nopnd)
+        return -1;
+    return loop->opnd[3 + k];
+}
+
 static ir_value new_value(ir_func *f, ir_type t, int kind, int32_t region, int32_t index)
 {
     ir_value_info vi = { .type = t, .def_kind = (uint8_t)kind, .region = region, .index = index };

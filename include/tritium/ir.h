@@ -263,6 +263,10 @@ static inline ir_op *ir_op_at(ir_func *f, int region, int index) { return &f->re
 static inline ir_type ir_value_type(const ir_func *f, ir_value v) { return f->values.v[v].type; }
 /* The op defining v, or NULL for arguments. */
 ir_op *ir_def(ir_func *f, ir_value v);
+/* The init operand that an scf.for carries into its region arg v
+ * unchanged (its body yields v itself: a block pointer's base, shape and
+ * strides ride along with its offsets), or -1. */
+ir_value ir_carried_init(const ir_func *f, ir_value v);
 /* The region id of the body (0). */
 #define IR_BODY 0
 

@@ -560,6 +560,13 @@ START_TEST(parse_hand_written)
     ck_assert_int_eq(ir_op_at(f, IR_BODY, 1)->ival, 1);
     ck_assert_int_eq(add->loc, -1);
     ck_assert_str_eq(f->values.v[add->res].name, "t");
+    /* %b rides along unchanged (its init is %c0); %a and the induction
+     * variable do not; a kernel argument is no loop value */
+    const ir_region *body = &f->regions.v[loop->region[0]];
+    ck_assert_int_eq(ir_carried_init(f, body->args[2]), loop->opnd[4]);
+    ck_assert_int_eq(ir_carried_init(f, body->args[1]), -1);
+    ck_assert_int_eq(ir_carried_init(f, body->args[0]), -1);
+    ck_assert_int_eq(ir_carried_init(f, f->regions.v[IR_BODY].args[0]), -1);
     print_parse_print(f, "    %t.9 = arith.addi %4, %3 : i32 loc(unknown)\n");
     ir_func_free(f);
 }
