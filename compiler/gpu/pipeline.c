@@ -214,7 +214,11 @@ static int tma_map(gctx *g, gpipe *p, const ir_op *op, bool wg, uint32_t box[2])
 {
     if (!wg || !g->nmaps) return -1;
     int j = gpu_tma_map_of(g->f, g->maps, g->nmaps, op);
-    if (j < 0 || !can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
+    if (j < 0) {
+        if (op->nopnd > 3) PDBG("%%%d: no tensor map (gpu_tma_maps' conditions)\n", op->res);
+        return -1;
+    }
+    if (!can_eval(g, p, op->opnd[4], 0) || !can_eval(g, p, op->opnd[5], 0)) return -1;
     for (int k = 0; k + 2 < g->maps[j].rank; k++)
         if (!can_eval(g, p, g->maps[j].batch[k], 0)) return -1;
     memcpy(box, g->maps[j].box, sizeof g->maps[j].box);
