@@ -191,8 +191,6 @@ int gpu_param_layout(const ir_func *f, gpu_param **params, size_t *size, char *e
  * tensor is given for a scalar or the other way round. */
 int gpu_param_store(gpu_param_kind kind, const launch_arg *a, uint64_t dev, void *dst, char *err, size_t errlen);
 
-/* A kernel ready to launch again and again: compiled, loaded, its
- * parameter buffer laid out (Triton's CompiledKernel with its launcher). */
 /* One step of the program that computes a tensor map's address, shape and
  * row stride at launch from the packed parameters (gpu_tma_fill): a stack
  * machine over int64 values kept sign-extended from `bits`, wrapping as the
@@ -231,6 +229,8 @@ typedef struct gpu_tmap {
                                       * (elements) */
 } gpu_tmap;
 
+/* A kernel ready to launch again and again: compiled, loaded, its
+ * parameter buffer laid out (Triton's CompiledKernel with its launcher). */
 typedef struct gpu_launcher {
     cuda_kernel k;                 /* the loaded function (num_regs, local_bytes, ...) */
     cuda_module *mod;              /* owned; NULL when another launcher loaded the same PTX */
