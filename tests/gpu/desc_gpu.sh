@@ -52,7 +52,7 @@ launch() {
             grep -q "mma.sync" "$tmp/k.ptx" && { echo "mma.sync on the wgmma path" >>"$tmp/err"; rc=1; }
             grep -q "wgmma.mma_async" "$tmp/k.ptx" || { echo "no wgmma.mma_async" >>"$tmp/err"; rc=1; }
             # host descriptors feeding a pipelined wgmma are read by TMA (TRITIUM_TMA=0: by cp.async)
-            case "$name" in 06*|desc_mm*|dev_desc_mm*|bp_mm*|bmm*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
+            case "$name" in 06*|desc_mm*|dev_desc_mm*|bp_mm*|bmm*|attn_heads*) if [ "${TRITIUM_TMA:-1}" = 1 ]; then
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" || { echo "no TMA load" >>"$tmp/err"; rc=1; }
             else
                 grep -q "cp.async.bulk.tensor" "$tmp/k.ptx" && { echo "TMA with TRITIUM_TMA=0" >>"$tmp/err"; rc=1; }
@@ -138,6 +138,13 @@ for desc in True False; do
         --arg stride_bz=$((3 * K * N)) --arg stride_bh=$((K * N)) --const BM=128 --const BN=128 --const BK=64 \
         --const DESC=$desc
 done
+
+# FlashAttention-2-style heads: block pointers at q_ptr + z * stride_z + h * stride_h,
+# N = 200 (blocks past N: TMA's zero fill, keys masked to -inf)
+launch "attn_heads_bp" tests/gpu/kernels.py --kernel attn_heads_bp --grid "cdiv(N, 128), 6" \
+    --arg "q_ptr=randn:f16[2,3,200,64]" --arg "k_ptr=randn:f16[2,3,200,64]" --arg "v_ptr=randn:f16[2,3,200,64]" \
+    --arg "o_ptr=zeros:f16[2,3,200,64]" --arg N=200 --arg H=3 --arg stride_z=$((3 * 200 * 64)) \
+    --arg stride_h=$((200 * 64)) --arg stride_n=64 --const D=64 --const BM=128 --const BN=64 --num-warps 8
 
 # tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables
 python3 -c "

@@ -368,3 +368,38 @@ def bmm(a_ptr, b_ptr, c_ptr, M, N, K, H, stride_az, stride_ah, stride_bz, stride
     offs_n = pid_n * BN + tl.arange(0, BN)
     c = c_ptr + tl.program_id(2) * M * N + offs_m[:, None] * N + offs_n[None, :]
     tl.store(c, acc.to(c_ptr.dtype.element_ty), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def attn_heads_bp(q_ptr, k_ptr, v_ptr, o_ptr, N, H, stride_z, stride_h, stride_n, D: tl.constexpr, BM: tl.constexpr,
+                  BN: tl.constexpr):
+    """attn_fwd_small over a [Z, H, N, D] batch of heads, FlashAttention-2
+    style: block pointers at q_ptr + z * stride_z + h * stride_h (program
+    (m, z * H + h)), checked along both dims, so N need not be a multiple of
+    BM or BN (keys past N get -inf). On sm_90a K and V read rank-4 maps."""
+    z = tl.program_id(1) // H
+    h = tl.program_id(1) % H
+    off = z * stride_z + h * stride_h
+    q_bp = tl.make_block_ptr(q_ptr + off, (N, D), (stride_n, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    k_bp = tl.make_block_ptr(k_ptr + off, (N, D), (stride_n, 1), (0, 0), (BN, D), (1, 0))
+    v_bp = tl.make_block_ptr(v_ptr + off, (N, D), (stride_n, 1), (0, 0), (BN, D), (1, 0))
+    q = tl.load(q_bp, boundary_check=(0, 1))
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in range(0, N, BN):
+        k = tl.load(k_bp, boundary_check=(0, 1))
+        v = tl.load(v_bp, boundary_check=(0, 1))
+        qk = tl.dot(q, tl.trans(k))
+        qk = tl.where((start + tl.arange(0, BN))[None, :] < N, qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_ij[:, None])
+        alpha = tl.exp(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+        k_bp = tl.advance(k_bp, (BN, 0))
+        v_bp = tl.advance(v_bp, (BN, 0))
+    o_bp = tl.make_block_ptr(o_ptr + off, (N, D), (stride_n, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    tl.store(o_bp, (acc / l_i[:, None]).to(o_ptr.dtype.element_ty), boundary_check=(0, 1))

@@ -8,7 +8,8 @@ GPU (exits 77 without torch, triton or a CUDA device).
    grid; a launch on a side stream ordered with torch's work on that
    stream; softmax over rows; a matmul through host TensorDescriptors,
    in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90), a
-   batched matmul whose programs' bases are per batch, against torch; tutorial 06's attention
+   batched matmul whose programs' bases are per batch, attention over
+   per-head block pointers, against torch; tutorial 06's attention
    forward (its own `attention`, host descriptors) against torch's
    scaled_dot_product_attention, head dim 64 and 128, causal and not.
    Warm calls of one specialization do not compile (COUNTS), and
@@ -63,6 +64,7 @@ desc_mm = _kernels.desc_mm            # host descriptors
 dev_desc_mm = _kernels.dev_desc_mm    # in-kernel descriptors
 bp_mm = _kernels.bp_mm                # block pointers
 bmm = _kernels.bmm                    # per-batch bases: rank-4 maps
+attn_heads_bp = _kernels.attn_heads_bp  # FlashAttention-2-style per-head block pointers
 
 
 @triton.jit
@@ -156,6 +158,11 @@ def in_process():
                        DESC=desc)
         check("batched matmul through per-batch %s" % ("descriptors" if desc else "block pointers"),
               torch.allclose(c.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
+    q, k, v = (torch.randn(2, 3, 200, 64, device="cuda", dtype=torch.float16) * 0.3 for _ in range(3))
+    o = torch.zeros_like(q)
+    attn_heads_bp[(2, 6)](q, k, v, o, 200, 3, q.stride(0), q.stride(1), q.stride(2), D=64, BM=128, BN=64, num_warps=8)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=1.0)
+    check("attention over per-head block pointers", torch.allclose(o, ref, atol=1e-2, rtol=0))
     # tutorial 06's forward (unchanged) through host descriptors: its single test config
     os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
     tut = load_module(os.path.join(HERE, "tutorials", "06-fused-attention.py"), "tut06")
