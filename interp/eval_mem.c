@@ -23,7 +23,7 @@
  * every store of the launch kept the element's original value (SH_SAME) a
  * read sees that value in any order. Shadow words are read and
  * written with relaxed atomics: the programs of a parallel launch touch
- * them at the same time (the last reader wins), which must not be a data
+ * them at the same time, which must not be a data
  * race of the interpreter itself (TSan, `meson test --setup tsan`). */
 #include "internal.h"
 
@@ -152,7 +152,7 @@ static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e,
 {
     bool par = p->s->parallel;
     if (reader) {
-        sh_set(reader, e, p->me, par);
+        sh_mark_read(reader, e, 1, p->me, par);
         const sh_layer *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
         if (wr) {
             uint32_t w = sh_get(wr, e);
@@ -180,9 +180,11 @@ static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e
         uint32_t w = sh_get(wr, e);
         if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
             note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
+        /* a reader other than me; when the one recorded is me, SH_MANY
+         * says another read it too, which one is not kept */
         uint32_t r = reader ? sh_get(reader, e) : 0;
         if (r && r != p->me && !(me & (SH_ATOMIC | SH_SYNC)))
-            note(fs, FK_RACE_WR, lane, addr, bi, (int64_t)r - 1, -1);
+            note(fs, FK_RACE_WR, lane, addr, bi, (r & SH_PROG) == p->me ? -1 : (int64_t)(r & SH_PROG) - 1, -1);
     }
     sh_set(b->wloc, e, (uint32_t)loc, par);
     sh_set(wr, e, me, par);
@@ -392,7 +394,7 @@ static bool load_rows(interp_prog *p, const ir_op *op, const uint64_t *ptr, cons
             if (!reader && !check_init) continue;
             bool suspect = false;
             if (reader) {
-                sh_fill(reader, e0, len, me, s->parallel);
+                sh_mark_read(reader, e0, len, me, s->parallel);
                 const sh_layer *wr = __atomic_load_n(&b->writer, __ATOMIC_ACQUIRE);
                 if (wr && !p->synced) {
                     suspect = writer_conflicts(wr, e0, len, me, 0, s->parallel) != 0;

@@ -114,6 +114,14 @@ void sh_clear(sh_layer *L);        /* every word 0 */
 /* Words [e0, e0 + len) = v; par: a parallel launch is running. */
 void sh_fill(sh_layer *L, int64_t e0, int64_t len, uint32_t v, bool par);
 void sh_set_slow(sh_layer *L, int64_t e, uint32_t v, bool par);
+/* Reader words: the id of a program that read the element, with SH_MANY
+ * once another program read it too. Program me's read of [e0, e0 + len):
+ * unread words become me, words of one other reader gain SH_MANY, the rest
+ * (me, or already many) are left alone, so data every program reads (a
+ * matmul's operands) costs loads only, not stores that bounce a cache line
+ * between the threads of a parallel launch. */
+#define SH_MANY 0x80000000u
+void sh_mark_read(sh_layer *L, int64_t e0, int64_t len, uint32_t me, bool par);
 
 static inline uint32_t sh_get(const sh_layer *L, int64_t e)
 {
@@ -164,7 +172,7 @@ typedef struct interp_buf {
     /* shadow layers, allocated on first need (NULL before) */
     sh_layer *writer;              /* last writer program, SH_* flags */
     sh_layer *wloc;                /* location of the writing op (an int32) */
-    sh_layer *reader;              /* last reader program + 1 (check_races) */
+    sh_layer *reader;              /* a reader program + 1, SH_MANY (check_races) */
     sh_layer *init;                /* 1 when written (uninit-marked buffers) */
     bool uninit;                   /* created with `empty` */
     bool view_check;               /* views of it do not cover it: check lanes (view.c) */

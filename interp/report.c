@@ -146,8 +146,12 @@ static void describe_addr(const interp_session *s, int kind, int acc, int esize,
         break;
     default: {
         int64_t pid[3];
-        interp_pid_of(s->grid, f->other, pid);
         const char *what = kind == FK_RACE_WR ? "read" : "wrote";
+        if (f->other < 0) {                /* a read by several programs, this one among them */
+            fprintf(out, " %s %s, which another program also read in this launch", verb(acc, kind), eb);
+            break;
+        }
+        interp_pid_of(s->grid, f->other, pid);
         fprintf(out, " %s %s, which program (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s in this launch",
                 verb(acc, kind), eb, pid[0], pid[1], pid[2], kind == FK_RACE_WW ? "also wrote" : what);
         if (f->other_loc >= 0 && f->other_loc < s->f->locs.n) {

@@ -147,3 +147,44 @@ void sh_fill(sh_layer *L, int64_t e0, int64_t len, uint32_t v, bool par)
         e = stop;
     }
 }
+
+static inline uint32_t read_word(uint32_t x, uint32_t me)
+{
+    return x == 0 ? me : x == me || (x & SH_MANY) ? x : x | SH_MANY;
+}
+
+/* One word: a compare-and-swap in a parallel launch, so two first readers
+ * of an element end as one of them | SH_MANY, never as one alone. */
+static inline void read_one(uint32_t *w, uint32_t me, bool par)
+{
+    uint32_t x = __atomic_load_n(w, __ATOMIC_RELAXED), v;
+    while ((v = read_word(x, me)) != x)
+        if (!par) {
+            *w = v;
+            return;
+        } else if (__atomic_compare_exchange_n(w, &x, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+            return;
+        }
+}
+
+void sh_mark_read(sh_layer *L, int64_t e0, int64_t len, uint32_t me, bool par)
+{
+    for (int64_t e = e0, end = e0 + len; e < end;) {
+        int64_t g = e >> SH_GSHIFT, gs = g << SH_GSHIFT;
+        int64_t ge = gs + SH_GRAN < L->n ? gs + SH_GRAN : L->n, stop = end < ge ? end : ge;
+        if (!__atomic_load_n(&L->on[g], __ATOMIC_ACQUIRE)) {
+            uint32_t c = __atomic_load_n(&L->coarse[g], __ATOMIC_RELAXED);
+            if (read_word(c, me) == c) {           /* the usual case once warm: nothing to store */
+                e = stop;
+                continue;
+            }
+            if (e == gs && stop == ge) {
+                read_one(&L->coarse[g], me, par);
+                e = stop;
+                continue;
+            }
+            split(L, g, par);
+        }
+        for (; e < stop; e++) read_one(&L->fine[e], me, par);
+    }
+}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "tinterp.h"
 
 static int count_str(const char *hay, const char *needle)
@@ -251,6 +252,64 @@ START_TEST(read_write_races)
 }
 END_TEST
 
+START_TEST(shared_read_then_write)
+{
+    /* every program reads buf[0..32) (one whole granule) and buf[33..37)
+     * (part of one); program 3, the last to read them in order, then
+     * writes both ranges. The other programs' reads race with that write
+     * (on a GPU they may run after it): a shadow that kept only the last
+     * reader would see program 3's own read and report nothing */
+    kb k;
+    kb_init(&k, "shared");
+    int64_t n = 64;
+    ir_value pb = kb_tensor_arg(&k, "buf", tt_tensor_new("buf", TT_I32, 1, &n));
+    ir_value is3 = opa(&k, IR_CMPI, ty(TT_BOOL), CMPI_EQ, 0, 2, pid(&k, 0), cint(&k, ty(TT_I32), 3));
+    ir_type t32 = TYT(TT_I32, 32), t4 = TYT(TT_I32, 4);
+    ir_value whole = ptrs(&k, pb, range(&k, 0, 32));
+    ir_value part = ptrs(&k, pb, op(&k, IR_ADDI, t4, 2, range(&k, 0, 4), cint(&k, t4, 33)));
+    ir_value a = load(&k, whole, -1, -1), b = load(&k, part, -1, -1);
+    store(&k, whole, op(&k, IR_ADDI, t32, 2, a, cint(&k, t32, 1)), splat(&k, is3, TYT(TT_BOOL, 32)));
+    store(&k, part, op(&k, IR_ADDI, t4, 2, b, cint(&k, t4, 1)), splat(&k, is3, TYT(TT_BOOL, 4)));
+    ret(&k);
+    k.l.grid[0] = 4;
+    interp_stats st;
+    char *rep;
+    ck_assert_int_eq(kb_run(&k, NULL, &st, &rep), 0);
+    ck_assert_int_eq(st.races, 36);
+    HAS(rep, "write-after-read race: store in program (3, 0, 0)");
+    HAS(rep, "which program (0, 0, 0) read in this launch");
+    free(rep);
+    kb_free(&k);
+}
+END_TEST
+
+START_TEST(reader_words)
+{
+    /* the reader layer directly: first reader, then SH_MANY kept with the
+     * first reader's id, in whole granules and in split ones */
+    sh_layer *L = sh_new(100);
+    sh_mark_read(L, 0, 32, 1, false);
+    ck_assert_uint_eq(sh_get(L, 5), 1);
+    sh_mark_read(L, 0, 32, 1, true);
+    ck_assert_uint_eq(sh_get(L, 5), 1);
+    sh_mark_read(L, 0, 32, 2, true);
+    ck_assert_uint_eq(sh_get(L, 31), 1 | SH_MANY);
+    sh_mark_read(L, 0, 32, 3, false);
+    ck_assert_uint_eq(sh_get(L, 0), 1 | SH_MANY);
+    sh_mark_read(L, 40, 4, 7, false);               /* part of granule 1: split */
+    ck_assert_uint_eq(sh_get(L, 39), 0);
+    ck_assert_uint_eq(sh_get(L, 40), 7);
+    sh_mark_read(L, 38, 4, 8, true);
+    ck_assert_uint_eq(sh_get(L, 38), 8);
+    ck_assert_uint_eq(sh_get(L, 41), 7 | SH_MANY);
+    ck_assert_uint_eq(sh_get(L, 43), 7);
+    sh_mark_read(L, 96, 4, 9, false);               /* the short last granule, whole */
+    ck_assert_uint_eq(sh_get(L, 99), 9);
+    ck_assert_uint_eq(sh_get(L, 95), 0);
+    sh_free(L);
+}
+END_TEST
+
 START_TEST(uninitialized_reads)
 {
     /* out is "empty": reading out[0..8) before writing it is reported,
@@ -427,6 +486,8 @@ TCase *report_tcase(void)
     tcase_add_test(tc, misaligned_and_type);
     tcase_add_test(tc, write_write_race);
     tcase_add_test(tc, read_write_races);
+    tcase_add_test(tc, shared_read_then_write);
+    tcase_add_test(tc, reader_words);
     tcase_add_test(tc, uninitialized_reads);
     tcase_add_test(tc, uninit_hole_in_written_run);
     tcase_add_test(tc, races_in_split_granules);
