@@ -181,10 +181,30 @@ def bmm_case():
                 bytes=3 * BZ * BH * n * n * 2, flops=2 * BZ * BH * n ** 3, num_warps=4)
 
 
+def heads_case(check):
+    """tests/gpu/kernels.py's attn_heads_bp (FlashAttention-2-style, block
+    pointers per head) at tutorial 06's shapes, d64: K and V checked along
+    both dims, or (check=False) loaded without boundary_check."""
+    shape = f"f16[{AT_Z},{AT_H},{AT_N},64]"
+    spec = ["--grid", f"cdiv({AT_N}, 128), {AT_Z * AT_H}"]
+    for t in "qkvo":
+        spec += ["--arg", f"{t}_ptr={'empty' if t == 'o' else 'randn'}:{shape}"]
+    for k, v in dict(N=AT_N, H=AT_H, stride_z=AT_H * AT_N * 64, stride_h=AT_N * 64, stride_n=64).items():
+        spec += ["--arg", f"{k}={v}"]
+    spec += ["--const", "D=64", "--const", "BM=128", "--const", "BN=64", "--const", f"CHECK={check}"]
+    return dict(name="attention heads block ptr" + ("" if check else " unchecked"),
+                path=os.path.join(ROOT, "tests", "gpu", "kernels.py"), kernel="attn_heads_bp",
+                size=f"{AT_Z}x{AT_H}x{AT_N}x64 f16", spec=spec,
+                tensors={"q_ptr": False, "k_ptr": False, "v_ptr": False, "o_ptr": True},
+                bytes=4 * AT_Z * AT_H * AT_N * 64 * 2, flops=4.0 * AT_Z * AT_H * AT_N * AT_N * 64, num_warps=AT_WARPS,
+                check=check)
+
+
 # TMA through the maps a launch encodes for in-kernel descriptors and block pointers, and the
 # same kernels through cp.async (TRITIUM_TMA=0)
 _tma = [attention_case(64, False, True), attention_case(128, True, True),
-        kernels_mm_case("dev_desc_mm", "in-kernel desc"), kernels_mm_case("bp_mm", "block ptr"), bmm_case()]
+        kernels_mm_case("dev_desc_mm", "in-kernel desc"), kernels_mm_case("bp_mm", "block ptr"), bmm_case(),
+        heads_case(True), heads_case(False)]
 for _c in _tma:
     _c["base"] = _c["name"]
 CASES += _tma + [dict(c, name=c["name"] + " cp.async", env={"TRITIUM_TMA": "0"}) for c in _tma]
@@ -304,6 +324,12 @@ class TritonSide:
             def call():
                 k[(X.shape[0],)](X, t["Y"], t["W"], t["B"], t["Mean"], t["Rstd"], X.stride(0), X.shape[1], 1e-5,
                                  BLOCK_SIZE=1024, num_warps=nw)
+        elif case["kernel"] == "attn_heads_bp":
+            q, kk, v, o = t["q_ptr"], t["k_ptr"], t["v_ptr"], t["o_ptr"]
+            Z, H, N, D = q.shape
+            def call():
+                k[(triton.cdiv(N, 128), Z * H)](q, kk, v, o, N, H, q.stride(0), q.stride(1), q.stride(2), D=D, BM=128,
+                                               BN=64, CHECK=case["check"], num_warps=nw)
         elif case["base"].startswith("attention"):
             from triton.tools.tensor_descriptor import TensorDescriptor
             d, nm = case["d"], case["names"]

@@ -72,6 +72,7 @@ sval sema_advance(sema *S, src_pos p, sval bp, sval deltas)
     if (deltas.k != V_TUPLE || deltas.n != rank) sema_error(S, p, "advance: expected %d offsets", rank);
     for (int d = 0; d < rank; d++) {
         sval off = bp.items[1 + 2 * rank + d];
+        if (deltas.items[d].k == V_INT && deltas.items[d].i == 0) continue;   /* the offset a loop carries unchanged */
         sval delta = sema_int_scalar(S, p, deltas.items[d], TT_I32, "advance", "offsets");
         bp = sema_bp_with(S, bp, 1 + 2 * rank + d, sema_binop(S, p, "+", off, delta));
     }
@@ -122,8 +123,8 @@ void sema_bp_indices(sema *S, src_pos p, sval bp, sval *idx)
 }
 
 /* The pointer tile of a block pointer and, for the dims in `check`, its
- * mask; *all (may be NULL): every dim is checked. */
-static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, bool *all)
+ * mask; *checked_ (may be NULL): those dims, a bit each. */
+static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, unsigned *checked_)
 {
     int rank = (int)bp.i;
     int64_t shape[IR_MAX_RANK];
@@ -143,7 +144,7 @@ static sval tile(sema *S, src_pos p, sval bp, sval check, sval *mask, bool *all)
     }
     sval idx[IR_MAX_RANK];
     sema_bp_indices(S, p, bp, idx);
-    if (all) *all = checked == (1u << rank) - 1;
+    if (checked_) *checked_ = checked;
     return sema_bp_address(S, p, bp, idx, checked, rank, shape, mask);
 }
 
@@ -179,16 +180,21 @@ int sema_bp_desc(const sval *bp, ir_value *desc)
     return 1 + 3 * rank;
 }
 
-/* A block checked along every dim keeps its descriptor (ops.def, tt.load);
- * one that is not reads outside its shape where a dim is unchecked, which
- * TMA would not. */
+/* A block pointer's load keeps its descriptor (ops.def, tt.load), with the
+ * dims it does not check unbounded: Triton reads outside the shape there. */
 sval sema_bp_load(sema *S, src_pos p, sval bp, sval check, sval padding)
 {
     sval mask;
-    bool all;
-    sval ptr = tile(S, p, bp, check, &mask, &all);
+    unsigned checked;
+    sval ptr = tile(S, p, bp, check, &mask, &checked);
     ir_value desc[1 + 3 * IR_MAX_RANK];
-    int n = all ? sema_bp_desc(&bp, desc) : 0;
+    int n = sema_bp_desc(&bp, desc), rank = (int)bp.i;
+    for (int d = 0; d < rank; d++)
+        if (!(checked & 1u << d)) desc[1 + rank + d] = sema_const_tensor(S, p, 0, IR_DESC_UNBOUNDED, TT_I64, 0, NULL).v;
+    if (mask.k == V_NONE) {
+        const ir_type_info *t = sv_shape(S, &ptr);
+        mask = sema_const_tensor(S, p, 0, 1, TT_BOOL, t->rank, t->shape);
+    }
     return sema_masked_load(S, p, ptr, mask, padding, desc, n);
 }
 

@@ -141,6 +141,53 @@ static bool is_one(const ir_func *f, const gpu_spec *spec, ir_value v)
     return false;
 }
 
+static bool unbounded(const ir_func *f, ir_value v)
+{
+    const ir_op *op = def_op(f, v);
+    return op && op->opc == IR_CONSTANT && op->ival == IR_DESC_UNBOUNDED;
+}
+
+/* v >= 0 in every program and loop iteration, i32 wrap-around aside:
+ * constants, program ids, sums, products and quotients of those, a loop's
+ * counter from a start >= 0 by a step >= 0, and a value a loop carries
+ * from an init >= 0 to a yield >= 0 while it is (assumed[]: those being
+ * proved by induction). A block pointer's offsets, say. */
+static bool nonneg(const ir_func *f, ir_value v, ir_value *assumed, int na, int depth)
+{
+    if (depth > 16) return false;
+    for (int k = 0; k < na; k++)
+        if (assumed[k] == v) return true;
+    const ir_value_info *vi = &f->values.v[v];
+    if (ir_type_rank(vi->type) != 0) return false;
+    if (vi->def_kind == IR_DEF_REGION_ARG) {
+        const ir_region *r = &f->regions.v[vi->region];
+        if (r->parent_op < 0 || !r->nops) return false;
+        const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op], *y = &r->ops[r->nops - 1];
+        if (loop->opc != IR_FOR || loop->region[0] != vi->region) return false;
+        if (vi->index == 0)
+            return nonneg(f, loop->opnd[0], assumed, na, depth + 1) && nonneg(f, loop->opnd[2], assumed, na, depth + 1);
+        int k = vi->index - 1;
+        if (y->opc != IR_YIELD || k >= y->nopnd || 3 + k >= loop->nopnd || na == 4) return false;
+        if (!nonneg(f, loop->opnd[3 + k], assumed, na, depth + 1)) return false;
+        assumed[na] = v;
+        return nonneg(f, y->opnd[k], assumed, na + 1, depth + 1);
+    }
+    const ir_op *op = def_op(f, v);
+    if (!op) return false;
+    switch (op->opc) {
+    case IR_CONSTANT: return op->ival >= 0;
+    case IR_GET_PID: case IR_GET_NPROG: return true;
+    case IR_EXTSI: return nonneg(f, op->opnd[0], assumed, na, depth + 1);
+    case IR_ADDI: case IR_MULI: case IR_DIVSI: case IR_REMSI: case IR_MINSI: case IR_SELECT: {
+        int a = op->opc == IR_SELECT;
+        return nonneg(f, op->opnd[a], assumed, na, depth + 1) && nonneg(f, op->opnd[a + 1], assumed, na, depth + 1);
+    }
+    case IR_MAXSI: case IR_ANDI:
+        return nonneg(f, op->opnd[0], assumed, na, depth + 1) || nonneg(f, op->opnd[1], assumed, na, depth + 1);
+    default: return false;
+    }
+}
+
 /* The dtype and box of a 2-D descriptor load, or false. */
 static bool load_box(const ir_func *f, const ir_op *op, int *dtype, uint32_t box[2], int *swizzle)
 {
@@ -222,7 +269,14 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
             ir_value S[2], I[2];
             int nb = 0;
             int64_t base = emit_base(&b, op->opnd[3], S, I, &nb, 0);      /* bytes */
-            int64_t rows = base ? emit(&b, op->opnd[6], 0) : 0, cols = rows ? emit(&b, op->opnd[7], 0) : 0;
+            /* an unbounded contiguous dim at a constant offset: as long as the
+             * block reaches, so the map reads no more than Triton does */
+            const ir_op *co = def_op(f, through_loops(f, op->opnd[5]));
+            bool cut = unbounded(f, op->opnd[7]) && co && co->opc == IR_CONSTANT && co->ival >= 0 &&
+                       co->ival <= INT32_MAX - 256;
+            int64_t rows = base ? emit(&b, op->opnd[6], 0) : 0;
+            int64_t cols = !rows ? 0 : cut ? step(&b, GPU_TS_CONST, 64, 0, co->ival + ir_type_get(f->values.v[op->res].type)->shape[1])
+                                 : emit(&b, op->opnd[7], 0);
             int64_t stride = cols ? emit(&b, op->opnd[8], 0) : 0;       /* elements of 2 bytes */
             bool ok = base && base % 16 == 0 && stride && stride * 2 % 16 == 0;   /* TMA: 16-byte address, strides */
             for (int j = 0; ok && j < nb; j++) {
@@ -230,7 +284,12 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
                 ok = s && s * 2 % 16 == 0;
                 t->batch[j] = I[j];
             }
-            if (!ok) continue;
+            /* unbounded rows are read as Triton reads them where their
+             * offsets are never negative (TMA zero-fills there) */
+            ir_value as[4];
+            if (!ok || (unbounded(f, op->opnd[7]) && !cut) ||
+                (unbounded(f, op->opnd[6]) && !nonneg(f, op->opnd[4], as, 0, 0)))
+                continue;
             const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
             memcpy(t->desc, d, sizeof d);
             t->rank = 2 + nb;

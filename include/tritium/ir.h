@@ -20,6 +20,9 @@
 
 /* Tiles have the rank limit of host tensors (limits.h TT_MAX_RANK says why 32). */
 #define IR_MAX_RANK TT_MAX_RANK
+/* The shape a tt.load's descriptor gives a dim that is read without bounds
+ * (a block pointer's dim outside boundary_check; ops.def). */
+#define IR_DESC_UNBOUNDED INT32_MAX
 
 /* ---- types ------------------------------------------------------------- */
 

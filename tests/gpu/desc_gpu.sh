@@ -145,6 +145,12 @@ launch "attn_heads_bp" tests/gpu/kernels.py --kernel attn_heads_bp --grid "cdiv(
     --arg "q_ptr=randn:f16[2,3,200,64]" --arg "k_ptr=randn:f16[2,3,200,64]" --arg "v_ptr=randn:f16[2,3,200,64]" \
     --arg "o_ptr=zeros:f16[2,3,200,64]" --arg N=200 --arg H=3 --arg stride_z=$((3 * 200 * 64)) \
     --arg stride_h=$((200 * 64)) --arg stride_n=64 --const D=64 --const BM=128 --const BN=64 --num-warps 8
+# ... and K, V without boundary_check (N a multiple of BN): TMA over unbounded rows
+launch "attn_heads_bp unchecked" tests/gpu/kernels.py --kernel attn_heads_bp --grid "cdiv(N, 128), 6" \
+    --arg "q_ptr=randn:f16[2,3,256,64]" --arg "k_ptr=randn:f16[2,3,256,64]" --arg "v_ptr=randn:f16[2,3,256,64]" \
+    --arg "o_ptr=zeros:f16[2,3,256,64]" --arg N=256 --arg H=3 --arg stride_z=$((3 * 256 * 64)) \
+    --arg stride_h=$((256 * 64)) --arg stride_n=64 --const D=64 --const BM=128 --const BN=64 --const CHECK=False \
+    --num-warps 8
 
 # tutorial 08: two GEMMs (128x128x64, 64x64x64) through pointer tables
 python3 -c "

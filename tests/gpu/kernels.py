@@ -372,11 +372,14 @@ def bmm(a_ptr, b_ptr, c_ptr, M, N, K, H, stride_az, stride_ah, stride_bz, stride
 
 @triton.jit
 def attn_heads_bp(q_ptr, k_ptr, v_ptr, o_ptr, N, H, stride_z, stride_h, stride_n, D: tl.constexpr, BM: tl.constexpr,
-                  BN: tl.constexpr):
+                  BN: tl.constexpr, CHECK: tl.constexpr = True):
     """attn_fwd_small over a [Z, H, N, D] batch of heads, FlashAttention-2
     style: block pointers at q_ptr + z * stride_z + h * stride_h (program
     (m, z * H + h)), checked along both dims, so N need not be a multiple of
-    BM or BN (keys past N get -inf). On sm_90a K and V read rank-4 maps."""
+    BM or BN (keys past N get -inf). On sm_90a K and V read rank-4 maps.
+    CHECK=False loads K and V without boundary_check, as FlashAttention-2
+    codes do when N is a multiple of BN: their rows are then unbounded in
+    the maps, whose offsets the compiler proves never negative."""
     z = tl.program_id(1) // H
     h = tl.program_id(1) % H
     off = z * stride_z + h * stride_h
@@ -388,8 +391,12 @@ def attn_heads_bp(q_ptr, k_ptr, v_ptr, o_ptr, N, H, stride_z, stride_h, stride_n
     l_i = tl.zeros([BM], dtype=tl.float32)
     acc = tl.zeros([BM, D], dtype=tl.float32)
     for start in range(0, N, BN):
-        k = tl.load(k_bp, boundary_check=(0, 1))
-        v = tl.load(v_bp, boundary_check=(0, 1))
+        if CHECK:
+            k = tl.load(k_bp, boundary_check=(0, 1))
+            v = tl.load(v_bp, boundary_check=(0, 1))
+        else:
+            k = tl.load(k_bp)
+            v = tl.load(v_bp)
         qk = tl.dot(q, tl.trans(k))
         qk = tl.where((start + tl.arange(0, BN))[None, :] < N, qk, float("-inf"))
         m_ij = tl.maximum(m_i, tl.max(qk, 1))

@@ -351,6 +351,105 @@ START_TEST(maps_of_batched_bases)
 }
 END_TEST
 
+/* kernels.py attn_heads_bp: K and V through per-head block pointers,
+ * checked along both dims (their rows [N]) or not at all (CHECK=False):
+ * unchecked rows are as long as an i32 coordinate, the unchecked head dim
+ * at offset 0 as long as the block, so TMA reads what the pointers do. */
+START_TEST(maps_of_unchecked_block_pointers)
+{
+    use_fake_driver();
+    for (int check = 0; check < 2; check++) {
+        int64_t N = 256, H = 3, D = 64;
+        launch l;
+        lb_init(&l, 2, 6, 1);
+        int64_t shape[4] = { 2, H, N, D };
+        const char *names[4] = { "q_ptr", "k_ptr", "v_ptr", "o_ptr" };
+        for (int k = 0; k < 4; k++) lb_tensor(&l, names[k], TT_F16, 4, shape);
+        lb_int(&l, "N", N);
+        lb_int(&l, "H", H);
+        lb_int(&l, "stride_z", H * N * D);
+        lb_int(&l, "stride_h", N * D);
+        lb_int(&l, "stride_n", D);
+        lb_const(&l, "D", D);
+        lb_const(&l, "BM", 128);
+        lb_const(&l, "BN", 64);
+        lb_const(&l, "CHECK", check);
+        ir_func *f = compile_kernel("tests/gpu/kernels.py", "attn_heads_bp", &l);
+        uint64_t addr[16] = { 0x7000000, 0x7100000, 0x7200000, 0x7300000 };
+        gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+        gpu_launcher L;
+        lay_out(&L, f, &spec, "attn_heads_bp");
+        ck_assert_int_eq(L.nmaps, 3);                       /* Q, K, V */
+        char err[512] = "";
+        _Alignas(64) unsigned char buf[1024];
+        ck_assert_uint_le(L.size, sizeof buf);
+        ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+        for (int j = 0; j < 3; j++) {
+            fake_tmap m = map_at(&L, buf, j);
+            bool q = m.addr == 0x7000000;                   /* Q is checked either way */
+            ck_assert_int_eq(m.rank, 4);
+            ck_assert_uint_eq(m.dims[0], (uint64_t)D);
+            ck_assert_uint_eq(m.dims[1], check || q ? (uint64_t)N : INT32_MAX);
+            ck_assert_uint_eq(m.strides[0], (uint64_t)D * 2);
+            ck_assert_uint_eq(m.strides[1], (uint64_t)(H * N * D) * 2);
+        }
+        free(L.params);
+        launch_free(&l);
+    }
+}
+END_TEST
+
+/* Unchecked rows get a map only where their offsets are never negative
+ * (TMA zero-fills a negative row, Triton reads it): from a parameter, no;
+ * through tl.maximum(start, 0), yes; a loop advancing by -BM, no; by +BM
+ * from a program id, yes. An unchecked contiguous dim at an offset that is
+ * not a constant gets none. */
+static const char rows_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def rows(x_ptr, y_ptr, start, N, BM: tl.constexpr, BK: tl.constexpr, MODE: tl.constexpr):\n"
+    "    s = start\n"
+    "    if MODE == 1:\n"
+    "        s = tl.maximum(start, 0)\n"
+    "    if MODE >= 2:\n"
+    "        s = tl.program_id(0) * BM\n"
+    "    step = -BM if MODE == 2 else BM\n"
+    "    c = start if MODE == 4 else 0\n"
+    "    bp = tl.make_block_ptr(x_ptr, (N, N), (N, 1), (s, c), (BM, BK), (1, 0))\n"
+    "    acc = tl.zeros([BM, BM], dtype=tl.float32)\n"
+    "    for i in range(0, 4):\n"
+    "        x = tl.load(bp)\n"
+    "        acc = tl.dot(x, tl.trans(x), acc)\n"
+    "        bp = tl.advance(bp, (step, 0))\n"
+    "    o = tl.arange(0, BM)\n"
+    "    tl.store(y_ptr + o[:, None] * BM + o[None, :], acc)\n";
+
+START_TEST(unchecked_rows_need_nonnegative_offsets)
+{
+    for (int mode = 0; mode < 5; mode++) {
+        launch l;
+        lb_init(&l, 4, 1, 1);
+        lb_tensor2(&l, "x_ptr", TT_F16, 512, 512);
+        lb_tensor2(&l, "y_ptr", TT_F32, 64, 64);
+        lb_int(&l, "start", 64);
+        lb_int(&l, "N", 512);
+        lb_const(&l, "BM", 64);
+        lb_const(&l, "BK", 64);
+        lb_const(&l, "MODE", mode);
+        ir_func *f = compile_py(rows_src, "rows", &l);
+        ck_assert_ptr_nonnull(f);
+        uint64_t addr[16] = { 0x7000000, 0x7100000 };
+        gpu_spec spec = gpu_spec_of_args(f, &l, addr);
+        gpu_tmap maps[GPU_MAX_TMAPS];
+        int want = mode == 1 || mode == 3;
+        ck_assert_msg(gpu_tma_maps(f, &spec, maps, GPU_MAX_TMAPS) == want, "MODE=%d: want %d maps", mode, want);
+        launch_free(&l);
+    }
+}
+END_TEST
+
 /* Triton's tutorial 06 with tensors for desc_q/k/v/o: its in-kernel
  * descriptors have shape [Z * H * N_CTX, HEAD_DIM], which the maps'
  * programs multiply out at each launch. */
@@ -463,6 +562,8 @@ int main(void)
     tcase_add_test(tc, maps_of_in_kernel_descriptors);
     tcase_add_test(tc, maps_of_block_pointers);
     tcase_add_test(tc, maps_of_batched_bases);
+    tcase_add_test(tc, maps_of_unchecked_block_pointers);
+    tcase_add_test(tc, unchecked_rows_need_nonnegative_offsets);
     tcase_add_test(tc, maps_of_tutorial_06);
     tcase_add_test(tc, programs_wrap_and_refuse_division_by_zero);
     suite_add_tcase(s, tc);

@@ -163,6 +163,13 @@ def in_process():
     attn_heads_bp[(2, 6)](q, k, v, o, 200, 3, q.stride(0), q.stride(1), q.stride(2), D=64, BM=128, BN=64, num_warps=8)
     ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=1.0)
     check("attention over per-head block pointers", torch.allclose(o, ref, atol=1e-2, rtol=0))
+    # K and V without boundary_check (N a multiple of BN): unbounded rows in their maps
+    q, k, v = (torch.randn(2, 3, 256, 64, device="cuda", dtype=torch.float16) * 0.3 for _ in range(3))
+    o = torch.zeros_like(q)
+    attn_heads_bp[(2, 6)](q, k, v, o, 256, 3, q.stride(0), q.stride(1), q.stride(2), D=64, BM=128, BN=64, CHECK=False,
+                          num_warps=8)
+    ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=1.0)
+    check("attention over unchecked block pointers", torch.allclose(o, ref, atol=1e-2, rtol=0))
     # tutorial 06's forward (unchanged) through host descriptors: its single test config
     os.environ["PYTEST_VERSION"] = "tritium gpu_mode_cuda"
     tut = load_module(os.path.join(HERE, "tutorials", "06-fused-attention.py"), "tut06")
