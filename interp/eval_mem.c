@@ -129,7 +129,7 @@ static uint32_t writer_conflicts(const sh_layer *w, int64_t e0, int64_t n, uint3
 }
 
 /* Nonzero when a store of program me (flags: its SH_ATOMIC/SH_SYNC bits)
- * conflicts with the last reader of an element of [e0, e0 + n). */
+ * conflicts with a read by another program of an element of [e0, e0 + n). */
 static uint32_t reader_conflicts(const sh_layer *rd, int64_t e0, int64_t n, uint32_t me, uint32_t flags, bool par)
 {
     if (flags) return 0;

@@ -1,5 +1,5 @@
 /* shadow.c — shadow layers: one 32-bit word per buffer element (last
- * writer, its op, last reader, initialized), stored in granules of
+ * writer, its op, a reader, initialized), stored in granules of
  * SH_GRAN elements.
  *
  * A tile usually writes or reads whole runs of elements, so most granules

@@ -274,9 +274,9 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
             const ir_op *co = def_op(f, through_loops(f, op->opnd[5]));
             bool cut = unbounded(f, op->opnd[7]) && co && co->opc == IR_CONSTANT && co->ival >= 0 &&
                        co->ival <= INT32_MAX - 256;
+            int64_t reach = cut ? co->ival + ir_type_get(f->values.v[op->res].type)->shape[1] : 0;
             int64_t rows = base ? emit(&b, op->opnd[6], 0) : 0;
-            int64_t cols = !rows ? 0 : cut ? step(&b, GPU_TS_CONST, 64, 0, co->ival + ir_type_get(f->values.v[op->res].type)->shape[1])
-                                 : emit(&b, op->opnd[7], 0);
+            int64_t cols = !rows ? 0 : cut ? step(&b, GPU_TS_CONST, 64, 0, reach) : emit(&b, op->opnd[7], 0);
             int64_t stride = cols ? emit(&b, op->opnd[8], 0) : 0;       /* elements of 2 bytes */
             bool ok = base && base % 16 == 0 && stride && stride * 2 % 16 == 0;   /* TMA: 16-byte address, strides */
             for (int j = 0; ok && j < nb; j++) {
