@@ -9,8 +9,9 @@
  *
  * Shadow state per element is allocated on first need, as layers of 32-bit
  * words (shadow.c): the last writer and its op (always, for
- * interp_last_writer and diff), a reader and whether more than one read it (check_races) and the
- * initialized flag (buffers marked with interp_mark_uninitialized). */
+ * interp_last_writer and diff), a reader and whether more than one read
+ * it (check_races), and the initialized flag (buffers marked with
+ * interp_mark_uninitialized). */
 #include "internal.h"
 
 #include <stdio.h>
