@@ -36,12 +36,6 @@ bool gpu_tma_box(tt_dtype et, int rank, const int64_t *block, uint32_t box[2], i
 
 /* ---- the maps and their launch-time programs ---- */
 
-static const ir_op *def_op(const ir_func *f, ir_value v)
-{
-    const ir_value_info *vi = &f->values.v[v];
-    return vi->def_kind == IR_DEF_OP ? &f->regions.v[vi->region].ops[vi->index] : NULL;
-}
-
 /* v itself, or the value scf.fors carry into v unchanged (its init). */
 static ir_value through_loops(const ir_func *f, ir_value v)
 {
@@ -89,7 +83,7 @@ static int64_t emit(tbuild *b, ir_value v, int depth)
         bool d16 = b->spec && k < 64 && (b->spec->div16 >> k & 1);
         return d16 ? 16 : 1;
     }
-    const ir_op *op = def_op(f, v);
+    const ir_op *op = ir_def(f, v);
     if (!op) return 0;
     int64_t x, y;
     switch (op->opc) {
@@ -132,7 +126,7 @@ static bool is_one(const ir_func *f, const gpu_spec *spec, ir_value v)
         v = through_loops(f, v);
         const ir_value_info *vi = &f->values.v[v];
         if (vi->def_kind == IR_DEF_ARG) return spec && vi->index < 64 && (spec->eq1 >> vi->index & 1);
-        const ir_op *op = def_op(f, v);
+        const ir_op *op = ir_def(f, v);
         if (!op) return false;
         if (op->opc == IR_CONSTANT) return op->ival == 1;
         if (op->opc != IR_EXTSI && op->opc != IR_EXTUI) return false;
@@ -143,7 +137,7 @@ static bool is_one(const ir_func *f, const gpu_spec *spec, ir_value v)
 
 static bool unbounded(const ir_func *f, ir_value v)
 {
-    const ir_op *op = def_op(f, v);
+    const ir_op *op = ir_def(f, v);
     return op && op->opc == IR_CONSTANT && op->ival == IR_DESC_UNBOUNDED;
 }
 
@@ -157,22 +151,17 @@ static bool nonneg(const ir_func *f, ir_value v, ir_value *assumed, int na, int 
     if (depth > 16) return false;
     for (int k = 0; k < na; k++)
         if (assumed[k] == v) return true;
-    const ir_value_info *vi = &f->values.v[v];
-    if (ir_type_rank(vi->type) != 0) return false;
-    if (vi->def_kind == IR_DEF_REGION_ARG) {
-        const ir_region *r = &f->regions.v[vi->region];
-        if (r->parent_op < 0 || !r->nops) return false;
-        const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op], *y = &r->ops[r->nops - 1];
-        if (loop->opc != IR_FOR || loop->region[0] != vi->region) return false;
-        if (vi->index == 0)
-            return nonneg(f, loop->opnd[0], assumed, na, depth + 1) && nonneg(f, loop->opnd[2], assumed, na, depth + 1);
-        int k = vi->index - 1;
-        if (y->opc != IR_YIELD || k >= y->nopnd || 3 + k >= loop->nopnd || na == 4) return false;
-        if (!nonneg(f, loop->opnd[3 + k], assumed, na, depth + 1)) return false;
+    if (ir_type_rank(f->values.v[v].type) != 0) return false;
+    ir_value init, next;
+    const ir_op *loop = ir_for_arg(f, v, &init, &next);
+    if (loop && init < 0)                                  /* the counter: lb, then lb + k * step */
+        return nonneg(f, loop->opnd[0], assumed, na, depth + 1) && nonneg(f, loop->opnd[2], assumed, na, depth + 1);
+    if (loop) {
+        if (na == 4 || !nonneg(f, init, assumed, na, depth + 1)) return false;
         assumed[na] = v;
-        return nonneg(f, y->opnd[k], assumed, na + 1, depth + 1);
+        return nonneg(f, next, assumed, na + 1, depth + 1);
     }
-    const ir_op *op = def_op(f, v);
+    const ir_op *op = ir_def(f, v);
     if (!op) return false;
     switch (op->opc) {
     case IR_CONSTANT: return op->ival >= 0;
@@ -224,7 +213,7 @@ static bool launch_computable(const tbuild *b, ir_value v)
  * program (a batch index): appended to S[] and I[] (at most 2). */
 static bool batch_terms(tbuild *b, ir_value off, ir_value *S, ir_value *I, int *nb, int depth)
 {
-    const ir_op *op = def_op(b->f, through_loops(b->f, off));
+    const ir_op *op = ir_def(b->f, through_loops(b->f, off));
     if (!op || depth > 4) return false;
     if (op->opc == IR_EXTSI) return batch_terms(b, op->opnd[0], S, I, nb, depth + 1);
     if (op->opc == IR_ADDI)
@@ -248,7 +237,7 @@ static int64_t emit_base(tbuild *b, ir_value v, ir_value *S, ir_value *I, int *n
     int64_t d = emit(b, v, 0);
     if (d || depth > 4) return d;
     b->t->nsteps = mark;
-    const ir_op *op = def_op(b->f, through_loops(b->f, v));
+    const ir_op *op = ir_def(b->f, through_loops(b->f, v));
     if (!op || op->opc != IR_ADDPTR || ir_type_rank(b->f->values.v[v].type)) return 0;
     d = emit_base(b, op->opnd[0], S, I, nb, depth + 1);
     return d && batch_terms(b, op->opnd[1], S, I, nb, 0) ? d : 0;
@@ -271,7 +260,7 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
             int64_t base = emit_base(&b, op->opnd[3], S, I, &nb, 0);      /* bytes */
             /* an unbounded contiguous dim at a constant offset: as long as the
              * block reaches, so the map reads no more than Triton does */
-            const ir_op *co = def_op(f, through_loops(f, op->opnd[5]));
+            const ir_op *co = ir_def(f, through_loops(f, op->opnd[5]));
             bool cut = unbounded(f, op->opnd[7]) && co && co->opc == IR_CONSTANT && co->ival >= 0 &&
                        co->ival <= INT32_MAX - 256;
             int64_t reach = cut ? co->ival + ir_type_get(f->values.v[op->res].type)->shape[1] : 0;

@@ -153,26 +153,35 @@ void ir_func_free(ir_func *f)
     free(f);
 }
 
-ir_op *ir_def(ir_func *f, ir_value v)
+ir_op *ir_def(const ir_func *f, ir_value v)
 {
-    ir_value_info *vi = &f->values.v[v];
+    const ir_value_info *vi = &f->values.v[v];
     if (vi->def_kind != IR_DEF_OP) return NULL;
-    return ir_op_at(f, vi->region, vi->index);
+    return &f->regions.v[vi->region].ops[vi->index];
+}
+
+const ir_op *ir_for_arg(const ir_func *f, ir_value v, ir_value *init, ir_value *next)
+{
+    const ir_value_info *vi = &f->values.v[v];
+    if (vi->def_kind != IR_DEF_REGION_ARG) return NULL;
+    const ir_region *r = &f->regions.v[vi->region];
+    if (r->parent_op < 0 || !r->nops) return NULL;
+    const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op];
+    if (loop->opc != IR_FOR || loop->region[0] != vi->region) return NULL;
+    *init = *next = -1;
+    if (vi->index == 0) return loop;
+    const ir_op *y = &r->ops[r->nops - 1];
+    int k = vi->index - 1;
+    if (y->opc != IR_YIELD || k >= y->nopnd || 3 + k >= loop->nopnd) return NULL;
+    *init = loop->opnd[3 + k];
+    *next = y->opnd[k];
+    return loop;
 }
 
 ir_value ir_carried_init(const ir_func *f, ir_value v)
 {
-    const ir_value_info *vi = &f->values.v[v];
-    if (vi->def_kind != IR_DEF_REGION_ARG || vi->index < 1) return -1;
-    const ir_region *r = &f->regions.v[vi->region];
-    if (r->parent_op < 0 || !r->nops) return -1;
-    const ir_op *loop = &f->regions.v[r->parent_region].ops[r->parent_op];
-    const ir_op *y = &r->ops[r->nops - 1];
-    int k = vi->index - 1;
-    if (loop->opc != IR_FOR || loop->region[0] != vi->region || y->opc != IR_YIELD || k >= y->nopnd ||
-        y->opnd[k] != v || 3 + k >= loop->nopnd)
-        return -1;
-    return loop->opnd[3 + k];
+    ir_value init, next;
+    return ir_for_arg(f, v, &init, &next) && next == v ? init : -1;
 }
 
 static ir_value new_value(ir_func *f, ir_type t, int kind, int32_t region, int32_t index)

@@ -265,7 +265,11 @@ void ir_func_free(ir_func *f);
 static inline ir_op *ir_op_at(ir_func *f, int region, int index) { return &f->regions.v[region].ops[index]; }
 static inline ir_type ir_value_type(const ir_func *f, ir_value v) { return f->values.v[v].type; }
 /* The op defining v, or NULL for arguments. */
-ir_op *ir_def(ir_func *f, ir_value v);
+ir_op *ir_def(const ir_func *f, ir_value v);
+/* The scf.for whose body has region arg v, or NULL: for its counter (arg
+ * 0) *init = *next = -1; for a carried value, the loop's init operand and
+ * the value the body yields for it. */
+const ir_op *ir_for_arg(const ir_func *f, ir_value v, ir_value *init, ir_value *next);
 /* The init operand that an scf.for carries into its region arg v
  * unchanged (its body yields v itself: a block pointer's base, shape and
  * strides ride along with its offsets), or -1. */

@@ -567,6 +567,15 @@ START_TEST(parse_hand_written)
     ck_assert_int_eq(ir_carried_init(f, body->args[1]), -1);
     ck_assert_int_eq(ir_carried_init(f, body->args[0]), -1);
     ck_assert_int_eq(ir_carried_init(f, f->regions.v[IR_BODY].args[0]), -1);
+    /* ir_for_arg: %a's init %c0 and its yield %s; the counter has neither */
+    ir_value init, next;
+    ck_assert_ptr_eq(ir_for_arg(f, body->args[1], &init, &next), loop);
+    ck_assert_int_eq(init, loop->opnd[3]);
+    ck_assert_int_eq(next, body->ops[0].res);
+    ck_assert_ptr_eq(ir_for_arg(f, body->args[0], &init, &next), loop);
+    ck_assert_int_eq(init, -1);
+    ck_assert_int_eq(next, -1);
+    ck_assert_ptr_null(ir_for_arg(f, f->regions.v[IR_BODY].args[0], &init, &next));
     print_parse_print(f, "    %t.9 = arith.addi %4, %3 : i32 loc(unknown)\n");
     ir_func_free(f);
 }
