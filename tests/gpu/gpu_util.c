@@ -79,6 +79,20 @@ void lb_float(launch *l, const char *name, double v)
     a->f = v;
 }
 
+void lb_mm(launch *l, tt_dtype dt, int64_t M, int64_t N, int64_t K, int64_t bm, int64_t bn, int64_t bk)
+{
+    lb_init(l, 2, 2, 1);
+    lb_tensor2(l, "a_ptr", dt, M, K);
+    lb_tensor2(l, "b_ptr", dt, K, N);
+    lb_tensor2(l, "c_ptr", TT_F16, M, N);
+    lb_int(l, "M", M);
+    lb_int(l, "N", N);
+    lb_int(l, "K", K);
+    lb_const(l, "BM", bm);
+    lb_const(l, "BN", bn);
+    lb_const(l, "BK", bk);
+}
+
 void lb_const(launch *l, const char *name, int64_t v)
 {
     l->consts = xrealloc(l->consts, sizeof *l->consts * (size_t)(l->nconsts + 1));

@@ -18,6 +18,10 @@ void lb_float(launch *l, const char *name, double v);
 void lb_const(launch *l, const char *name, int64_t v);
 void lb_const_str(launch *l, const char *name, const char *s);
 void lb_fill_random(tt_tensor *t, uint64_t seed);
+/* The arguments of tests/gpu/kernels.py's 2-D matmuls on a 2 x 2 grid:
+ * a_ptr [M, K] and b_ptr [K, N] of dt, c_ptr [M, N] f16, the ints M, N, K,
+ * and the constexprs BM, BN, BK. */
+void lb_mm(launch *l, tt_dtype dt, int64_t M, int64_t N, int64_t K, int64_t bm, int64_t bn, int64_t bk);
 
 /* The text of file rel (a path in the repository) under $TRITIUM_SRCDIR,
  * else the working directory; NULL after a message on stderr. Caller frees. */

@@ -278,9 +278,8 @@ def attn_fwd_small(q_ptr, k_ptr, v_ptr, o_ptr, N, D: tl.constexpr, BM: tl.conste
 
 
 @triton.jit
-def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    """C = A @ B through host tensor descriptors (TMA on sm_90a), blocks
-    reaching past M, N and K: the descriptor's zero padding."""
+def _mm_through(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B of program (m, n), A and B read through descriptors."""
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     acc = tl.zeros((BM, BN), dtype=tl.float32)
@@ -294,22 +293,20 @@ def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, 
 
 
 @triton.jit
+def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A @ B through host tensor descriptors (TMA on sm_90a), blocks
+    reaching past M, N and K: the descriptor's zero padding."""
+    _mm_through(a_desc, b_desc, c_ptr, M, N, K, BM, BN, BK)
+
+
+@triton.jit
 def dev_desc_mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     """desc_mm through in-kernel tensor descriptors: their maps are the same
     for every program, so the launch encodes them (TMA on sm_90a when K and
     N are multiples of 16 and the bases 16-byte aligned)."""
     a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
     b_desc = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        a = a_desc.load([pid_m * BM, k * BK])
-        b = b_desc.load([k * BK, pid_n * BN])
-        acc = tl.dot(a, b, acc)
-    offs_m = pid_m * BM + tl.arange(0, BM)
-    offs_n = pid_n * BN + tl.arange(0, BN)
-    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+    _mm_through(a_desc, b_desc, c_ptr, M, N, K, BM, BN, BK)
 
 
 @triton.jit

@@ -396,16 +396,7 @@ END_TEST
 START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
 {
     launch l;
-    lb_init(&l, 2, 2, 1);
-    lb_tensor2(&l, "a_ptr", TT_F16, 200, 112);
-    lb_tensor2(&l, "b_ptr", TT_F16, 112, 144);
-    lb_tensor2(&l, "c_ptr", TT_F16, 200, 144);
-    lb_int(&l, "M", 200);
-    lb_int(&l, "N", 144);
-    lb_int(&l, "K", 112);
-    lb_const(&l, "BM", 128);
-    lb_const(&l, "BN", 128);
-    lb_const(&l, "BK", 64);
+    lb_mm(&l, TT_F16, 200, 144, 112, 128, 128, 64);
     char *p = ptx_for("tests/gpu/kernels.py", "dev_desc_mm", &l, NULL, NULL);
     ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 dev_desc_mm_param_"), 2);
     ck_assert_int_gt(count_substr(p, "cp.async.bulk.tensor.2d"), 0);
@@ -416,16 +407,7 @@ START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
     ck_assert_int_eq(count_substr(p, "__assertfail"), 0);
     free(p);
     launch_free(&l);
-    lb_init(&l, 2, 2, 1);
-    lb_tensor2(&l, "a_ptr", TT_F16, 200, 100);
-    lb_tensor2(&l, "b_ptr", TT_F16, 100, 144);
-    lb_tensor2(&l, "c_ptr", TT_F16, 200, 144);
-    lb_int(&l, "M", 200);
-    lb_int(&l, "N", 144);
-    lb_int(&l, "K", 100);
-    lb_const(&l, "BM", 128);
-    lb_const(&l, "BN", 128);
-    lb_const(&l, "BK", 64);
+    lb_mm(&l, TT_F16, 200, 144, 100, 128, 128, 64);
     p = ptx_for("tests/gpu/kernels.py", "dev_desc_mm", &l, NULL, NULL);
     ck_assert_int_gt(count_substr(p, "__assertfail"), 0);
     ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 dev_desc_mm_param_"), 1);   /* B's map only */
@@ -451,20 +433,11 @@ START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
     free(p);
     launch_free(&l);
     for (int check_b = 0; check_b < 2; check_b++) {
-        lb_init(&l, 2, 1, 1);
-        lb_tensor2(&l, "a_ptr", TT_F16, 192, 96);
-        lb_tensor2(&l, "b_ptr", TT_F16, 96, 128);
-        lb_tensor2(&l, "c_ptr", TT_F16, 192, 128);
-        lb_int(&l, "M", 192);
-        lb_int(&l, "N", 128);
-        lb_int(&l, "K", 96);
+        lb_mm(&l, TT_F16, 192, 128, 96, 64, 128, 32);
         lb_int(&l, "stride_am", 96);
         lb_int(&l, "stride_ak", 1);
         lb_int(&l, "stride_bk", 128);
         lb_int(&l, "stride_bn", 1);
-        lb_const(&l, "BM", 64);
-        lb_const(&l, "BN", 128);
-        lb_const(&l, "BK", 32);
         lb_const(&l, "CHECK_B", check_b);
         p = ptx_for("tests/gpu/kernels.py", "bp_mm", &l, NULL, NULL);
         ck_assert_int_eq(count_substr(p, ".param .align 64 .b8 bp_mm_param_"), 1 + check_b);

@@ -83,6 +83,16 @@ static void use_fake_driver(void)
     setenv("TRITIUM_LIBCUDA", path, 1);
 }
 
+/* Pack launch l into buf (n bytes, 64-byte aligned) as the Python path's
+ * packer does (gpu_launcher_pack) and encode L's maps into it. */
+static void pack_and_fill(const gpu_launcher *L, const launch *l, const uint64_t *addr, unsigned char *buf, size_t n)
+{
+    char err[512] = "";
+    ck_assert_uint_le(L->size, n);
+    ck_assert_msg(gpu_launcher_pack(L, l, addr, buf, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(gpu_tma_fill(L, buf), 0);
+}
+
 /* Map j of buf: the stand-in driver wrote its arguments there. */
 static fake_tmap map_at(const gpu_launcher *L, const unsigned char *buf, int j)
 {
@@ -166,17 +176,6 @@ START_TEST(fill_from_the_packed_buffer)
 }
 END_TEST
 
-static void mm_kernel(launch *l, tt_dtype dt, int64_t M, int64_t N, int64_t K)
-{
-    lb_init(l, 2, 2, 1);
-    lb_tensor2(l, "a_ptr", dt, M, K);
-    lb_tensor2(l, "b_ptr", dt, K, N);
-    lb_tensor2(l, "c_ptr", TT_F16, M, N);
-    lb_int(l, "M", M);
-    lb_int(l, "N", N);
-    lb_int(l, "K", K);
-}
-
 static ir_func *compile_kernel(const char *path, const char *kernel, const launch *l)
 {
     char *src = src_of(path);
@@ -194,21 +193,15 @@ START_TEST(maps_of_in_kernel_descriptors)
 {
     use_fake_driver();
     launch l;
-    mm_kernel(&l, TT_F16, 200, 144, 112);
-    lb_const(&l, "BM", 128);
-    lb_const(&l, "BN", 128);
-    lb_const(&l, "BK", 64);
+    lb_mm(&l, TT_F16, 200, 144, 112, 128, 128, 64);
     ir_func *f = compile_kernel("tests/gpu/kernels.py", "dev_desc_mm", &l);
     uint64_t addr[16] = { 0x7000100, 0x7100000, 0x7200000 };
     gpu_spec spec = gpu_spec_of_args(f, &l, addr);
     gpu_launcher L;
     lay_out(&L, f, &spec, "dev_desc_mm");
     ck_assert_int_eq(L.nmaps, 2);
-    char err[512] = "";
     _Alignas(64) unsigned char buf[512];
-    ck_assert_uint_le(L.size, sizeof buf);
-    ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    pack_and_fill(&L, &l, addr, buf, sizeof buf);
     fake_tmap a = map_at(&L, buf, 0), b = map_at(&L, buf, 1);
     ck_assert_uint_eq(a.addr, 0x7000100);
     ck_assert_uint_eq(a.dims[0], 112);
@@ -253,14 +246,11 @@ START_TEST(maps_of_block_pointers)
     for (int check_b = 0; check_b < 2; check_b++)
         for (int sak = 1; sak <= 2; sak++) {
             launch l;
-            mm_kernel(&l, TT_F16, 192, 128, 96);
+            lb_mm(&l, TT_F16, 192, 128, 96, 64, 128, 32);
             lb_int(&l, "stride_am", 96 * sak);
             lb_int(&l, "stride_ak", sak);
             lb_int(&l, "stride_bk", 128);
             lb_int(&l, "stride_bn", 1);
-            lb_const(&l, "BM", 64);
-            lb_const(&l, "BN", 128);
-            lb_const(&l, "BK", 32);
             lb_const(&l, "CHECK_B", check_b);
             ir_func *f = compile_kernel("tests/gpu/kernels.py", "bp_mm", &l);
             uint64_t addr[16] = { 0x7000000, 0x7100000, 0x7200000 };
@@ -269,11 +259,8 @@ START_TEST(maps_of_block_pointers)
             lay_out(&L, f, &spec, "bp_mm");
             int want = (sak == 1) + check_b;
             ck_assert_msg(L.nmaps == want, "CHECK_B=%d stride_ak=%d: %d maps, want %d", check_b, sak, L.nmaps, want);
-            char err[512] = "";
             _Alignas(64) unsigned char buf[512];
-            ck_assert_uint_le(L.size, sizeof buf);
-            ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-            ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+            pack_and_fill(&L, &l, addr, buf, sizeof buf);
             for (int j = 0; j < L.nmaps; j++) {
                 fake_tmap m = map_at(&L, buf, j);
                 bool is_a = m.addr == 0x7000000;
@@ -325,11 +312,8 @@ START_TEST(maps_of_batched_bases)
         lay_out(&L, f, &spec, "bmm");
         ck_assert_int_eq(L.nmaps, 2);
         ck_assert_int_eq(L.tmap[0].rank, 4);
-        char err[512] = "";
         _Alignas(64) unsigned char buf[512];
-        ck_assert_uint_le(L.size, sizeof buf);
-        ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-        ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+        pack_and_fill(&L, &l, addr, buf, sizeof buf);
         fake_tmap a = map_at(&L, buf, 0);
         ck_assert_int_eq(a.rank, 4);
         ck_assert_uint_eq(a.addr, 0x7000000);
@@ -380,11 +364,8 @@ START_TEST(maps_of_unchecked_block_pointers)
         gpu_launcher L;
         lay_out(&L, f, &spec, "attn_heads_bp");
         ck_assert_int_eq(L.nmaps, 3);                       /* Q, K, V */
-        char err[512] = "";
         _Alignas(64) unsigned char buf[1024];
-        ck_assert_uint_le(L.size, sizeof buf);
-        ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-        ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+        pack_and_fill(&L, &l, addr, buf, sizeof buf);
         for (int j = 0; j < 3; j++) {
             fake_tmap m = map_at(&L, buf, j);
             bool q = m.addr == 0x7000000;                   /* Q is checked either way */
@@ -479,11 +460,8 @@ START_TEST(maps_of_tutorial_06)
     gpu_launcher L;
     lay_out(&L, f, &spec, "_attn_fwd");
     ck_assert_int_eq(L.nmaps, 3);                           /* Q, K and V are loaded; O is stored */
-    char err[512] = "";
     _Alignas(64) unsigned char buf[1024];
-    ck_assert_uint_le(L.size, sizeof buf);
-    ck_assert_msg(gpu_launcher_pack(&L, &l, addr, buf, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(gpu_tma_fill(&L, buf), 0);
+    pack_and_fill(&L, &l, addr, buf, sizeof buf);
     bool seen[3] = { false };
     for (int j = 0; j < 3; j++) {
         fake_tmap m = map_at(&L, buf, j);
