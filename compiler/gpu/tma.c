@@ -187,12 +187,33 @@ static bool load_box(const ir_func *f, const ir_op *op, int *dtype, uint32_t box
     return true;
 }
 
+/* The constant offset (>= 0) of a load's unbounded contiguous dim, which
+ * its map is cut at, or NULL. */
+static const ir_op *cut_at(const ir_func *f, const ir_op *op)
+{
+    const ir_op *co = ir_def(f, through_loops(f, op->opnd[5]));
+    return unbounded(f, op->opnd[7]) && co && co->opc == IR_CONSTANT && co->ival >= 0 && co->ival <= INT32_MAX - 256
+               ? co : NULL;
+}
+
+/* What identifies a load's map: base, shape[0], shape[1] (or the offset a
+ * cut dim is cut at: loads at other offsets need other maps), strides[0]. */
+static void map_key(const ir_func *f, const ir_op *op, ir_value d[4])
+{
+    const ir_op *co = cut_at(f, op);
+    d[0] = op->opnd[3];
+    d[1] = op->opnd[6];
+    d[2] = co ? co->res : op->opnd[7];
+    d[3] = op->opnd[8];
+}
+
 int gpu_tma_map_of(const ir_func *f, const gpu_tmap *maps, int n, const ir_op *op)
 {
     int dtype, sw;
     uint32_t box[2];
     if (!load_box(f, op, &dtype, box, &sw)) return -1;
-    const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
+    ir_value d[4];
+    map_key(f, op, d);
     for (int j = 0; j < n; j++)
         if (!memcmp(maps[j].desc, d, sizeof d) && maps[j].dtype == dtype && maps[j].box[0] == box[0] &&
             maps[j].box[1] == box[1])
@@ -260,9 +281,8 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
             int64_t base = emit_base(&b, op->opnd[3], S, I, &nb, 0);      /* bytes */
             /* an unbounded contiguous dim at a constant offset: as long as the
              * block reaches, so the map reads no more than Triton does */
-            const ir_op *co = ir_def(f, through_loops(f, op->opnd[5]));
-            bool cut = unbounded(f, op->opnd[7]) && co && co->opc == IR_CONSTANT && co->ival >= 0 &&
-                       co->ival <= INT32_MAX - 256;
+            const ir_op *co = cut_at(f, op);
+            bool cut = co != NULL;
             int64_t reach = cut ? co->ival + ir_type_get(f->values.v[op->res].type)->shape[1] : 0;
             int64_t rows = base ? emit(&b, op->opnd[6], 0) : 0;
             int64_t cols = !rows ? 0 : cut ? step(&b, GPU_TS_CONST, 64, 0, reach) : emit(&b, op->opnd[7], 0);
@@ -279,8 +299,7 @@ int gpu_tma_maps(const ir_func *f, const gpu_spec *spec, gpu_tmap *maps, int max
             if (!ok || (unbounded(f, op->opnd[7]) && !cut) ||
                 (unbounded(f, op->opnd[6]) && !nonneg(f, op->opnd[4], as, 0, 0)))
                 continue;
-            const ir_value d[4] = { op->opnd[3], op->opnd[6], op->opnd[7], op->opnd[8] };
-            memcpy(t->desc, d, sizeof d);
+            map_key(f, op, t->desc);
             t->rank = 2 + nb;
             n++;
         }

@@ -217,7 +217,7 @@ typedef struct gpu_tstep {
  * P whose outer dims have strides S (T) and the coordinates i (j), which
  * the kernel passes with each copy. */
 typedef struct gpu_tmap {
-    int32_t desc[4];               /* IR values: base, shape[0], shape[1], strides[0] */
+    int32_t desc[4];               /* IR values: base, shape[0], shape[1] (a cut dim: its offset), strides[0] */
     int rank;                      /* 2, or 3-4 with batch indices */
     int32_t batch[2];              /* IR values: the batch indices i, j (ranks 3, 4) */
     int off;                       /* bytes into the parameter buffer (the driver's layout) */
