@@ -86,6 +86,15 @@ tritium_module *tritium_module_load_text(const char *name, const char *text)
     return module_wrap(fm);
 }
 
+tritium_module *tritium_module_load_live(const char *name, const char *json)
+{
+    if (!name || !json) { api_fail("tritium_module_load_live: no name or JSON"); return NULL; }
+    api_capture_begin();
+    front_module *fm = front_load_live(name, json);
+    api_capture_end(!fm);
+    return module_wrap(fm);
+}
+
 void tritium_module_free(tritium_module *m)
 {
     if (!m) return;

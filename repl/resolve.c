@@ -284,8 +284,8 @@ static void set_none(resolver *r, int i)
     r->hv[i] = (hostval){ .kind = HV_NONE };
 }
 
-/* `jit:NAME` (or jit:NAME@LINE): a @triton.jit function of the kernel's
- * file as a value, a constexpr wherever it is given (Triton 3.6's
+/* `jit:NAME` (or jit:NAME@LINE, or jit:#K in a live module): a @triton.jit
+ * function of the kernel's file as a value, a constexpr wherever it is given (Triton 3.6's
  * specialize.cc handle_jit_callable); the front end looks it up. */
 static bool set_func(resolver *r, int i, const char *opt, const char *ref)
 {
@@ -293,6 +293,8 @@ static bool set_func(resolver *r, int i, const char *opt, const char *ref)
     size_t n = at ? (size_t)(at - ref) : strlen(ref);
     char *name = xstrndup(ref, n);
     bool ok = is_ident(name) && (!at || (at[1] >= '1' && at[1] <= '9' && strspn(at + 1, "0123456789") == strlen(at + 1)));
+    /* jit:#K: function K of a live module (kernel.json of a recorded launch) */
+    ok = ok || (ref[0] == '#' && ref[1] && strspn(ref + 1, "0123456789") == strlen(ref + 1) && strlen(ref) < 12);
     free(name);
     if (!ok) return rerr("%s %s: 'jit:%s' must name a @triton.jit function of the kernel's file (jit:NAME or jit:NAME@LINE)",
                          opt, r->params[i].name, ref);

@@ -36,6 +36,7 @@ typedef struct unit {
     bool is_pkg;             /* an __init__.py */
     int file;
     lexed lx;
+    const void *live;        /* live modules (live.c): the JSON object of its names, else NULL */
 } unit;
 
 /* A named tuple class: a module-level `class P(NamedTuple)` (typing) or
@@ -71,8 +72,14 @@ struct front_module {
     VEC(char *) search;      /* the module search path, built on first use */
     bool search_built, syspath_read;
     int ntry;
+    condname *conds;         /* arena, newest first; at most MODULE_MAX_CONDS */
+    int nconds;
     VEC(front_param *) params;   /* per function, built lazily */
     VEC(int) nparams;
+    /* a live module (live.c): its JSON (owned), where its functions and
+     * Python modules start in funcs and units, and its function count */
+    void *live_root;
+    int live_func0, live_mod0, live_nfuncs;
 };
 
 /* module.c: the Python module `name` (absolute, dotted) as a unit index,
@@ -88,6 +95,13 @@ int module_unit_file(front_module *m, const char *path, const char **why);
 int module_find_in(const front_module *m, int unit, const char *spec);
 /* Re-parse a helper that did not parse quietly, printing its diagnostics. */
 void module_reparse(front_module *m, int fi);
+/* Add a unit for `text` (lexed; display: the file's name in diagnostics);
+ * returns its index. */
+int module_add_unit(front_module *m, const char *name, const char *display, const char *path, bool is_pkg, const char *text);
+/* Add the prelude as unit 1 (after the kernel's unit 0). */
+void module_add_prelude(front_module *m);
+/* live.c: the live module's free JSON (no-op for file modules). */
+void live_free(front_module *m);
 
 /* prelude.c: triton.language's functions written in Triton (random.py) */
 extern const char front_prelude_name[];
@@ -284,6 +298,13 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
  * `v.name` resolves it (sema_expr.c); false when there is none. */
 bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);
+/* The module with absolute dotted name `name` (Triton's, or a file found on
+ * the search path); false with *why (arena) when there is none. */
+bool sema_module_by_name(sema *S, const char *name, sval *out, const char **why);
+/* live.c: `name` in the names table of live unit `unit` (the value Python
+ * resolved); false when the unit has no such entry. Errors (a name Triton
+ * refuses, a value tritium cannot represent) are sema errors at p. */
+bool live_name(sema *S, src_pos p, int unit, const char *name, sval *out);
 /* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_LIBDEVICE; tl.math: no name tritium lacks)? (triton_names.c) */
 bool sema_triton_defines(int mod, const char *name);
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,

@@ -517,10 +517,9 @@ void module_reparse(front_module *m, int fi)
     parse_funcdef(&P, &g);
 }
 
-/* display: the file's name in diagnostics */
-static int add_unit(front_module *m, const char *name, const char *display, const char *path, bool is_pkg, const char *text)
+int module_add_unit(front_module *m, const char *name, const char *display, const char *path, bool is_pkg, const char *text)
 {
-    struct unit u = { arena_strdup(&m->mem, name), path ? arena_strdup(&m->mem, path) : NULL, is_pkg, 0, { 0 } };
+    struct unit u = { .name = arena_strdup(&m->mem, name), .path = path ? arena_strdup(&m->mem, path) : NULL, .is_pkg = is_pkg };
     u.file = diag_add_source(display, text);
     lex_file(&m->mem, diag_file_text(u.file), &u.lx);
     vec_push(&m->units, u);
@@ -653,7 +652,7 @@ static int load_unit(front_module *m, const char *name, const char *path, bool p
         free(text);
         return -1;
     }
-    int u = add_unit(m, name, path, path, pkg, text);
+    int u = module_add_unit(m, name, path, path, pkg, text);
     free(text);
     if (!scan(m, u)) {
         *why = "its kernel code does not parse";
@@ -727,7 +726,7 @@ static front_module *load(const char *name, const char *path, const char *text)
         const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
         pkg = !strcmp(b, "__init__.py");
     }
-    add_unit(m, modname, name, path, pkg, text);
+    module_add_unit(m, modname, name, path, pkg, text);
     free(owned);
     m->file = m->units.v[0].file;
     m->lx = m->units.v[0].lx;
@@ -736,10 +735,15 @@ static front_module *load(const char *name, const char *path, const char *text)
         return NULL;
     }
     m->nuser = m->funcs.n;
-    /* the parts of triton.language written in Triton (prelude.c) */
-    add_unit(m, front_prelude_name, front_prelude_name, NULL, false, front_prelude_text);
-    if (!scan(m, 1)) die("the built-in prelude does not parse");
+    module_add_prelude(m);
     return m;
+}
+
+void module_add_prelude(front_module *m)
+{
+    /* the parts of triton.language written in Triton (prelude.c) */
+    module_add_unit(m, front_prelude_name, front_prelude_name, NULL, false, front_prelude_text);
+    if (!scan(m, 1)) die("the built-in prelude does not parse");
 }
 
 front_module *front_load_text(const char *name, const char *text) { return load(name, NULL, text); }
@@ -763,7 +767,8 @@ front_module *front_load(const char *path)
         diag_error(((src_pos){ -1, 0, 0 }), "'%s' contains a NUL byte; is it a Python file?", path);
         return NULL;
     }
-    front_module *m = load(path, path, text);
+    size_t pl = strlen(path);
+    front_module *m = pl > 5 && !strcmp(path + pl - 5, ".json") ? front_load_live(path, text) : load(path, path, text);
     free(text);
     return m;
 }
@@ -771,6 +776,7 @@ front_module *front_load(const char *path)
 void front_module_free(front_module *m)
 {
     if (!m) return;
+    live_free(m);
     vec_free(&m->funcs);
     vec_free(&m->globals);
     vec_free(&m->aliases);

@@ -76,8 +76,7 @@ static const char *shim(const char *module, const char *attr)
 
 static sval sv_module(int mod) { return (sval){ .k = V_MODULE, .i = mod, .v = -1 }; }
 
-/* The module with absolute dotted name `name`. */
-static bool get_module(sema *S, const char *name, sval *out, const char **why)
+bool sema_module_by_name(sema *S, const char *name, sval *out, const char **why)
 {
     int t = triton_module(name);
     if (t >= 0) {
@@ -116,7 +115,7 @@ static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *ou
     }
     char *sub = xasprintf("%s.%s", mname, name);
     const char *w2 = NULL;
-    bool ok = get_module(S, sub, out, &w2);
+    bool ok = sema_module_by_name(S, sub, out, &w2);
     free(sub);
     if (!ok) *why = arena_strdup(S->a, "no such name in the package, nor a submodule");
     return ok;
@@ -144,11 +143,11 @@ static bool resolve_alias(sema *S, src_pos p, const alias *a, sval *out, const c
         *why = arena_strdup(S->a, "attempted relative import with no known parent package (no __init__.py next to the file)");
         return false;
     }
-    if (!a->attr) return get_module(S, a->module, out, why);
+    if (!a->attr) return sema_module_by_name(S, a->module, out, why);
     const char *t = shim(a->module, a->attr);
-    if (t) return get_module(S, t, out, why);
+    if (t) return sema_module_by_name(S, t, out, why);
     sval mod;
-    if (!get_module(S, a->module, &mod, why)) return false;
+    if (!sema_module_by_name(S, a->module, &mod, why)) return false;
     return module_attr(S, p, mod, a->attr, out, why);
 }
 
@@ -174,6 +173,7 @@ static bool unit_name(sema *S, src_pos p, int u, const char *name, sval *out, co
 {
     front_module *m = S->m;
     *why = NULL;
+    if (m->units.v[u].live) return live_name(S, p, u, name, out);
     int fi = find_func(m, u, name);
     if (fi >= 0) {
         *out = (sval){ .k = V_FUNC, .i = fi, .v = -1 };
@@ -228,6 +228,10 @@ static sval lookup_name(sema *S, node *e)
     const char *why = NULL;
     if (unit_name(S, e->pos, S->unit, e->name, &v, &why)) return v;
     if (why) sema_error(S, e->pos, "%s", why);
+    if (S->m->units.v[S->unit].live) {   /* Python had no such global: only Triton's builtins remain */
+        if (sema_python_builtin(e->name, &v)) return v;
+        sema_error(S, e->pos, "name '%s' is not defined", e->name);
+    }
     /* the conventional names work even without a visible import */
     if (!strcmp(e->name, "tl")) return sv_module(MOD_TL);
     if (!strcmp(e->name, "triton")) return sv_module(MOD_TRITON);

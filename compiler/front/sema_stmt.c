@@ -893,7 +893,11 @@ static sval func_ref(sema *S, src_pos p, const char *ref)
 {
     const char *colon = strrchr(ref, ':');
     int fi;
-    if (colon) {
+    if (ref[0] == '#' && S->m->live_root) {        /* "#K": function K of a live module */
+        char *end;
+        long k = strtol(ref + 1, &end, 10);
+        fi = *end || end == ref + 1 || k < 0 || k >= S->m->live_nfuncs ? -1 : k ? S->m->live_func0 + (int)k - 1 : 0;
+    } else if (colon) {
         char *path = arena_strndup(S->a, ref, (size_t)(colon - ref));
         const char *why = NULL;
         int u = module_unit_file(S->m, path, &why);

@@ -18,6 +18,11 @@ typedef struct front_module front_module;
  * skipped line by line. Returns NULL after printing diagnostics. */
 front_module *front_load(const char *path);
 front_module *front_load_text(const char *name, const char *text);
+/* A live module (compiler/front/live.c): the kernel and the jit functions it
+ * reaches with the values Python resolved for their names, as JSON
+ * (python/tritium/_resolve.py writes it; `name` is used in diagnostics).
+ * front_load takes a path ending in ".json" as one. NULL after diagnostics. */
+front_module *front_load_live(const char *name, const char *json);
 void front_module_free(front_module *m);
 /* Add a directory to the module search path (--path DIR), searched after the
  * kernel file's package root and directory, before PYTHONPATH and the

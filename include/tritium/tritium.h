@@ -59,6 +59,13 @@ typedef struct tritium_module tritium_module;
  * name `name` (used in diagnostics and reports). NULL on a diagnostic. */
 tritium_module *tritium_module_load(const char *path);
 tritium_module *tritium_module_load_text(const char *name, const char *text);
+/* A live module: the kernel and the jit functions it reaches, each with its
+ * source and the values Python resolved for its names, as JSON
+ * (python/tritium/_resolve.py documents the format; a recorded launch keeps
+ * it as kernel.json). Kernels are named by their function name. NULL with
+ * tritium_last_error() set when the JSON is malformed or the kernel does not
+ * parse. */
+tritium_module *tritium_module_load_live(const char *name, const char *json);
 /* Frees the module and its compiled kernels. NULL is ignored. */
 void tritium_module_free(tritium_module *m);
 /* The jit functions in source order. */

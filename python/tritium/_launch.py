@@ -12,7 +12,7 @@ import re
 import sys
 import textwrap
 
-from . import _lib
+from . import _lib, _resolve
 from ._config import CONFIG
 from .errors import CompileError, KernelError, UnsupportedLaunch, compile_error  # noqa: F401
 
@@ -48,17 +48,15 @@ def _torch_dtypes():
     return _TORCH_DTYPES
 
 
-# ---- kernel source modules -------------------------------------------------
+# ---- kernels ------------------------------------------------------------------
 
-_MODULES = {}            # key -> module handle
 _KERNELS = {}            # id(JITFunction) -> (jitfn, KernelInfo)
-_TEXTS = {}              # virtual file name -> generated module text (record mode writes it)
 
 
 class KernelInfo:
-    """What a JITFunction (or Triton's InterpretedFunction) resolves to in
-    tritium: a module, the kernel's name there (NAME@LINE: the function whose
-    decorator or def is on that line), and its parameters."""
+    """A JITFunction (or Triton's InterpretedFunction) as tritium sees it:
+    its parameters, its name and file; the module compiled for a launch is
+    resolved live for each launch (_resolve.py)."""
 
     def __init__(self, jitfn):
         fn = jitfn.fn
@@ -67,8 +65,8 @@ class KernelInfo:
         self.signature = sig
         self.arg_names = [p for p in sig.parameters]
         self.params = [(p.name, _is_constexpr_annotation(p.annotation)) for p in sig.parameters.values()]
-        self.module, self.name, self.file = _module_for(jitfn)
-        self.short = fn.__name__
+        self.name = self.short = fn.__name__
+        self.file = fn.__code__.co_filename
 
 
 def _is_constexpr_annotation(a):
@@ -77,103 +75,7 @@ def _is_constexpr_annotation(a):
     return "constexpr" in (a if isinstance(a, str) else getattr(a, "__name__", repr(a)))
 
 
-def _def_source(jitfn):
-    """(source of the def without decorators, dedented; first line number of
-    the raw source in its file; True when the def is at module level)."""
-    fn = jitfn.fn
-    raw = getattr(jitfn, "raw_src", None)
-    first = getattr(jitfn, "starting_line_number", None)
-    if raw is None:
-        raw, first = inspect.getsourcelines(fn)
-    text = textwrap.dedent("".join(raw))
-    m = re.search(r"^def\s+\w+\s*\(", text, re.MULTILINE)
-    orig = text[m.start():] if m else text
-    top = bool(raw) and not raw[0][:1].isspace()
-    return orig, first, top
-
-
-def _is_jit(v):
-    """A @triton.jit function (Triton's JITFunction, or its interpreter's
-    InterpretedFunction under TRITON_INTERPRET=1)."""
-    return type(v).__name__ in ("JITFunction", "InterpretedFunction") and hasattr(getattr(v, "fn", None), "__code__")
-
-
-def _closure_lines(fn, seen=None):
-    """Module-level constexpr definitions for the values a nested kernel
-    closes over (ints, floats, bools, strings): Triton treats them as
-    constexprs too; and the @triton.jit helpers it closes over (defined in
-    the enclosing Python function, as tests do), with their own closures."""
-    seen = set() if seen is None else seen
-    out = []
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-        try:
-            v = _unwrap(cell.cell_contents)
-        except ValueError:
-            continue
-        if isinstance(v, (bool, int, float, str)):
-            out.append("%s = tl.constexpr(%r)\n" % (name, v))
-        elif _is_jit(v) and id(v) not in seen:
-            seen.add(id(v))
-            try:
-                orig = _def_source(v)[0]
-            except (OSError, TypeError):
-                continue
-            src = getattr(v, "src", None) or orig
-            out += _closure_lines(v.fn, seen)
-            out.append("@triton.jit\n" + src + ("" if src.endswith("\n") else "\n"))
-            if v.fn.__name__ != name:
-                out.append("%s = %s\n" % (name, v.fn.__name__))
-    return out
-
-
-def _load_module(key, loader):
-    m = _MODULES.get(key)
-    if m is None:
-        m = loader()
-        if not m:
-            raise compile_error(_lib.last_error())
-        _MODULES[key] = m
-    return m
-
-
-def _module_for(jitfn):
-    """(module handle, kernel name for it, file) for a jit function: its file
-    when the function is the file's own top-level text; otherwise (source
-    rewritten with _unsafe_update_src, exec'd, nested, closures) the file's
-    text with the function's current source appended, so helpers, imports
-    and constexpr globals still resolve."""
-    fn = jitfn.fn
-    lib = _lib.lib()
-    path = fn.__code__.co_filename
-    has_file = bool(path) and os.path.isfile(path)
-    try:
-        orig, first, top = _def_source(jitfn)
-    except (OSError, TypeError):
-        orig, first, top = None, None, False
-    src = getattr(jitfn, "src", None) or orig
-    if src is None:
-        raise UnsupportedLaunch("tritium: kernel '%s': its source is not available (defined by exec or eval "
-                                "without a file)" % fn.__name__)
-    closure = _closure_lines(fn)
-    if has_file and top and src == orig and not closure:
-        key = ("file", os.path.realpath(path), os.stat(path).st_mtime_ns)
-        m = _load_module(key, lambda: lib.tritium_module_load(path.encode()))
-        return m, "%s@%d" % (fn.__name__, first), path
-    base = ""
-    base_path = path if has_file else fn.__globals__.get("__file__")   # exec'd: its globals' file
-    if base_path and os.path.isfile(base_path):
-        with open(base_path, encoding="utf-8", errors="replace") as f:
-            base = f.read()
-    if not base.endswith("\n"):
-        base += "\n"
-    head = "import triton\nimport triton.language as tl\n"
-    text = base + head + "".join(closure)
-    line = text.count("\n") + 1
-    text += "@triton.jit\n" + src + ("" if src.endswith("\n") else "\n")
-    vname = "%s (generated %s)" % (base_path or "<exec>", fn.__name__)
-    m = _load_module(("text", text), lambda: lib.tritium_module_load_text(vname.encode(), text.encode()))
-    _TEXTS[vname] = text
-    return m, "%s@%d" % (fn.__name__, line), vname
+_is_jit = _resolve.is_jit
 
 
 def _jit_values(v, out):
@@ -184,62 +86,6 @@ def _jit_values(v, out):
     elif isinstance(v, (tuple, list)):
         for x in v:
             _jit_values(x, out)
-
-
-def _module_with_funcs(info, funcs):
-    """(module handle, kernel name, {id(jit function): its reference}) for a
-    launch that passes jit functions as values (tritium_launch_const_func).
-    A function at the top level of its own file is named there
-    (NAME@LINE, or PATH:NAME@LINE for another file); any other (nested in a
-    test, rewritten, exec'd) has its source appended to the kernel's module
-    text, after everything the kernel's own lines refer to."""
-    kfile = info.file if os.path.isfile(info.file) else None
-    refs, extra = {}, []
-    for f in funcs:
-        path = f.fn.__code__.co_filename
-        try:
-            orig, first, top = _def_source(f)
-        except (OSError, TypeError):
-            orig, first, top = None, None, False
-        src = getattr(f, "src", None) or orig
-        if src is None:
-            raise UnsupportedLaunch("tritium: jit function '%s': its source is not available" % f.fn.__name__)
-        own = top and src == orig and os.path.isfile(path) and not f.fn.__code__.co_freevars
-        if own and (kfile is None and _TEXTS.get(info.file, "").startswith(_read(path)) or
-                    kfile is not None and os.path.realpath(path) == os.path.realpath(kfile)):
-            refs[id(f)] = "%s@%d" % (f.fn.__name__, first)
-        elif own:
-            refs[id(f)] = "%s:%s@%d" % (os.path.realpath(path), f.fn.__name__, first)
-        else:
-            extra.append((f, src))
-    if not extra:
-        return info.module, info.name, refs
-    text = _TEXTS[info.file] if kfile is None else _read(kfile)
-    if not text.endswith("\n"):
-        text += "\n"
-    text += "import triton\nimport triton.language as tl\n"
-    seen = set()
-    names = info.jitfn.fn.__globals__
-    for k, (f, src) in enumerate(extra):
-        text += "".join(_closure_lines(f.fn, seen))
-        line = text.count("\n") + 1
-        name = f.fn.__name__
-        if names.get(name, f) is not f:               # the kernel's own NAME keeps its meaning
-            name = "%s__tritium_value%d" % (name, k)
-            src = re.sub(r"^(\s*def\s+)%s\b" % re.escape(f.fn.__name__), r"\g<1>" + name, src, count=1,
-                         flags=re.MULTILINE)
-        text += "@triton.jit\n" + src + ("" if src.endswith("\n") else "\n")
-        refs[id(f)] = "%s@%d" % (name, line)
-    vname = "%s (with jit function arguments)" % info.file
-    lib = _lib.lib()
-    m = _load_module(("text", text), lambda: lib.tritium_module_load_text(vname.encode(), text.encode()))
-    _TEXTS[vname] = text
-    return m, info.name, refs
-
-
-def _read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
 
 
 def kernel_info(jitfn):
@@ -253,11 +99,7 @@ def kernel_info(jitfn):
 
 @atexit.register
 def _free_modules():
-    if _lib._LIB is None:
-        return
-    for m in _MODULES.values():
-        _lib._LIB.tritium_module_free(m)
-    _MODULES.clear()
+    _resolve.free_all()
     _KERNELS.clear()
 
 
@@ -633,10 +475,9 @@ class Launch:
         funcs = {}
         for name, _ in self.info.params:
             _jit_values(bound[name], funcs)
-        module, kname, refs = self.info.module, self.info.name, {}
-        if funcs:
-            module, kname, refs = _module_with_funcs(self.info, list(funcs.values()))
-        self.L = lib.tritium_launch_new(module, kname.encode())
+        self.resolved = _resolve.resolve(jitfn, tuple(funcs.values()))
+        refs = self.resolved.refs
+        self.L = lib.tritium_launch_new(self.resolved.module, self.info.name.encode())
         if not self.L:
             raise compile_error(_lib.last_error())
         self.staging = staging or _Staging()

@@ -89,6 +89,7 @@ def _declare(lib):
         "tritium_last_error": (C, []),
         "tritium_module_load": (P, [C]),
         "tritium_module_load_text": (P, [C, C]),
+        "tritium_module_load_live": (P, [C, C]),
         "tritium_module_free": (None, [P]),
         "tritium_module_kernel_count": (I, [P]),
         "tritium_module_kernel_name": (C, [P, I]),

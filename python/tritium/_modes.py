@@ -34,7 +34,7 @@ import shlex
 import sys
 
 from ._config import CONFIG
-from . import _launch
+from . import _launch, _resolve
 
 _GPU = [False]
 _STATE = None
@@ -157,20 +157,26 @@ def record(jitfn, args, kwargs, grid):
     _SEQ[0] += 1
     d = os.path.join(CONFIG.record_dir, "%04d-%s" % (_SEQ[0], info.short))
     os.makedirs(d, exist_ok=True)
-    kfile = info.file
-    if kfile in _launch._TEXTS:                       # generated source: write it next to the launch
-        kfile = os.path.join(d, "kernel.py")
-        with open(kfile, "w") as f:
-            f.write(_launch._TEXTS[info.file])
+    # the kernel as Python resolved it (its source and every name it reads): the replay needs no Python
+    funcs = {}
+    for name, _ in info.params:
+        _launch._jit_values(bound[name], funcs)
+    resolved = _resolve.resolve(jitfn, tuple(funcs.values()))
+    kfile = os.path.join(d, "kernel.json")
+    with open(kfile, "w") as f:
+        f.write(resolved.text)
     words = ["tritium", "run", "%s:%s" % (os.path.abspath(kfile), info.name),
              "--grid", ",".join(str(x) for x in g), "--num-warps", str(opts.get("num_warps") or 4)]
     notes = []
     for name, is_constexpr in info.params:
         v = bound[name]
+        v = _launch._unwrap(v)
+        if _launch._is_jit(v):
+            words += ["--const", "%s=jit:%s" % (name, resolved.refs[id(v)])]
+            continue
         if is_constexpr:
             words += ["--const", "%s=%s" % (name, _const_text(v))]
             continue
-        v = _launch._unwrap(v)
         if _launch._is_tensor(v):
             t = v.detach()
             if t.storage_offset() != 0 or not t.is_contiguous():
@@ -397,9 +403,6 @@ def _debug_hook(jitfn, args, kwargs, grid, real):
     _DEBUG["breaks"].remove(hit)
     kernel, line, pid = hit
     loc = str(line) if line is not None else info.name.split("@")[0]
-    if line is not None and info.file in _launch._TEXTS:
-        sys.stderr.write("tritium: note: %s was compiled from generated source; line %d is a line of %s\n"
-                         % (kernel, line, info.file))
     bp = "break %s%s" % (loc, " pid %s" % pid if pid else "")
     argv = ["-q", "-ex", bp, "-ex", "run"]
     for e in CONFIG.ex:
