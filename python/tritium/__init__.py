@@ -7,13 +7,14 @@ recorded). See README.md, "Python".
     TRITIUM_MODE=interp python SCRIPT.py        (with the package installed)
     pytest -p tritium --tritium=interp ...
 
-or in code: ``import tritium; tritium.enable("interp")`` before the first launch.
+or in code: ``import tritium; tritium.enable("interp")`` before the first launch
+(``tritium.disable()`` gives Triton its own launch path back).
 Torch and Triton are needed only once a mode is enabled.
 """
 from .errors import CompileError, KernelError, UnsupportedLaunch
 from ._config import CONFIG, MODES
 
-__all__ = ["enable", "KernelError", "UnsupportedLaunch", "CompileError", "MODES", "version"]
+__all__ = ["enable", "disable", "KernelError", "UnsupportedLaunch", "CompileError", "MODES", "version"]
 
 
 def version():
@@ -45,6 +46,16 @@ def enable(mode="interp", **options):
     if CONFIG.verbose:
         import atexit
         atexit.register(_summary)
+
+
+def disable():
+    """Undo enable(): every patch of Triton's launch path is taken back
+    (JITFunction.run, the interpreter's, the autotuner's, the benchmarks,
+    the stand-in driver), so launches go through Triton's own path again.
+    Nothing else was patched. enable() may be called again later."""
+    from . import _patch
+    _patch.disable()
+    CONFIG.mode = None
 
 
 def _summary():

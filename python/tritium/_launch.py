@@ -8,9 +8,7 @@ import ctypes
 import inspect
 import json
 import os
-import re
 import sys
-import textwrap
 
 from . import _lib, _resolve
 from ._config import CONFIG

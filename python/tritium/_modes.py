@@ -49,7 +49,7 @@ def _has_gpu_driver():
         return False
 
 
-def install(mode, jit, autotuner, orig, state):
+def install(mode, jit, autotuner, interpreter, state):
     global _STATE
     _STATE = state
     from . import _patch
@@ -58,10 +58,10 @@ def install(mode, jit, autotuner, orig, state):
         _check_setup()
     if not _GPU[0]:
         from triton.runtime.driver import driver
-        driver.set_active(_patch._CPUDriver())
+        _patch.set_driver(driver, _patch._CPUDriver())
         _patch.untimed_benchmarks()             # the launches run in the interpreter
     hook = {"record": _record_hook, "check": _check_hook, "debug": _debug_hook}[mode]
-    base_run = orig["JITFunction.run"]
+    base_run = jit.JITFunction.run
     cpu_base = _patch._interp_run
 
     def real_run(self, *args, grid, warmup, **kwargs):
@@ -75,21 +75,18 @@ def install(mode, jit, autotuner, orig, state):
             return HookedKernel(self, kwargs, k, hook)
         return hook(self, args, kwargs, grid, lambda: real_run(self, *args, grid=grid, warmup=False, **kwargs))
 
-    jit.JITFunction.run = run
-    try:
-        from triton.runtime import interpreter
-        interpreter.InterpretedFunction.run = run
-    except ImportError:
-        pass
+    _patch.patch(jit.JITFunction, "run", run)
+    if interpreter is not None:
+        _patch.patch(interpreter.InterpretedFunction, "run", run)
     if mode == "check" and _GPU[0]:
         # Triton tunes and benchmarks as usual; those launches (the same
         # launch again and again) are not checked
         import triton.testing as tt
-        autotuner.Autotuner._bench = _unchecked(autotuner.Autotuner._bench, state)
-        tt.do_bench = _unchecked(tt.do_bench, state)
-        tt.do_bench_cudagraph = _unchecked(tt.do_bench_cudagraph, state)
+        _patch.patch(autotuner.Autotuner, "_bench", _unchecked(autotuner.Autotuner._bench, state))
+        _patch.patch(tt, "do_bench", _unchecked(tt.do_bench, state))
+        _patch.patch(tt, "do_bench_cudagraph", _unchecked(tt.do_bench_cudagraph, state))
     else:
-        autotuner.Autotuner.run = _patch._autotune_run
+        _patch.patch(autotuner.Autotuner, "run", _patch._autotune_run)
     atexit.register(_at_exit_hook)
 
 

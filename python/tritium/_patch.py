@@ -12,17 +12,45 @@ skipped). No launch reaches Triton's driver.
 gpu: JITFunction.run is replaced by tritium's GPU executor (_gpu.py): the
 program's CUDA tensors in place, torch's current stream; autotuning and
 benchmarks run and time as usual.
+
+Every patch goes through patch(), which keeps the original; disable()
+puts them all back, after which Triton's own launch path runs. Nothing
+outside Triton is patched: no builtin, no other library.
 """
-import builtins
-import linecache
 import sys
 import types
 
 from ._config import CONFIG
-from . import _launch
+from . import _launch, _resolve
 
-_ORIG = {}
+_ORIG = {}                 # "Owner.attr" -> the original (Triton's) value
+_UNDO = []                 # (owner, attr, original), in the order patched
 _STATE = types.SimpleNamespace(in_autotune=0)
+
+
+def patch(owner, attr, value):
+    """owner.attr = value, remembering Triton's original for disable()."""
+    key = "%s.%s" % (getattr(owner, "__name__", type(owner).__name__), attr)
+    if key not in _ORIG:
+        _ORIG[key] = getattr(owner, attr)
+        _UNDO.append((owner, attr, _ORIG[key]))
+    setattr(owner, attr, value)
+
+
+def set_driver(drv, driver):
+    """Make `driver` Triton's active driver until disable()."""
+    if "driver" not in _ORIG:
+        _ORIG["driver"] = drv._active
+        _UNDO.append((drv, "_active", drv._active))
+    drv.set_active(driver)
+
+
+def disable():
+    """Undo every patch, newest first: Triton's launch path is its own again."""
+    while _UNDO:
+        owner, attr, value = _UNDO.pop()
+        setattr(owner, attr, value)
+    _ORIG.clear()
 
 
 class StandInKernel:
@@ -199,30 +227,19 @@ def untimed_benchmarks():
     """triton.testing's benchmarks run once, untimed, and perf_report tables
     are skipped (no timings in the interpreter)."""
     import triton.testing as tt
-    tt.do_bench = _do_bench
-    tt.do_bench_cudagraph = _do_bench
-    tt.Mark.run = _mark_run
+    patch(tt, "do_bench", _do_bench)
+    patch(tt, "do_bench_cudagraph", _do_bench)
+    patch(tt.Mark, "run", _mark_run)
 
 
-_EXEC_COUNT = [0]
-
-
-def _exec_with_source(source, globals=None, locals=None, *args, **kwargs):
-    """builtins.exec, but string sources that define jit functions are
-    registered in linecache under a unique name first (as IPython does for
-    cells), so that Triton and tritium can read the kernel's source
-    (Triton's tests generate kernels this way: patch_kernel)."""
-    if globals is None:
-        frame = sys._getframe(1)
-        globals = frame.f_globals
-        if locals is None:
-            locals = frame.f_locals
-    if isinstance(source, str) and "jit" in source:
-        _EXEC_COUNT[0] += 1
-        name = "<tritium-exec-%d>" % _EXEC_COUNT[0]
-        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-        source = compile(source, name, "exec")
-    return _ORIG["exec"](source, globals, locals, *args, **kwargs)
+def _interpreted_init(self, fn, *args, **kwargs):
+    """InterpretedFunction.__init__ (TRITON_INTERPRET=1), and for a function
+    defined by exec of a string, its source read while its exec runs
+    (_resolve.recover_exec_source): Triton's interpreter needs none, tritium
+    compiles from it."""
+    _ORIG["InterpretedFunction.__init__"](self, fn, *args, **kwargs)
+    if getattr(getattr(fn, "__code__", None), "co_filename", "").startswith("<"):
+        _resolve.recover_exec_source(fn)
 
 
 def install(mode):
@@ -239,23 +256,21 @@ def install(mode):
         raise ImportError("tritium: mode '%s' needs PyTorch (pip install torch): %s" % (mode, e)) from e
     if _ORIG:
         return
-    _ORIG["JITFunction.run"] = jit.JITFunction.run
-    _ORIG["exec"] = builtins.exec
-    builtins.exec = _exec_with_source
-    _ORIG["Autotuner.run"] = autotuner.Autotuner.run
+    try:
+        from triton.runtime import interpreter
+    except ImportError:
+        interpreter = None
+    if interpreter is not None:
+        patch(interpreter.InterpretedFunction, "__init__", _interpreted_init)
     if mode == "interp":
-        jit.JITFunction.run = _interp_run
-        try:
-            from triton.runtime import interpreter
-            _ORIG["InterpretedFunction.run"] = interpreter.InterpretedFunction.run
-            interpreter.InterpretedFunction.run = _interp_run
-        except ImportError:
-            pass
-        autotuner.Autotuner.run = _autotune_run
+        patch(jit.JITFunction, "run", _interp_run)
+        if interpreter is not None:
+            patch(interpreter.InterpretedFunction, "run", _interp_run)
+        patch(autotuner.Autotuner, "run", _autotune_run)
         try:
             drv.active
         except RuntimeError:
-            drv.set_active(_CPUDriver())
+            set_driver(drv, _CPUDriver())
         untimed_benchmarks()
         return
     if mode == "gpu":
@@ -268,9 +283,8 @@ def install(mode):
                                    "--mode interp here" % e) from e
         from . import _gpu
         _gpu_launch[0] = _gpu.gpu_launch
-        _ORIG["JITFunction.__getitem__"] = jit.JITFunction.__getitem__
-        jit.JITFunction.run = _gpu_run
-        jit.JITFunction.__getitem__ = _gpu_getitem
+        patch(jit.JITFunction, "run", _gpu_run)
+        patch(jit.JITFunction, "__getitem__", _gpu_getitem)
         return
     from . import _modes
-    _modes.install(mode, jit, autotuner, _ORIG, _STATE)
+    _modes.install(mode, jit, autotuner, interpreter, _STATE)
