@@ -220,9 +220,20 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
     dbg_diff_report dr;
     memset(&dr, 0, sizeof dr);
     api_capture_begin();
+    interp_sigint_begin();                   /* Ctrl-C stops the interpreter's launch (TRITIUM_INTERRUPTED) */
     if (o->against == TRITIUM_AGAINST_GPU) dbg_diff_run(L->fn, &L->l, &d, &dr);
     else against_results(L, o, &d, r, &dr);
+    bool interrupted = interp_sigint_end();
     api_capture_end(false);
+    r->st = (tritium_stats){ dr.interp.programs, dr.interp.faults, dr.interp.fault_lanes, dr.interp.races,
+                             dr.interp.uninit_reads, dr.interp.seconds, L->compiled_now };
+    if (interrupted) {                       /* partial results: no comparison, the stats count what ran */
+        fclose(txt);
+        dbg_diff_report_free(&dr);
+        r->status = TRITIUM_INTERRUPTED;
+        api_report_give(r, rep);
+        return TRITIUM_INTERRUPTED;
+    }
     if (dr.status == 2) {
         fclose(txt);
         api_fail("tritium: error: check of '%s': %s", L->kernel, dr.message);
@@ -234,8 +245,6 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
     }
     dbg_diff_print(txt, &dr);
     fclose(txt);
-    r->st = (tritium_stats){ dr.interp.programs, dr.interp.faults, dr.interp.fault_lanes, dr.interp.races,
-                             dr.interp.uninit_reads, dr.interp.seconds, L->compiled_now };
     json_t *j = json_object();
     json_object_set_new(j, "kernel", json_string(L->kernel));
     json_object_set_new(j, "against", json_string(o->against == TRITIUM_AGAINST_GPU ? "tritium-gpu" : dr.other_label));

@@ -58,7 +58,9 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
         tritium_report_free(r);
         return TRITIUM_INPUT_ERROR;
     }
+    interp_sigint_begin();                   /* Ctrl-C stops the launch (TRITIUM_INTERRUPTED) */
     interp_run_launch(s);
+    bool interrupted = interp_sigint_end();
     interp_stats st;
     interp_get_stats(s, &st);
     api_report_sites(r, L, s);
@@ -68,7 +70,8 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
     fclose(io.output);
     r->st = (tritium_stats){ st.programs, st.faults, st.fault_lanes, st.races, st.uninit_reads, st.seconds,
                              L->compiled_now };
-    r->status = st.faults || st.races || st.uninit_reads || st.overflows ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
+    r->status = interrupted ? TRITIUM_INTERRUPTED
+              : st.faults || st.races || st.uninit_reads || st.overflows ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;
     int status = r->status;
     api_report_give(r, rep);                 /* frees r when rep is NULL */
     return status;

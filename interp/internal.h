@@ -349,6 +349,11 @@ void interp_prog_free(interp_prog *p);
 /* Join the threads of a parallel launch and free their state (sched.c). */
 typedef struct interp_pool interp_pool;
 void interp_pool_free(interp_session *s);
+/* interp_run_launch in an interp_sigint_begin scope of this thread: the
+ * session is watched by the SIGINT handler (sigint.c); returns the slot to
+ * give back to interp_sigint_unwatch, -1 when not watched. */
+int interp_sigint_watch(interp_session *s);
+void interp_sigint_unwatch(int slot);
 
 /* Evaluators; each reads operands from p->vals and sets p->vals[res]. */
 void interp_eval_arith(interp_prog *p, const ir_op *op);

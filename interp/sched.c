@@ -252,6 +252,7 @@ int interp_run_launch(interp_session *s)
     interp_report_reset(s);
     interp_shadow_clear(s);
     TRAP_SET(s->abort, false);
+    int watch = interp_sigint_watch(s);    /* in an interp_sigint_begin scope: Ctrl-C stops it */
     int64_t n = s->nprograms;
     int rc = 0;
     if (s->o.sched == SCHED_PARALLEL) {
@@ -265,6 +266,7 @@ int interp_run_launch(interp_session *s)
             rc = interp_prog_run(&s->main, pid);
         }
     }
+    interp_sigint_unwatch(watch);
     s->st.seconds = now_seconds() - t0;
     interp_report_summary(s);
     return rc;

@@ -122,6 +122,16 @@ int interp_run_launch(interp_session *s);
  * Async-signal-safe (it only sets flags); the session stays stopped. */
 void interp_interrupt(interp_session *s);
 bool interp_interrupted(const interp_session *s);
+/* Ctrl-C during a library call (libtritium's tritium_run, tritium_check):
+ * while a scope is open, a SIGINT handler (sigaction, SA_RESTART) is
+ * installed that interrupts every launch (interp_run_launch) running in a
+ * scope, on any thread; a launch that starts in a scope after a Ctrl-C came
+ * in it stops before its first program. The handler found at the first
+ * begin (the host's, e.g. Python's) is restored when the last scope ends;
+ * when SIGINT was ignored, none is installed. One scope at a time per
+ * thread. interp_sigint_end returns whether a Ctrl-C came during the scope. */
+void interp_sigint_begin(void);
+bool interp_sigint_end(void);
 void interp_get_stats(const interp_session *s, interp_stats *st);
 
 /* One report site of the session's runs (an op and a kind of problem; the

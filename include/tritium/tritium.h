@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define TRITIUM_API_VERSION 3
+#define TRITIUM_API_VERSION 4
 
 /* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
 enum {
@@ -39,8 +39,17 @@ enum {
     TRITIUM_F8E4NV, TRITIUM_F8E5, TRITIUM_F8E4B15, TRITIUM_F8E4B8, TRITIUM_F8E5B16,
 };
 
-/* Run statuses (the `tritium` program's exit statuses, DESIGN.md). */
-enum { TRITIUM_OK = 0, TRITIUM_KERNEL_ERROR = 1, TRITIUM_INPUT_ERROR = 2, TRITIUM_NO_GPU = 3 };
+/* Run statuses (the `tritium` program's exit statuses, DESIGN.md).
+ * TRITIUM_INTERRUPTED (128 + SIGINT): a SIGINT (Ctrl-C) came while
+ * tritium_run or tritium_check ran the launch. The library installs its own
+ * SIGINT handler for that time (sigaction, SA_RESTART; none when SIGINT is
+ * ignored) and restores the caller's before returning: the signal does not
+ * reach the caller's handler, this status says it came. The launch stopped
+ * at the next op of every program (the parallel schedule's threads too);
+ * the report's stats count the programs that finished, and the tensors hold
+ * what they wrote. tritium_check then compares nothing. */
+enum { TRITIUM_OK = 0, TRITIUM_KERNEL_ERROR = 1, TRITIUM_INPUT_ERROR = 2, TRITIUM_NO_GPU = 3,
+       TRITIUM_INTERRUPTED = 130 };
 
 int tritium_api_version(void);
 const char *tritium_version(void);
@@ -201,7 +210,8 @@ typedef struct tritium_report tritium_report;
 /* Run the launch in the checked interpreter (o NULL: defaults), in place on
  * the tensors' memory. *rep (when rep is not NULL) receives the report;
  * free it with tritium_report_free. Returns TRITIUM_OK, TRITIUM_KERNEL_ERROR
- * (faults, races or uninitialized reads: the report says where) or
+ * (faults, races or uninitialized reads: the report says where),
+ * TRITIUM_INTERRUPTED (Ctrl-C: a partial launch, with a report) or
  * TRITIUM_INPUT_ERROR (compile error, bad argument: tritium_last_error). */
 int tritium_run(tritium_launch *L, const tritium_options *o, tritium_report **rep);
 /* Run the same launch on tritium's GPU path (copy in, launch, copy out).
@@ -318,10 +328,11 @@ void tritium_check_options_default(tritium_check_options *o);
  * and line that wrote each mismatching element). The report's text is
  * `tritium diff`'s; its JSON has the comparison under "check". Returns
  * TRITIUM_OK (all agree), TRITIUM_KERNEL_ERROR (a mismatch, or the
- * interpreter faulted), TRITIUM_NO_GPU (GPU: no driver or no GPU compiler)
- * or TRITIUM_INPUT_ERROR. With executor GPU, tritium's GPU path runs on the
- * copies instead of the interpreter (no last writers in the report; a fault
- * on the device is TRITIUM_KERNEL_ERROR). */
+ * interpreter faulted), TRITIUM_NO_GPU (GPU: no driver or no GPU compiler),
+ * TRITIUM_INTERRUPTED (Ctrl-C; the report's stats count the interpreter's
+ * finished programs) or TRITIUM_INPUT_ERROR. With executor GPU, tritium's
+ * GPU path runs on the copies instead of the interpreter (no last writers in
+ * the report; a fault on the device is TRITIUM_KERNEL_ERROR). */
 int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_report **rep);
 
 /* ---- debugging a launch --------------------------------------------------- */

@@ -508,7 +508,10 @@ class Launch:
             self.L = None
 
     def run_interp(self):
-        """Run in the interpreter; returns (status, stats dict, report text)."""
+        """Run in the interpreter; returns (status, stats dict, report text).
+        Ctrl-C during the run (the library's SIGINT handler stops it within an
+        op) raises KeyboardInterrupt here, after what the finished programs
+        wrote is written back, as on host tensors, which are run in place."""
         lib = _lib.lib()
         o = _lib.Options()
         lib.tritium_options_default(ctypes.byref(o))
@@ -532,6 +535,9 @@ class Launch:
         if printed:                                  # device_print: to sys.stdout, as Triton's interpreter prints
             sys.stdout.write(printed)
         self.staging.write_back()
+        if rc == _lib.INTERRUPTED:
+            raise KeyboardInterrupt("tritium: kernel %s interrupted after %d of %d programs"
+                                    % (self.info.short, st.programs, self.grid[0] * self.grid[1] * self.grid[2]))
         stats = {k: getattr(st, k) for k, _ in _lib.Stats._fields_}
         return rc, stats, text
 
@@ -540,7 +546,8 @@ class Launch:
         against `results` ({tensor argument: host tensor holding its storage
         after the other run}) or tritium's GPU path; executor "gpu": tritium's
         GPU path against `results` instead of the interpreter. Returns
-        (status, report text, report data)."""
+        (status, report text, report data). Ctrl-C during the check raises
+        KeyboardInterrupt (nothing compared)."""
         lib = _lib.lib()
         for name, t in results.items():
             if lib.tritium_launch_result(self.L, name.encode(), t.data_ptr(), t.numel() * t.element_size()):
@@ -567,6 +574,12 @@ class Launch:
             if rc == _lib.NO_GPU:
                 raise RuntimeError(msg)
             raise compile_error(msg)
+        if rc == _lib.INTERRUPTED:
+            st = _lib.Stats()
+            lib.tritium_report_stats(rep, ctypes.byref(st))
+            lib.tritium_report_free(rep)
+            raise KeyboardInterrupt("tritium: kernel %s interrupted after %d of %d programs (check)"
+                                    % (self.info.short, st.programs, self.grid[0] * self.grid[1] * self.grid[2]))
         text = lib.tritium_report_text(rep).decode("utf-8", "replace")
         data = json.loads(lib.tritium_report_json(rep).decode())
         lib.tritium_report_free(rep)
@@ -615,7 +628,7 @@ def interp_launch(jitfn, args, kwargs, grid):
         return
     L = Launch(jitfn, bound, g, opts.get("num_warps") or 4, debug=opts.get("debug"))
     try:
-        rc, stats, text = L.run_interp()
+        rc, stats, text = L.run_interp()             # Ctrl-C: KeyboardInterrupt, the launch freed
     finally:
         L.free()
     COUNTS["launches"] += 1

@@ -9,12 +9,13 @@ import ctypes
 import glob
 import os
 
-API_VERSION = 3
+API_VERSION = 4
 
 # Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
 F8E4NV, F8E5, F8E4B15, F8E4B8, F8E5B16 = range(13, 18)
 OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
+INTERRUPTED = 130      # Ctrl-C during tritium_run / tritium_check: a partial launch (KeyboardInterrupt)
 SCHEDULES = {"in-order": 0, "reverse": 1, "random": 2, "parallel": 3}
 NUMERICS = {"ieee": 0, "fast": 1, "gpu": 1}
 
