@@ -12,10 +12,16 @@
 
 typedef struct { const char **v; int n, cap; } names;
 
-static void names_add(sema *S, names *ns, const char *name)
+static bool names_has(const names *ns, const char *name)
 {
     for (int i = 0; i < ns->n; i++)
-        if (!strcmp(ns->v[i], name)) return;
+        if (!strcmp(ns->v[i], name)) return true;
+    return false;
+}
+
+static void names_add(sema *S, names *ns, const char *name)
+{
+    if (names_has(ns, name)) return;
     if (ns->n == ns->cap) {
         int cap = ns->cap ? ns->cap * 2 : 8;
         const char **nv = arena_alloc(S->a, sizeof *nv * (size_t)cap);
@@ -33,7 +39,72 @@ static void target_names(sema *S, node *t, names *ns)
         for (int i = 0; i < t->items.n; i++) target_names(S, t->items.v[i], ns);
 }
 
-static void assigned_names(sema *S, node_list *body, names *ns)
+/* The branch a static if compiles, or NULL for a runtime if; *c receives the
+ * condition. An if is static when its condition is not a tensor (a
+ * constexpr, None, a dtype, ...): only the taken branch is compiled, the
+ * other is dead code (code_generator.py visit_If visits only the branch a
+ * constexpr condition takes). The one place sema decides this: exec_if,
+ * early_return and the analysis ahead of a construct (static_branch_ahead)
+ * all ask here. */
+static node_list *static_branch(sema *S, node *s, sval *c)
+{
+    *c = sema_expr(S, s->a);
+    if (c->k == V_TENSOR) return NULL;
+    return sv_truthy(S, s->pos, c) ? &s->body : &s->orelse;
+}
+
+/* static_branch for an if inside a construct not compiled yet (a loop's
+ * body, a runtime if's branches), on the bindings in front of the
+ * construct: quietly, leaving no IR behind (what the condition emits goes
+ * to a scratch region, and the function is cut back to its size before).
+ * NULL for a runtime condition and for one that is an error here (the
+ * compilation proper reports it where it is compiled). */
+static node_list *static_branch_ahead(sema *S, node *s)
+{
+    ir_func *f = S->fn;
+    int nvalues = f->values.n, nregions = f->regions.n, nlocs = f->locs.n, nstrs = f->strs.n, narrs = f->arrs.n;
+    sema saved = *S;    /* S->fail and every other field, whatever state an error leaves them in */
+    FILE *null = fopen("/dev/null", "w");
+    FILE *old = diag_set_stream(null);
+    node_list *volatile taken = NULL;
+    S->b.region = ir_new_region(f, 0, NULL);
+    if (!setjmp(S->fail)) {
+        sval c;
+        taken = static_branch(S, s, &c);
+    }
+    diag_set_stream(old);
+    if (null) fclose(null);
+    for (int r = nregions; r < f->regions.n; r++) free(f->regions.v[r].ops);
+    f->regions.n = nregions;
+    f->values.n = nvalues;
+    f->locs.n = nlocs;
+    f->strs.n = nstrs;
+    f->arrs.n = narrs;
+    *S = saved;
+    return taken;
+}
+
+/* Does expression e read one of the names ns? (Conservatively: any E_NAME
+ * in it, keyword names aside.) */
+static bool reads_any(const node *e, const names *ns)
+{
+    if (!e || !ns->n) return false;
+    if (e->kind == E_NAME) return names_has(ns, e->name);
+    if (e->kind == E_LISTCOMP && names_has(ns, e->name)) return true;
+    if (reads_any(e->a, ns) || reads_any(e->b, ns) || reads_any(e->c, ns)) return true;
+    for (int i = 0; i < e->items.n; i++)
+        if (reads_any(e->items.v[i], ns)) return true;
+    for (int i = 0; i < e->kwvals.n; i++)
+        if (reads_any(e->kwvals.v[i], ns)) return true;
+    return false;
+}
+
+/* Names the statements of body assign when compiled. varying: the names
+ * that may hold other values inside the construct than in front of it; an
+ * if whose condition reads none of them is decided now, as it will be when
+ * compiled (static_branch_ahead), and only its taken branch counts; any
+ * other if counts both branches. */
+static void live_assigned(sema *S, node_list *body, const names *varying, names *ns)
 {
     for (int i = 0; i < body->n; i++) {
         node *s = body->v[i];
@@ -43,12 +114,49 @@ static void assigned_names(sema *S, node_list *body, names *ns)
             for (int j = 0; j < s->items.n; j++) target_names(S, s->items.v[j], ns);
             break;
         case S_AUGASSIGN: case S_ANNASSIGN: target_names(S, s->a, ns); break;
+        case S_IF: {
+            node_list *taken = reads_any(s->a, varying) ? NULL : static_branch_ahead(S, s);
+            if (taken) {
+                live_assigned(S, taken, varying, ns);
+                break;
+            }
+            live_assigned(S, &s->body, varying, ns);
+            live_assigned(S, &s->orelse, varying, ns);
+            break;
+        }
         case S_FOR: target_names(S, s->a, ns); /* fallthrough */
-        case S_IF: case S_WHILE:
-            assigned_names(S, &s->body, ns);
-            assigned_names(S, &s->orelse, ns);
+        case S_WHILE:
+            live_assigned(S, &s->body, varying, ns);
+            live_assigned(S, &s->orelse, varying, ns);
             break;
         default: break;
+        }
+    }
+}
+
+/* The names assigned in a construct that is about to be compiled (a loop's
+ * body: a, with its induction variable var; a runtime if: branches a and
+ * b), leaving out the dead code under static ifs, as Triton, which finds
+ * them by compiling the construct (code_generator.py visit_For and
+ * visit_While run the body once, visit_If visits only the taken branch of a
+ * constexpr condition). The least set V of names such that V holds var and
+ * every name live_assigned finds with V as the varying names: no name
+ * outside V is assigned by the code that compiles, so the conditions that
+ * read none of V have in the construct the values they have now, and are
+ * decided now as they will be there. */
+static void assigned_names(sema *S, node_list *a, node_list *b, const char *var, names *ns)
+{
+    names v = { 0 };
+    if (var) names_add(S, &v, var);
+    for (;;) {
+        names found = { 0 };
+        live_assigned(S, a, &v, &found);
+        if (b) live_assigned(S, b, &v, &found);
+        int n = v.n;
+        for (int i = 0; i < found.n; i++) names_add(S, &v, found.v[i]);
+        if (v.n == n) {
+            *ns = found;
+            return;
         }
     }
 }
@@ -177,18 +285,16 @@ static sval if_cond(sema *S, src_pos p, sval c)
 
 static void exec_if(sema *S, node *s)
 {
-    sval c = sema_expr(S, s->a);
-    if (c.k != V_TENSOR) {
-        /* static if on a constexpr: only the taken branch is compiled */
-        if (sv_truthy(S, s->pos, &c)) sema_block(S, &s->body);
-        else sema_block(S, &s->orelse);
+    sval c;
+    node_list *taken = static_branch(S, s, &c);
+    if (taken) {
+        sema_block(S, taken);   /* a static if: only the taken branch is compiled */
         return;
     }
     c = if_cond(S, s->a->pos, c);
 
-    names assigned = {0};
-    assigned_names(S, &s->body, &assigned);
-    assigned_names(S, &s->orelse, &assigned);
+    names assigned;
+    assigned_names(S, &s->body, &s->orelse, NULL, &assigned);
 
     scope before = scope_copy(S, S->sc);
     int32_t parent = S->b.region;
@@ -405,11 +511,13 @@ static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k)
     return vals[(*k)++];
 }
 
-/* Names assigned in the body and defined before the loop become loop-carried. */
-static void collect_carried(sema *S, src_pos p, node_list *body, carried *c)
+/* Names assigned in the body (not in its dead code: assigned_names) and
+ * defined before the loop become loop-carried; var: the induction variable
+ * of a for loop, else NULL. */
+static void collect_carried(sema *S, src_pos p, node_list *body, const char *var, carried *c)
 {
-    names assigned = {0};
-    assigned_names(S, body, &assigned);
+    names assigned;
+    assigned_names(S, body, NULL, var, &assigned);
     int cap = 0;
     for (int i = 0; i < assigned.n; i++) {
         sval v;
@@ -571,7 +679,7 @@ static void exec_for(sema *S, node *s)
     }
 
     carried c;
-    collect_carried(S, s->pos, &s->body, &c);
+    collect_carried(S, s->pos, &s->body, var, &c);
     ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
     ir_value *ops = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 3));
     ir_type ivty = ir_scalar(ivt);
@@ -615,7 +723,7 @@ static void exec_for(sema *S, node *s)
 static void exec_while(sema *S, node *s)
 {
     carried c;
-    collect_carried(S, s->pos, &s->body, &c);
+    collect_carried(S, s->pos, &s->body, NULL, &c);
     ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
     ir_value *inits = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 1));
     for (int i = 0; i < c.n; i++) {
@@ -858,9 +966,9 @@ static bool early_return(sema *S, node_list *stmts, int i)
     node *s = stmts->v[i];
     if (s->kind != S_IF || stmts != S->tail) return false;
     if (!contains_return(&s->body) && !contains_return(&s->orelse)) return false;
-    sval c = sema_expr(S, s->a);
-    if (c.k != V_TENSOR) {
-        node_list *taken = sv_truthy(S, s->pos, &c) ? &s->body : &s->orelse;
+    sval c;
+    node_list *taken = static_branch(S, s, &c);
+    if (taken) {
         node_list *rest = arena_alloc(S->a, sizeof *rest);
         *rest = with_rest(S, s->pos, taken, stmts, i + 1);
         S->tail = rest;

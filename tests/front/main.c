@@ -48,6 +48,7 @@ int main(void)
         suite_add_tcase(s, tc_limits());
         suite_add_tcase(s, tc_fp8());
         suite_add_tcase(s, tc_tuple());
+        suite_add_tcase(s, tc_deadcode());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
