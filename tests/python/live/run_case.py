@@ -1,0 +1,15 @@
+"""python -m tritium run_case.py CASE [REF.npy]: runs case CASE's main(),
+checks its result against torch's, saves the reference when asked."""
+import importlib
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+got, want = importlib.import_module(sys.argv[1]).main()
+torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+if len(sys.argv) > 2:
+    import numpy as np
+    np.save(sys.argv[2], want.numpy())
+print("case %s ok" % sys.argv[1])

@@ -1,0 +1,224 @@
+"""Live name resolution (python/tritium/_resolve.py): kernels compile from
+what Python has. The six patterns of real code in tests/python/live/ run
+under `python -m tritium` (results against torch), their recorded launches
+replay under the `tritium` command without Python, a changed global
+compiles again, refusals are Triton's; and tritium patches nothing outside
+Triton's launch path (exec, torch.compile, torch._inductor) and gives it
+back on tritium.disable()."""
+import os
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+torch = pytest.importorskip("torch")
+triton = pytest.importorskip("triton")
+import triton.language as tl  # noqa: E402
+
+import tritium  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LIVE = os.path.join(HERE, "live")
+CASES = ["annotated_constexpr", "condpkg.ops", "libdevice_find", "cond_helper", "late_path", "inductor_style"]
+
+
+def _tritium_command():
+    """The `tritium` command next to the library meson built, else the
+    library's own main through Python."""
+    lib = os.environ.get("TRITIUM_LIB")
+    exe = os.path.join(os.path.dirname(lib), "tritium") if lib else None
+    return [exe] if exe and os.access(exe, os.X_OK) else [sys.executable, "-m", "tritium"]
+
+
+def _py(args, cwd, **kw):
+    return subprocess.run([sys.executable, "-m", "tritium"] + args, cwd=cwd, capture_output=True, text=True,
+                          timeout=300, **kw)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_pattern_runs_and_its_record_replays_without_python(case, tmp_path):
+    rec, ref = tmp_path / "rec", tmp_path / "ref.npy"
+    p = _py(["--mode", "record", "--record-dir", str(rec), os.path.join(LIVE, "run_case.py"), case, str(ref)],
+            cwd=str(tmp_path))
+    assert p.returncode == 0 and "case %s ok" % case in p.stdout, p.stdout + p.stderr
+    (d,) = sorted(rec.iterdir())
+    assert (d / "kernel.json").is_file()
+    words = shlex.split((d / "launch.sh").read_text().splitlines()[-1])
+    assert words[:2] == ["tritium", "run"] and words[2].startswith(str(d / "kernel.json"))
+    out_name = next(w.split("=")[0] for w in words if w.startswith(("y_ptr=", "out_ptr0=")))
+    out = tmp_path / "out.npy"
+    env = dict(os.environ, PYTHONPATH="", PATH="/usr/bin:/bin")     # no Python module can be found
+    r = subprocess.run(_tritium_command() + words[1:-1] + ["--save", "%s=%s" % (out_name, out)], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    np.testing.assert_allclose(np.load(out), np.load(ref), rtol=1e-5, atol=1e-5)
+
+
+# ---- in-process: the cache, Triton's rules -------------------------------------------
+
+FACTOR = tl.constexpr(2)
+PLAIN = 3
+
+
+@triton.jit
+def _scale(x_ptr, n, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n) * FACTOR, mask=o < n)
+
+
+@triton.jit
+def _plain(x_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(x_ptr + o, tl.load(x_ptr + o) * PLAIN)
+
+
+@triton.jit
+def _plain_default(x_ptr, BLOCK: tl.constexpr, K: tl.constexpr = PLAIN):
+    o = tl.arange(0, BLOCK)
+    tl.store(x_ptr + o, tl.load(x_ptr + o) * K)
+
+
+@pytest.fixture(autouse=True)
+def _interp():
+    if tritium.CONFIG.mode is None:
+        tritium.enable("interp")
+
+
+def test_a_changed_global_compiles_again():
+    global FACTOR
+    x = torch.ones(8)
+    _scale[(1,)](x, 8, BLOCK=8)
+    assert torch.equal(x, torch.full((8,), 2.0))
+    FACTOR = tl.constexpr(5)
+    try:
+        _scale[(1,)](x, 8, BLOCK=8)
+    finally:
+        FACTOR = tl.constexpr(2)
+    assert torch.equal(x, torch.full((8,), 10.0))
+    _scale[(1,)](x, 8, BLOCK=8)                     # back to the first module
+    assert torch.equal(x, torch.full((8,), 20.0))
+
+
+def test_a_plain_global_is_refused_in_tritons_words_but_read_in_a_default():
+    with pytest.raises(tritium.CompileError, match="Cannot access global variable PLAIN from within @jit'ed "
+                                                   "function.*'PLAIN' is a Python int"):
+        _plain[(1,)](torch.ones(4), BLOCK=4)
+    x = torch.ones(4)
+    _plain_default[(1,)](x, BLOCK=4)               # global_lookup: visiting_arg_default_value
+    assert torch.equal(x, torch.full((4,), 3.0))
+
+
+def test_an_object_a_kernel_cannot_use_is_a_located_error():
+    helper = torch.nn.Linear(2, 2)
+
+    @triton.jit
+    def k(x_ptr):
+        tl.store(x_ptr, helper)
+
+    with pytest.raises(tritium.CompileError, match=r"test_live.py:\d+:\d+: error: 'helper' is a "
+                                                   r"torch.nn.modules.linear.Linear, which a kernel cannot use"):
+        k[(1,)](torch.ones(1))
+
+
+def test_closures_and_helpers_of_helpers_resolve_in_their_own_globals():
+    from live import late_path                      # noqa: F401  (puts late_dir on sys.path)
+    import late_helpers
+
+    scale = 4.0
+
+    @triton.jit
+    def k(x_ptr, BLOCK: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(x_ptr + o, late_helpers.scaled(tl.load(x_ptr + o)) * scale)
+
+    x = torch.ones(8)
+    k[(1,)](x, BLOCK=8)
+    assert torch.equal(x, torch.full((8,), 10.0))
+
+
+# ---- nothing outside Triton's launch path is patched ----------------------------------
+
+UNRELATED = '''
+from __future__ import annotations
+import sys
+import torch, triton, triton.language as tl
+
+# exec of a string from a module with future annotations: undefined types in annotations are fine
+ns = {}
+exec("def f(x: UndefinedType) -> AlsoUndefined:\\n    return x + 1\\n", ns)
+assert ns["f"](1) == 2
+# exec without dictionaries reads the caller's locals
+def g():
+    a = 41
+    exec("assert a + 1 == 42")
+    return eval("a + 1")
+assert g() == 42
+import torch._inductor.ir  # noqa: F401
+def h(x):
+    return torch.sin(x) + 1
+x = torch.randn(16)
+assert torch.allclose(torch.compile(h, backend="eager")(x), h(x))
+
+@triton.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.load(x_ptr + o, mask=o < n) + tl.load(y_ptr + o, mask=o < n), mask=o < n)
+
+y = torch.randn(16)
+out = torch.empty(16)
+add[(2,)](x, y, out, 16, BLOCK=8)
+assert torch.equal(out, x + y)
+print("unrelated ok")
+'''
+
+
+@pytest.mark.parametrize("mode", [["--mode", "interp"], ["--mode", "check", "--against", "reverse"],
+                                  ["--mode", "debug"], ["--mode", "record", "--record-dir", "rec"]])
+def test_unrelated_code_runs_unchanged(mode, tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(UNRELATED)
+    p = _py(mode + [str(prog)], cwd=str(tmp_path))
+    assert p.returncode == 0 and "unrelated ok" in p.stdout, p.stdout + p.stderr
+
+
+DISABLE = '''
+import builtins
+import torch, triton, triton.language as tl
+from triton.runtime import jit
+import tritium
+
+@triton.jit
+def add(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.load(x_ptr + o) + 1)
+
+exec_before, run_before = builtins.exec, jit.JITFunction.run
+tritium.enable("interp")
+assert builtins.exec is exec_before and jit.JITFunction.run is not run_before
+x, out = torch.arange(8.0), torch.zeros(8)
+add[(1,)](x, out, BLOCK=8)
+assert torch.equal(out, x + 1)
+tritium.disable()
+assert jit.JITFunction.run is run_before
+from triton.runtime import interpreter
+assert interpreter.InterpretedFunction.run is interpreter.InterpretedFunction.__dict__["run"]
+# Triton's own path: its interpreter (TRITON_INTERPRET=1), no tritium in the way
+import tritium._launch as L
+before = L.COUNTS["launches"]
+ik = interpreter.InterpretedFunction(add.fn)
+out = torch.zeros(8)
+ik[(1,)](x, out, BLOCK=8)
+assert torch.equal(out, x + 1) and L.COUNTS["launches"] == before
+print("disable ok")
+'''
+
+
+def test_disable_gives_triton_its_launch_path_back(tmp_path):
+    prog = tmp_path / "prog.py"
+    prog.write_text(DISABLE)
+    env = dict(os.environ, TRITON_INTERPRET="0")
+    p = subprocess.run([sys.executable, str(prog)], cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
+                       env=env)
+    assert p.returncode == 0 and "disable ok" in p.stdout, p.stdout + p.stderr
