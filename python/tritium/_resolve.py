@@ -44,6 +44,9 @@ import sys
 import textwrap
 import types
 
+from . import _lib
+from .errors import UnsupportedLaunch, compile_error
+
 # names Triton's code generator resolves itself (CodeGenerator.builtin_namespace)
 _TRITON_BUILTINS = {"len", "list", "range", "float", "int", "isinstance", "getattr", "hasattr", "print", "min", "max"}
 
@@ -147,6 +150,9 @@ class _Plan:
     def __init__(self, text):
         tree = ast.parse(textwrap.dedent(text))
         names, chains = set(), set()
+        fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef)), None)
+        a = fdef.args if fdef is not None else None
+        params = {x.arg for x in (a.posonlyargs + a.args + a.kwonlyargs)} if a is not None else set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 names.add(node.id)
@@ -157,7 +163,7 @@ class _Plan:
                     n = n.value
                 if isinstance(n, ast.Name):
                     chains.add((n.id,) + tuple(reversed(chain)))
-        self.names = sorted(names)
+        self.names = sorted(names - params)          # a parameter is always the local one
         self.chains = sorted(chains)
 
 
@@ -227,7 +233,6 @@ class _Builder:
         fn = jitfn.fn
         where = function_source(jitfn)
         if where is None:
-            from .errors import UnsupportedLaunch
             raise UnsupportedLaunch("tritium: jit function '%s': its source is not available (defined by exec or "
                                     "eval of a string tritium did not see; Triton keeps none either)" % fn.__name__)
         file, line, text = where
@@ -235,13 +240,13 @@ class _Builder:
         plan = _plan(text)
         cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
         g = fn.__globals__
-        table = {}
+        table, found = {}, {}
         for name in plan.names:
-            v, origin = self._lookup(cells, g, name)
+            v, origin = found[name] = self._lookup(cells, g, name)
             if v is not _ABSENT:              # else Python's builtins, or undefined: libtritium says which
                 table[name] = self.value(v, origin, name)
         for chain in plan.chains:
-            v = self._lookup(cells, g, chain[0])[0]
+            v = (found.get(chain[0]) or self._lookup(cells, g, chain[0]))[0]
             for attr in chain[1:]:
                 if not isinstance(v, types.ModuleType) or triton_module_name(v.__name__) is not None:
                     break
@@ -370,18 +375,19 @@ _CELL = object()           # probe key: a closure cell's contents
 
 
 def _holds(probes):
-    """Does every probe still read the same object?"""
+    """Does every probe still read the same object? (the hot path of a
+    launch: a dictionary lookup per name)"""
     for where, key, v in probes:
-        if key is _CELL:
+        if key.__class__ is str:
+            if where.get(key, _ABSENT) is not v:
+                return False
+        elif key is _CELL:
             try:
-                now = where.cell_contents
+                if where.cell_contents is not v:
+                    return False
             except ValueError:
                 return False
-        elif key is _SRC:
-            now = getattr(where, "src", None)
-        else:
-            now = where.get(key, _ABSENT)
-        if now is not v:
+        elif getattr(where, "src", None) is not v:
             return False
     return True
 
@@ -407,14 +413,13 @@ def resolve(jitfn, arg_funcs=()):
     """The live module for a launch of jitfn with the jit functions
     arg_funcs among its arguments: the last one whose probes still hold,
     else a new one (loaded once per distinct JSON)."""
-    from . import _lib
-    from .errors import compile_error
     hit = _CACHE.get(id(jitfn))
     if hit is None or hit[0] is not jitfn:
         hit = _CACHE[id(jitfn)] = (jitfn, [])
     hits = hit[1]
     for r in hits:
-        if len(r.arg_funcs) == len(arg_funcs) and all(a is b for a, b in zip(r.arg_funcs, arg_funcs)) \
+        if (r.arg_funcs == arg_funcs if not arg_funcs else
+                len(r.arg_funcs) == len(arg_funcs) and all(a is b for a, b in zip(r.arg_funcs, arg_funcs))) \
                 and _holds(r.probes):
             return r
     b = _Builder()
@@ -441,7 +446,6 @@ def resolve(jitfn, arg_funcs=()):
 
 
 def free_all():
-    from . import _lib
     if _lib._LIB is None:
         return
     for _, hits in _CACHE.values():
