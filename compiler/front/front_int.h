@@ -57,6 +57,15 @@ typedef struct ntclass {
 /* A top-level def without @triton.jit, kept for `kernel = triton.jit(fn)`. */
 typedef struct plaindef { const char *name; int tok, unit; } plaindef;
 
+/* A name bound under a module-level `if` whose condition is not a literal
+ * (module.c if_stmt): invisible to kernels, named when a kernel uses it. */
+typedef struct condname {
+    const char *name;
+    int unit;
+    src_pos at;              /* the `if` */
+    struct condname *next;
+} condname;
+
 struct front_module {
     arena mem;
     int file;
@@ -163,6 +172,10 @@ typedef struct sema {
 } sema;
 
 _Noreturn void sema_error(sema *S, src_pos p, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* module.c: the error for a name unit S->unit does not define, at p; it
+ * says when the name is bound under a module-level `if` tritium cannot
+ * evaluate. */
+_Noreturn void module_undefined_name(sema *S, src_pos p, const char *name);
 void sema_setloc(sema *S, src_pos p);
 /* v itself, or an error at p when v is a tile of more than
  * TT_MAX_TENSOR_NUMEL elements (limits.h; Triton 3.6 checks it in

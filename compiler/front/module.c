@@ -70,11 +70,31 @@ static const char *relative_base(front_module *m, int unit, int level)
     return *pkg ? pkg : NULL;
 }
 
-typedef struct scanctx { front_module *m; int unit, try_id, branch; } scanctx;
+/* cond: while the names under a module-level `if` tritium cannot evaluate
+ * are recorded (record_body), that `if`; NULL otherwise */
+typedef struct scanctx { front_module *m; int unit, try_id, branch; const src_pos *cond; } scanctx;
+
+/* Bounds the names recorded under module-level ifs per module (their error
+ * messages only; later ones are plainly "not defined"). */
+#define MODULE_MAX_CONDS 4096
+
+static void add_cond(scanctx *c, const char *name, int len)
+{
+    front_module *m = c->m;
+    if (m->nconds >= MODULE_MAX_CONDS) return;
+    condname *k = arena_alloc(&m->mem, sizeof *k);
+    *k = (condname){ arena_strndup(&m->mem, name, (size_t)len), c->unit, *c->cond, m->conds };
+    m->conds = k;
+    m->nconds++;
+}
 
 static void add_alias(scanctx *c, src_pos pos, const char *name, const char *module, const char *attr)
 {
     front_module *m = c->m;
+    if (c->cond) {
+        add_cond(c, name, (int)strlen(name));
+        return;
+    }
     alias a = { arena_strdup(&m->mem, name), module ? arena_strdup(&m->mem, module) : NULL,
                 attr ? arena_strdup(&m->mem, attr) : NULL, c->unit, c->try_id, c->branch, pos };
     vec_push(&m->aliases, a);
@@ -153,7 +173,7 @@ static void import_stmt(parser *P, scanctx *c)
  * whose import resolves (sema_expr.c). Other statements are skipped. */
 static void try_stmt(parser *P, scanctx *c)
 {
-    scanctx t = { c->m, c->unit, ++c->m->ntry, 0 };
+    scanctx t = { c->m, c->unit, ++c->m->ntry, 0, NULL };
     for (bool first = true;; first = false) {
         token *kw = peek(P);
         if (!first && !tok_is_name(kw, "except")) break;
@@ -347,10 +367,13 @@ static bool namedtuple_call(scanctx *c, const char *name, node *v, src_pos pos)
     return true;
 }
 
-/* A top-level `NAME = tl.constexpr(expr)` (a constexpr global), or
- * `NAME: tl.constexpr = expr` / `NAME = expr` (kept as non-constexpr globals
- * so kernels using them get a precise error, or as an alias of a function or
- * module). Parsed quietly:
+/* The value of a `constexpr(v)` / `tl.constexpr(v)` call, or NULL. */
+static node *constexpr_arg(node *v) { return is_call_of(v, "constexpr") && v->items.n == 1 ? v->items.v[0] : NULL; }
+
+/* A top-level `NAME = tl.constexpr(expr)` or `NAME: ANNOT = tl.constexpr(expr)`
+ * (a constexpr global), or `NAME: tl.constexpr = expr` / `NAME = expr` (kept
+ * as non-constexpr globals so kernels using them get a precise error, or as
+ * an alias of a function or module). Parsed quietly:
  * host code is not ours to judge. */
 static void global_stmt(parser *P, scanctx *c, bool *failed)
 {
@@ -374,19 +397,26 @@ static void global_stmt(parser *P, scanctx *c, bool *failed)
     }
     global g = { .unit = c->unit };
     if (s->kind == S_ANNASSIGN && s->b && s->a->kind == E_NAME) {
-        node *an = s->c;
-        /* Triton 3.6 (code_generator.py global_lookup, _is_constexpr_global)
-         * checks the value, an int here: the annotation does not make it one */
-        g.annotated = (an->kind == E_ATTR || an->kind == E_NAME) && !strcmp(an->name, "constexpr");
+        node *an = s->c, *v = s->b;
         g.name = s->a->name;
-        g.value = s->b;
+        g.value = v;
+        /* Triton 3.6 (code_generator.py global_lookup, _is_constexpr_global)
+         * checks the value, not the annotation: `X: tl.constexpr =
+         * tl.constexpr(0)` is a constexpr global (Liger-Kernel), `X:
+         * tl.constexpr = 0` an int */
+        if (constexpr_arg(v)) {
+            g.is_constexpr = true;
+            g.value = constexpr_arg(v);
+        } else {
+            g.annotated = (an->kind == E_ATTR || an->kind == E_NAME) && !strcmp(an->name, "constexpr");
+        }
     } else if (s->kind == S_ASSIGN && s->a->kind == E_NAME && !s->items.n) {
         g.name = s->a->name;
         g.value = s->b;
         node *v = s->b;
-        if (is_call_of(v, "constexpr") && v->items.n == 1) {
+        if (constexpr_arg(v)) {
             g.is_constexpr = true;
-            g.value = v->items.v[0];
+            g.value = constexpr_arg(v);
         } else if (functional_jit(P, c, g.name, v, NULL, failed) || namedtuple_call(c, g.name, v, s->pos)) {
             return;
         }
@@ -408,7 +438,335 @@ static bool alias_is_jit(front_module *m, int unit, const char *name)
     return false;
 }
 
-/* Scan one file's tokens: jit functions, imports and globals; skip the rest.
+static bool scan_block(parser *P, scanctx *c, bool top);
+static bool scan_stmt(parser *P, scanctx *c);
+
+/* ---- module-level if ---- */
+
+/* The truth of a condition made of literals (`True`, `0`, `None`, `not 1`,
+ * `1 and False`, ...): 1 or 0; -1 when Python would have to evaluate it. */
+static int literal_truth(const node *e)
+{
+    switch (e->kind) {
+    case E_TRUE: return 1;
+    case E_FALSE: case E_NONE: return 0;
+    case E_INT: return e->big || e->ival != 0;
+    case E_FLOAT: return e->fval != 0;
+    case E_UNARY: {
+        int t = literal_truth(e->a);
+        if (!strcmp(e->op, "not")) return t < 0 ? -1 : !t;
+        bool number = e->a->kind == E_INT || e->a->kind == E_FLOAT;
+        return number && strcmp(e->op, "~") ? t : -1;      /* -1, +0.0 */
+    }
+    case E_BOOLOP: {   /* short-circuits as Python does */
+        bool and = !strcmp(e->op, "and");
+        int a = literal_truth(e->a);
+        if (a < 0 || a == !and) return a;
+        return literal_truth(e->b);
+    }
+    default: return -1;
+    }
+}
+
+/* `__name__ == "__main__"` */
+static bool is_main_test(const node *e)
+{
+    if (e->kind != E_COMPARE || strcmp(e->op, "==")) return false;
+    const node *a = e->a, *b = e->b;
+    if (a->kind == E_STR) a = e->b, b = e->a;
+    return a->kind == E_NAME && !strcmp(a->name, "__name__") && b->kind == E_STR && !strcmp(b->name, "__main__");
+}
+
+/* The index of the `:` that ends the compound statement header at P->i
+ * (outside brackets), or -1 when its logical line has none. */
+static int header_colon(parser *P)
+{
+    int depth = 0;
+    for (int i = P->i; P->toks[i].kind != TK_NEWLINE && P->toks[i].kind != TK_EOF; i++) {
+        token *t = &P->toks[i];
+        if (tok_is_op(t, "(") || tok_is_op(t, "[") || tok_is_op(t, "{")) depth++;
+        else if (tok_is_op(t, ")") || tok_is_op(t, "]") || tok_is_op(t, "}")) depth--;
+        else if (depth <= 0 && tok_is_op(t, ":")) return i;
+    }
+    return -1;
+}
+
+/* Past the end of the logical line at P->i (its NEWLINE). */
+static void skip_line(parser *P)
+{
+    while (peek(P)->kind != TK_NEWLINE && peek(P)->kind != TK_EOF) P->i++;
+    if (peek(P)->kind == TK_NEWLINE) P->i++;
+}
+
+static bool line_end(const token *t)
+{
+    return t->kind == TK_NEWLINE || t->kind == TK_EOF || t->kind == TK_INDENT || t->kind == TK_DEDENT;
+}
+
+static bool compound_kw(const token *t)
+{
+    static const char *const kw[] = { "if", "elif", "else", "try", "except", "finally", "with",
+                                      "for", "while", "async", "def", "class" };
+    for (size_t i = 0; i < TT_COUNTOF(kw); i++)
+        if (tok_is_name(t, kw[i])) return true;
+    return tok_is_op(t, "@");
+}
+
+/* Record the names the statement at P->i binds in the module (imports,
+ * defs, classes, `NAME = ...`, `NAME: T = ...`) as bound under the `if`
+ * c->cond, and move past its line. True for a def or class: what its body
+ * binds is not the module's. */
+static bool record_stmt(parser *P, scanctx *c)
+{
+    for (;;) {
+        token *t = peek(P), *n = &P->toks[P->i + (t->kind != TK_EOF)];
+        if (t->kind != TK_NAME) break;
+        if (tok_is_name(t, "import") || tok_is_name(t, "from")) {
+            import_stmt(P, c);
+            return false;
+        }
+        if ((tok_is_name(t, "def") || tok_is_name(t, "class")) && n->kind == TK_NAME) {
+            add_cond(c, n->start, n->len);
+            skip_line(P);
+            return true;
+        }
+        if (compound_kw(t)) {    /* a clause's header: its body may be on the same line */
+            int colon = header_colon(P);
+            if (colon < 0 || P->toks[colon + 1].kind == TK_NEWLINE) break;
+            P->i = colon + 1;
+            continue;
+        }
+        if (tok_is_op(n, "=") || tok_is_op(n, ":")) add_cond(c, t->start, t->len);
+        break;
+    }
+    skip_line(P);
+    return false;
+}
+
+/* The body after a branch's `:` under a condition tritium cannot evaluate:
+ * record what it binds at any depth, outside def and class bodies; iterative,
+ * so input nesting costs no stack. */
+static void record_body(parser *P, scanctx *c, const src_pos *at)
+{
+    scanctx r = *c;
+    r.cond = at;
+    if (peek(P)->kind != TK_NEWLINE) {     /* `if c: stmt` */
+        record_stmt(P, &r);
+        return;
+    }
+    P->i++;
+    if (peek(P)->kind != TK_INDENT) return;
+    P->i++;
+    int depth = 1, body = 0;               /* body: the depth of a def or class whose body is skipped */
+    while (depth > 0 && peek(P)->kind != TK_EOF) {
+        token *t = peek(P);
+        if (t->kind == TK_INDENT) {
+            depth++;
+            P->i++;
+        } else if (t->kind == TK_DEDENT) {
+            if (--depth <= body) body = 0;
+            P->i++;
+        } else if (t->kind == TK_NEWLINE) {
+            P->i++;
+        } else if (body && depth > body) {
+            skip_line(P);
+        } else if (record_stmt(P, &r)) {
+            body = depth;
+        }
+    }
+}
+
+/* The body after a branch's `:` that Python runs: module-level code. */
+static bool scan_body(parser *P, scanctx *c)
+{
+    if (peek(P)->kind != TK_NEWLINE) {     /* `if True: stmt; stmt`: simple statements only */
+        while (!line_end(peek(P)) && !compound_kw(peek(P))) {
+            int at = P->i;
+            if (!scan_stmt(P, c)) return false;
+            if (P->i == at) break;
+            if (P->toks[P->i - 1].kind == TK_NEWLINE || P->toks[P->i - 1].kind == TK_DEDENT) return true;
+        }
+        if (peek(P)->kind != TK_INDENT && peek(P)->kind != TK_DEDENT) skip_line(P);
+        return true;
+    }
+    P->i++;
+    if (peek(P)->kind != TK_INDENT) return true;
+    P->i++;
+    return scan_block(P, c, false);
+}
+
+/* A module-level `if` with its `elif` and `else` branches. Python runs the
+ * first branch whose condition is true; tritium knows literal conditions
+ * only (literal_truth). While they are all literal, the branch that runs is
+ * scanned as module-level code (Liger-Kernel, mamba: imports and jit helpers
+ * chosen by version checks) and the others are skipped. The branches from
+ * the first other condition on may run or not: the names they bind are
+ * recorded, for module_undefined_name. `if __name__ == "__main__":` binds
+ * nothing a kernel sees. */
+static bool if_stmt(parser *P, scanctx *c)
+{
+    token *kw = peek(P);
+    src_pos at = { P->file, kw->line, kw->col };
+    enum { OPEN, MAYBE, DONE } state = OPEN;
+    for (bool first = true;; first = false) {
+        token *t = peek(P);
+        bool is_else = tok_is_name(t, "else");
+        if (!first && !is_else && !tok_is_name(t, "elif")) break;
+        P->i++;
+        int truth = 1;
+        bool main = false;
+        if (!is_else) {
+            int colon = header_colon(P);
+            if (colon < 0) {             /* not Python */
+                parse_skip_statement(P);
+                return true;
+            }
+            node *e = quiet_expr(P);
+            truth = e && P->i == colon ? literal_truth(e) : -1;
+            main = e && is_main_test(e);
+            P->i = colon;
+        }
+        if (!tok_is_op(peek(P), ":")) {
+            parse_skip_statement(P);
+            return true;
+        }
+        P->i++;
+        if (main || state == DONE || truth == 0) {
+            if (main && state == OPEN) state = MAYBE;
+            parse_skip_statement(P);
+        } else if (truth == 1 && state == OPEN) {
+            if (!scan_body(P, c)) return false;
+            state = DONE;
+        } else {
+            record_body(P, c, &at);
+            state = truth == 1 ? DONE : MAYBE;
+        }
+        if (is_else) break;
+    }
+    return true;
+}
+
+_Noreturn void module_undefined_name(sema *S, src_pos p, const char *name)
+{
+    const condname *found = NULL;
+    for (const condname *k = S->m->conds; k; k = k->next)   /* newest first: keep the first `if` */
+        if (k->unit == S->unit && !strcmp(k->name, name)) found = k;
+    if (found) {
+        const char *f = diag_file_name(found->at.file);
+        sema_error(S, p,
+                   "name '%s' is defined under a module-level `if` (%s:%d) whose condition tritium cannot evaluate "
+                   "without Python; run the program with `python -m tritium` (names resolve through the live "
+                   "module), or define it unconditionally", name, f ? f : "?", found->at.line);
+    }
+    sema_error(S, p, "name '%s' is not defined", name);
+}
+
+/* One module-level statement at P->i: a jit function, a plain def, an
+ * import, a try, an if, a named tuple class or a global; anything else is
+ * skipped. False after a diagnostic in code that must parse (scan). */
+static bool scan_stmt(parser *P, scanctx *c)
+{
+    front_module *m = c->m;
+    int unit = c->unit;
+    bool quiet = unit != 1;
+    token *t = peek(P);
+    if (tok_is_op(t, "@")) {
+        bool jit = false;
+        node_list decos = { NULL, 0 };
+        node *all[16];
+        while (tok_is_op(peek(P), "@")) {
+            node *e;
+            const char *d = decorator(P, &e);
+            if (!strcmp(d, "jit") || alias_is_jit(m, unit, d)) jit = true;
+            if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
+        }
+        if (tok_is_name(peek(P), "def") && jit) {
+            funcdef f = { .is_jit = true, .unit = unit, .tok = P->i };
+            if (decos.n) {
+                f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);
+                memcpy(f.decorators.v, all, sizeof(node *) * (size_t)decos.n);
+                f.decorators.n = decos.n;
+            }
+            int errs = diag_error_count();
+            /* a def without a name cannot be reached: report it now */
+            if (quiet && (unit > 1 || P->toks[P->i + 1].kind == TK_NAME)) {
+                FILE *null = fopen("/dev/null", "w");
+                FILE *old = diag_set_stream(null);
+                int perrs = P->errors;
+                bool ok = parse_funcdef(P, &f);
+                diag_set_stream(old);
+                if (null) fclose(null);
+                if (!ok || P->errors != perrs) {
+                    P->errors = perrs;
+                    token *nt = &P->toks[f.tok + 1];
+                    f.name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
+                    f.pos = (src_pos){ P->file, P->toks[f.tok].line, P->toks[f.tok].col };
+                    f.bad = true;
+                    P->i = f.tok;
+                    parse_skip_statement(P);
+                }
+            } else if (!parse_funcdef(P, &f) || diag_error_count() != errs) {
+                return false;
+            }
+            vec_push(&m->funcs, f);
+        } else {
+            parse_skip_statement(P);
+        }
+        return true;
+    }
+    if (tok_is_name(t, "def") && P->toks[P->i + 1].kind == TK_NAME) {
+        token *nt = &P->toks[P->i + 1];
+        plaindef d = { arena_strndup(&m->mem, nt->start, (size_t)nt->len), P->i, unit };
+        vec_push(&m->plain, d);
+        parse_skip_statement(P);
+        return true;
+    }
+    if (tok_is_name(t, "import") || tok_is_name(t, "from")) {
+        import_stmt(P, c);
+        return true;
+    }
+    if (tok_is_name(t, "try")) {
+        try_stmt(P, c);
+        return true;
+    }
+    if (tok_is_name(t, "if")) return if_stmt(P, c);
+    if (tok_is_name(t, "class")) {
+        class_stmt(P, c);
+        return true;
+    }
+    if (t->kind == TK_NAME && (tok_is_op(&P->toks[P->i + 1], "=") || tok_is_op(&P->toks[P->i + 1], ":")) &&
+        !tok_is_name(t, "else") && !tok_is_name(t, "try") && !tok_is_name(t, "while") &&
+        !tok_is_name(t, "for") && !tok_is_name(t, "with") && !tok_is_name(t, "class") && !tok_is_name(t, "def")) {
+        bool failed = false;
+        global_stmt(P, c, &failed);
+        return !failed || quiet;
+    }
+    parse_skip_statement(P);
+    return true;
+}
+
+/* The statements of a block (the file when top, else up to the DEDENT that
+ * ends the block, consumed). */
+static bool scan_block(parser *P, scanctx *c, bool top)
+{
+    while (peek(P)->kind != TK_EOF) {
+        token *t = peek(P);
+        if (t->kind == TK_DEDENT) {
+            P->i++;
+            if (!top) return true;
+        } else if (t->kind == TK_NEWLINE) {
+            P->i++;
+        } else if (t->kind == TK_INDENT) {
+            parse_skip_statement(P);
+        } else if (!scan_stmt(P, c)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Scan one file's tokens: jit functions, imports and globals, also in the
+ * branch of a module-level `if` that runs (if_stmt); skip the rest.
  * A jit function that does not parse is kept as `bad` and diagnosed only
  * when it is compiled or called: Triton parses a function when a launch
  * reaches it (runtime/jit.py, JITFunction.parse at the first run), so one
@@ -419,93 +777,12 @@ static bool scan(front_module *m, int unit)
 {
     struct unit *u = &m->units.v[unit];
     parser P = { .a = &m->mem, .file = u->file, .toks = u->lx.toks, .ntoks = u->lx.ntoks };
-    scanctx c = { m, unit, 0, 0 };
-    bool quiet = unit != 1;
+    scanctx c = { m, unit, 0, 0, NULL };
     if (P.ntoks && P.toks[0].kind == TK_ERROR && P.toks[0].sval) {   /* a whole-file error (lex.c: UTF-8) */
         diag_error(((src_pos){ u->file, P.toks[0].line, P.toks[0].col }), "%s", P.toks[0].sval);
         return false;
     }
-    while (peek(&P)->kind != TK_EOF) {
-        token *t = peek(&P);
-        if (t->kind == TK_NEWLINE || t->kind == TK_DEDENT || t->kind == TK_INDENT) {
-            if (t->kind == TK_INDENT) parse_skip_statement(&P);
-            else P.i++;
-            continue;
-        }
-        if (tok_is_op(t, "@")) {
-            bool jit = false;
-            node_list decos = { NULL, 0 };
-            node *all[16];
-            while (tok_is_op(peek(&P), "@")) {
-                node *e;
-                const char *d = decorator(&P, &e);
-                if (!strcmp(d, "jit") || alias_is_jit(m, unit, d)) jit = true;
-                if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
-            }
-            if (tok_is_name(peek(&P), "def") && jit) {
-                funcdef f = { .is_jit = true, .unit = unit, .tok = P.i };
-                if (decos.n) {
-                    f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);
-                    memcpy(f.decorators.v, all, sizeof(node *) * (size_t)decos.n);
-                    f.decorators.n = decos.n;
-                }
-                int errs = diag_error_count();
-                /* a def without a name cannot be reached: report it now */
-                if (quiet && (unit > 1 || P.toks[P.i + 1].kind == TK_NAME)) {
-                    FILE *null = fopen("/dev/null", "w");
-                    FILE *old = diag_set_stream(null);
-                    int perrs = P.errors;
-                    bool ok = parse_funcdef(&P, &f);
-                    diag_set_stream(old);
-                    if (null) fclose(null);
-                    if (!ok || P.errors != perrs) {
-                        P.errors = perrs;
-                        token *nt = &P.toks[f.tok + 1];
-                        f.name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
-                        f.pos = (src_pos){ u->file, P.toks[f.tok].line, P.toks[f.tok].col };
-                        f.bad = true;
-                        P.i = f.tok;
-                        parse_skip_statement(&P);
-                    }
-                } else if (!parse_funcdef(&P, &f) || diag_error_count() != errs) {
-                    return false;
-                }
-                vec_push(&m->funcs, f);
-            } else {
-                parse_skip_statement(&P);
-            }
-            continue;
-        }
-        if (tok_is_name(t, "def") && P.toks[P.i + 1].kind == TK_NAME) {
-            token *nt = &P.toks[P.i + 1];
-            plaindef d = { arena_strndup(&m->mem, nt->start, (size_t)nt->len), P.i, unit };
-            vec_push(&m->plain, d);
-            parse_skip_statement(&P);
-            continue;
-        }
-        if (tok_is_name(t, "import") || tok_is_name(t, "from")) {
-            import_stmt(&P, &c);
-            continue;
-        }
-        if (tok_is_name(t, "try")) {
-            try_stmt(&P, &c);
-            continue;
-        }
-        if (tok_is_name(t, "class")) {
-            class_stmt(&P, &c);
-            continue;
-        }
-        if (t->kind == TK_NAME && (tok_is_op(&P.toks[P.i + 1], "=") || tok_is_op(&P.toks[P.i + 1], ":")) &&
-            !tok_is_name(t, "if") && !tok_is_name(t, "else") && !tok_is_name(t, "try") && !tok_is_name(t, "while") &&
-            !tok_is_name(t, "for") && !tok_is_name(t, "with") && !tok_is_name(t, "class") && !tok_is_name(t, "def")) {
-            bool failed = false;
-            global_stmt(&P, &c, &failed);
-            if (failed && !quiet) return false;
-            continue;
-        }
-        parse_skip_statement(&P);
-    }
-    return true;
+    return scan_block(&P, &c, true);
 }
 
 void module_reparse(front_module *m, int fi)

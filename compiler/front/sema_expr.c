@@ -237,7 +237,7 @@ static sval lookup_name(sema *S, node *e)
     if (!strcmp(e->name, "triton")) return sv_module(MOD_TRITON);
     if (!strcmp(e->name, "libdevice")) return sv_module(MOD_LIBDEVICE);
     if (sema_python_builtin(e->name, &v)) return v;
-    sema_error(S, e->pos, "name '%s' is not defined", e->name);
+    module_undefined_name(S, e->pos, e->name);
 }
 
 /* A non-constexpr global may still name a function, a module or a dtype

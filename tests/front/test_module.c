@@ -1,8 +1,10 @@
 /* test_module.c — module scanning: only @triton.jit functions are parsed as
  * kernel code (DESIGN.md "The kernel language"); module-level constexpr
  * globals; "# tritium:" launch comments; front_params. */
+#include <math.h>
 #include <stdlib.h>
 #include "tfront.h"
+#include "tritium/interp.h"
 
 /* A file full of host Python that a kernel parser would choke on. */
 static const char host_src[] =
@@ -471,6 +473,229 @@ START_TEST(unsupported_triton_name)
 }
 END_TEST
 
+/* Run kernel `k` of `src` for one program in the interpreter; the f32
+ * tensor X (n elements) is copied to out. */
+static void run_k(const char *src, const char *spec, float *out, int n)
+{
+    ir_func *f = compile_ok(src, "k", spec);
+    launch l;
+    mk_launch(&l, spec);
+    interp_options o;
+    interp_options_default(&o);
+    interp_session *s = interp_session_new(f, &l, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(interp_run_launch(s), 0);
+    interp_stats st;
+    interp_get_stats(s, &st);
+    ck_assert_int_eq(st.faults, 0);
+    interp_session_free(s);
+    ck_assert(l.args[0].kind == ARG_TENSOR && !strcmp(l.args[0].name, "X"));
+    memcpy(out, l.args[0].tensor->data, sizeof(float) * (size_t)n);
+    launch_free(&l);
+    ir_func_free(f);
+}
+
+/* Liger-Kernel's `_CASTING_MODE_LLAMA: tl.constexpr = tl.constexpr(0)`: the
+ * value is a constexpr, so the global is one whatever its annotation (Triton
+ * 3.6 code_generator.py _is_constexpr_global checks the value); a plain value
+ * under the same annotation stays refused (annotated_global_is_an_error). */
+START_TEST(annotated_constexpr_global)
+{
+    static const char src[] =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "_CASTING_MODE_NONE: tl.constexpr = tl.constexpr(-1)\n"
+        "_CASTING_MODE_LLAMA: tl.constexpr = tl.constexpr(0)\n"
+        "_CASTING_MODE_GEMMA: tl.constexpr = triton.language.constexpr(1)\n"
+        "WIDTH: int = tl.constexpr(8)\n"
+        "PLAIN: tl.constexpr = 4\n"
+        "@triton.jit\n"
+        "def k(X, casting_mode: tl.constexpr):\n"
+        "    offs = tl.arange(0, WIDTH)\n"
+        "    if casting_mode == _CASTING_MODE_LLAMA:\n"
+        "        y = 2.0\n"
+        "    elif casting_mode == _CASTING_MODE_GEMMA:\n"
+        "        y = 3.0\n"
+        "    else:\n"
+        "        y = 5.0\n"
+        "    tl.store(X + offs, offs.to(tl.float32) + y + _CASTING_MODE_NONE)\n"
+        "@triton.jit\n"
+        "def k2(X):\n"
+        "    tl.store(X, PLAIN * 1.0)\n";
+    /* X[i] = i + y - 1 with y chosen by the mode */
+    static const struct { int mode; float y; } cases[] = { { 0, 2.0f }, { 1, 3.0f }, { -1, 5.0f }, { 7, 5.0f } };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "X:*f32[8] casting_mode=%d", cases[c].mode);
+        float x[8];
+        run_k(src, spec, x, 8);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(x[i] == (float)i + cases[c].y - 1.0f, "mode %d: X[%d] = %g", cases[c].mode, i, x[i]);
+    }
+    ir_func *f = compile_ok(src, "k", "X:*f32[8] casting_mode=0");
+    ck_assert_int_eq(find_op(f, IR_MAKE_RANGE, 0)->attr[1], 8);   /* WIDTH */
+    ck_assert_int_eq(count_ops(f, IR_IF), 0);                    /* the modes compare at compile time */
+    ir_func_free(f);
+    const char *d = compile_err(src, "k2", "X:*f32[8]");
+    ck_assert_msg(strstr(d, "k.py:20:17: error: cannot access global variable 'PLAIN'") &&
+                  strstr(d, "does not make it one"), "%s", d);
+}
+END_TEST
+
+/* A module-level `if` whose condition is a literal: the branch Python runs
+ * is scanned as module-level code (its imports), the others are not (their
+ * module does not exist). rsqrt is checked against 1/sqrt. */
+START_TEST(literal_if_import)
+{
+    static const char *const srcs[] = {
+        "import triton\n"
+        "import triton.language as tl\n"
+        "if True:\n"
+        "    from triton.language.math import rsqrt\n"
+        "else:\n"
+        "    from tritium_no_such_module_q import rsqrt\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    offs = tl.arange(0, 8)\n"
+        "    tl.store(X + offs, rsqrt(offs.to(tl.float32) * 0.5 + 0.25))\n",
+
+        "import triton\n"
+        "import triton.language as tl\n"
+        "if 0:\n"
+        "    from tritium_no_such_module_q import rsqrt\n"
+        "elif not True:\n"
+        "    import tritium_no_such_module_q as rsqrt\n"
+        "else:\n"
+        "    try:\n"
+        "        from tritium_no_such_module_q import rsqrt\n"
+        "    except ImportError:\n"
+        "        from triton.language.math import rsqrt\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    offs = tl.arange(0, 8)\n"
+        "    tl.store(X + offs, rsqrt(offs.to(tl.float32) * 0.5 + 0.25))\n",
+
+        "import triton\n"
+        "import triton.language as tl\n"
+        "if 1: from triton.language.math import rsqrt\n"
+        "else: from tritium_no_such_module_q import rsqrt\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    offs = tl.arange(0, 8)\n"
+        "    tl.store(X + offs, rsqrt(offs.to(tl.float32) * 0.5 + 0.25))\n",
+    };
+    for (size_t c = 0; c < sizeof srcs / sizeof *srcs; c++) {
+        float x[8];
+        run_k(srcs[c], "X:*f32[8]", x, 8);
+        for (int i = 0; i < 8; i++) {
+            double want = 1.0 / sqrt(i * 0.5 + 0.25);
+            ck_assert_msg(fabs(x[i] - want) <= 2e-7 * want, "source %zu: rsqrt X[%d] = %.9g, want %.9g", c, i, x[i], want);
+        }
+    }
+}
+END_TEST
+
+/* jit helpers defined in both branches of a literal `if` (mamba's `if
+ * TRITON3:` with a literal): the branch that runs defines it, wherever it
+ * comes in the file. */
+START_TEST(literal_if_jit_helper)
+{
+    static const char *const srcs[] = {
+        "import triton\n"
+        "import triton.language as tl\n"
+        "if False:\n"
+        "    @triton.jit\n"
+        "    def helper(x):\n"
+        "        return x * 100.0\n"
+        "else:\n"
+        "    @triton.jit\n"
+        "    def helper(x):\n"
+        "        return x * 3.0 + 1.0\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    offs = tl.arange(0, 8)\n"
+        "    tl.store(X + offs, helper(offs.to(tl.float32)))\n",
+
+        "import triton\n"
+        "import triton.language as tl\n"
+        "if not False:\n"
+        "    @triton.jit\n"
+        "    def helper(x):\n"
+        "        return x * 3.0 + 1.0\n"
+        "else:\n"
+        "    @triton.jit\n"
+        "    def helper(x):\n"
+        "        return x * 100.0\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    offs = tl.arange(0, 8)\n"
+        "    tl.store(X + offs, helper(offs.to(tl.float32)))\n",
+    };
+    for (size_t c = 0; c < sizeof srcs / sizeof *srcs; c++) {
+        float x[8];
+        run_k(srcs[c], "X:*f32[8]", x, 8);
+        for (int i = 0; i < 8; i++) ck_assert_msg(x[i] == 3.0f * (float)i + 1.0f, "source %zu: X[%d] = %g", c, i, x[i]);
+    }
+}
+END_TEST
+
+/* A module-level `if` tritium cannot evaluate (Liger-Kernel's version check,
+ * mamba's `if TRITON3:`): a kernel using a name bound only there gets an
+ * error at the use that names the `if`; names of `if __name__ == "__main__":`
+ * and of function bodies are plainly not defined. */
+START_TEST(runtime_if_names_are_located)
+{
+    static const char src[] =
+        "import operator\n"
+        "import triton\n"
+        "import triton.language as tl\n"
+        "from liger_kernel.utils import compare_version, is_npu_available\n"
+        "if compare_version('triton', operator.ge, '3.0.0') and not is_npu_available():\n"
+        "    try:\n"
+        "        from triton.language.extra.libdevice import rsqrt\n"
+        "    except ModuleNotFoundError:\n"
+        "        from triton.language.extra.cuda.libdevice import rsqrt\n"
+        "else:\n"
+        "    from triton.language.math import rsqrt\n"
+        "TRITON3 = True\n"
+        "if TRITON3:\n"
+        "    @triton.jit\n"
+        "    def softplus(dt):\n"
+        "        inner = 1\n"
+        "        return tl.log(tl.exp(dt) + 1)\n"
+        "else:\n"
+        "    @triton.jit\n"
+        "    def softplus(dt):\n"
+        "        return tl.log(tl.exp(dt) + 1)\n"
+        "if __name__ == '__main__':\n"
+        "    SCALE = tl.constexpr(2)\n"
+        "@triton.jit\n"
+        "def k(X):\n"
+        "    tl.store(X, rsqrt(tl.load(X)))\n"
+        "@triton.jit\n"
+        "def k2(X):\n"
+        "    tl.store(X, softplus(tl.load(X)))\n"
+        "@triton.jit\n"
+        "def k3(X):\n"
+        "    tl.store(X, SCALE * 1.0)\n"
+        "@triton.jit\n"
+        "def k4(X):\n"
+        "    tl.store(X, inner * 1.0)\n";
+    const char *d = compile_err(src, "k", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:26:17: error: name 'rsqrt' is defined under a module-level `if` (k.py:5) whose "
+                            "condition tritium cannot evaluate without Python; run the program with `python -m "
+                            "tritium`") &&
+                  strstr(d, "define it unconditionally") && strstr(d, "tl.store(X, rsqrt(tl.load(X)))") &&
+                  strstr(d, "^"), "%s", d);
+    d = compile_err(src, "k2", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:29:17: error: name 'softplus' is defined under a module-level `if` (k.py:13)"), "%s", d);
+    d = compile_err(src, "k3", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:32:17: error: name 'SCALE' is not defined") && !strstr(d, "module-level"), "%s", d);
+    d = compile_err(src, "k4", "X:*f32[4]");
+    ck_assert_msg(strstr(d, "k.py:35:17: error: name 'inner' is not defined"), "%s", d);
+}
+END_TEST
+
 TCase *tc_module(void)
 {
     TCase *tc = tcase_create("module");
@@ -487,5 +712,9 @@ TCase *tc_module(void)
     tcase_add_test(tc, unresolved_import_is_located);
     tcase_add_test(tc, return_in_runtime_if);
     tcase_add_test(tc, unsupported_triton_name);
+    tcase_add_test(tc, annotated_constexpr_global);
+    tcase_add_test(tc, literal_if_import);
+    tcase_add_test(tc, literal_if_jit_helper);
+    tcase_add_test(tc, runtime_if_names_are_located);
     return tc;
 }
