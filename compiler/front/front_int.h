@@ -176,6 +176,9 @@ _Noreturn void sema_error(sema *S, src_pos p, const char *fmt, ...) __attribute_
  * says when the name is bound under a module-level `if` tritium cannot
  * evaluate. */
 _Noreturn void module_undefined_name(sema *S, src_pos p, const char *name);
+/* The reason `name` is not visible in unit `unit` when a module-level `if`
+ * binds it (malloc'd), else NULL. */
+char *module_conditional_name(const front_module *m, int unit, const char *name);
 void sema_setloc(sema *S, src_pos p);
 /* v itself, or an error at p when v is a tile of more than
  * TT_MAX_TENSOR_NUMEL elements (limits.h; Triton 3.6 checks it in

@@ -646,17 +646,25 @@ static bool if_stmt(parser *P, scanctx *c)
     return true;
 }
 
-_Noreturn void module_undefined_name(sema *S, src_pos p, const char *name)
+char *module_conditional_name(const front_module *m, int unit, const char *name)
 {
     const condname *found = NULL;
-    for (const condname *k = S->m->conds; k; k = k->next)   /* newest first: keep the first `if` */
-        if (k->unit == S->unit && !strcmp(k->name, name)) found = k;
-    if (found) {
-        const char *f = diag_file_name(found->at.file);
-        sema_error(S, p,
-                   "name '%s' is defined under a module-level `if` (%s:%d) whose condition tritium cannot evaluate "
-                   "without Python; run the program with `python -m tritium` (names resolve through the live "
-                   "module), or define it unconditionally", name, f ? f : "?", found->at.line);
+    for (const condname *k = m->conds; k; k = k->next)   /* newest first: keep the first `if` */
+        if (k->unit == unit && !strcmp(k->name, name)) found = k;
+    if (!found) return NULL;
+    const char *f = diag_file_name(found->at.file);
+    return xasprintf("'%s' is defined under a module-level `if` (%s:%d) whose condition tritium cannot evaluate "
+                     "without Python; run the program with `python -m tritium` (names resolve through the live "
+                     "module), or define it unconditionally", name, f ? f : "?", found->at.line);
+}
+
+_Noreturn void module_undefined_name(sema *S, src_pos p, const char *name)
+{
+    char *why = module_conditional_name(S->m, S->unit, name);
+    if (why) {
+        const char *w = arena_strdup(S->a, why);
+        free(why);
+        sema_error(S, p, "name %s", w);
     }
     sema_error(S, p, "name '%s' is not defined", name);
 }

@@ -110,7 +110,9 @@ static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *ou
     if (*why) return false;
     const char *mname = S->m->units.v[u].name;
     if (!S->m->units.v[u].is_pkg) {
-        *why = arena_strdup(S->a, "no such name in the module");
+        char *cond = module_conditional_name(S->m, u, name);
+        *why = arena_strdup(S->a, cond ? cond : "no such name in the module");
+        free(cond);
         return false;
     }
     char *sub = xasprintf("%s.%s", mname, name);

@@ -222,3 +222,18 @@ def test_disable_gives_triton_its_launch_path_back(tmp_path):
     p = subprocess.run([sys.executable, str(prog)], cwd=str(tmp_path), capture_output=True, text=True, timeout=300,
                        env=env)
     assert p.returncode == 0 and "disable ok" in p.stdout, p.stdout + p.stderr
+
+
+def test_without_python_a_name_under_a_runtime_if_is_a_located_error(tmp_path):
+    """`tritium run FILE.py` cannot evaluate a module-level `if`: a name bound
+    only there, in the kernel's file or in a module it imports, is an error
+    at the use that names the `if` and points at python -m tritium."""
+    (tmp_path / "helpers.py").write_text("import triton.language as tl\nimport os\n"
+                                         "if os.environ.get('FAST'):\n    SCALE = tl.constexpr(2)\n")
+    (tmp_path / "k.py").write_text("import triton\nimport triton.language as tl\nimport helpers\n"
+                                   "@triton.jit\ndef k(X):\n    tl.store(X, helpers.SCALE * 1.0)\n")
+    r = subprocess.run(_tritium_command() + ["run", str(tmp_path / "k.py") + ":k", "--grid", "1", "--arg",
+                                             "X=zeros:f32[4]"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "k.py:6:" in r.stderr and "defined under a module-level `if` (" in r.stderr and \
+        "helpers.py:3" in r.stderr and "python -m tritium" in r.stderr, r.stderr
