@@ -31,6 +31,8 @@ static void byname_put(int idx)
 
 int diag_add_source(const char *name, const char *text)
 {
+    int last = diag_find_source(name);   /* the same text again (the prelude of every module): one copy */
+    if (last >= 0 && !strcmp(sources.v[last].text, text)) return last;
     source s = { xstrdup(name), xstrdup(text) };
     vec_push(&sources, s);
     if ((size_t)sources.n * 2 > byname_cap) {

@@ -18,7 +18,8 @@
 typedef struct src_pos { int file, line, col; } src_pos;
 
 /* Register a source text under a display name; the text is copied.
- * Returns the file id. Registering the same name twice returns a new id. */
+ * Returns the file id. Registering the same name twice returns a new id,
+ * unless the text is the same as that name's latest: then that id. */
 int diag_add_source(const char *name, const char *text);
 /* The id of the latest source registered under `name`, or -1. */
 int diag_find_source(const char *name);

@@ -37,12 +37,14 @@ values compiles again, as under Triton's interpreter (Triton's compiler
 raises "Global variable ... has changed since we compiled this kernel").
 """
 import ast
+import collections
 import inspect
 import json
 import re
 import sys
 import textwrap
 import types
+import weakref
 
 from . import _lib
 from .errors import UnsupportedLaunch, compile_error
@@ -164,7 +166,7 @@ class _Plan:
                 if isinstance(n, ast.Name):
                     chains.add((n.id,) + tuple(reversed(chain)))
         self.names = sorted(names - params)          # a parameter is always the local one
-        self.chains = sorted(chains)
+        self.chains = sorted(c for c in chains if c[0] not in params)
 
 
 _PLANS = {}               # source text -> _Plan
@@ -173,6 +175,8 @@ _PLANS = {}               # source text -> _Plan
 def _plan(text):
     p = _PLANS.get(text)
     if p is None:
+        if len(_PLANS) >= 4096:               # a test suite makes thousands of kernels: stay bounded
+            _PLANS.clear()
         p = _PLANS[text] = _Plan(text)
     return p
 
@@ -392,21 +396,40 @@ def _holds(probes):
     return True
 
 
+class _Module:
+    """libtritium's module handle, freed with the last Resolved that uses
+    it (a launch holds its Resolved while it runs)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __del__(self):
+        if self.handle and _lib._LIB is not None:
+            _lib._LIB.tritium_module_free(self.handle)
+        self.handle = None
+
+
 class Resolved:
-    """A kernel's live module: its JSON, libtritium's module handle, the
-    reference ("#K") of each jit function passed as an argument, and the
-    probes that say whether it still describes what Python has."""
+    """A kernel's live module: its JSON, libtritium's module (`module`, the
+    handle), the reference ("#K") of each jit function passed as an
+    argument, and the probes that say whether it still describes what
+    Python has."""
 
     def __init__(self, text, module, arg_funcs, refs, probes):
         self.text = text
-        self.module = module
+        self._module = module
+        self.module = module.handle
         self.arg_funcs = arg_funcs
         self.refs = refs
         self.probes = probes
 
 
-_CACHE = {}               # id(kernel) -> (kernel, [Resolved, ...] newest first)
-_MAX_PER_KERNEL = 8       # live modules kept per kernel; older ones are freed
+_BY_TEXT = weakref.WeakValueDictionary()   # JSON -> _Module, while some Resolved uses it
+
+
+_CACHE = collections.OrderedDict()   # id(kernel) -> (kernel, [Resolved, ...] newest first), least recent first
+_MAX_PER_KERNEL = 8       # live modules kept per kernel
+_MAX_KERNELS = 512        # kernels kept; the least recently launched one's modules go first
 
 
 def resolve(jitfn, arg_funcs=()):
@@ -416,6 +439,10 @@ def resolve(jitfn, arg_funcs=()):
     hit = _CACHE.get(id(jitfn))
     if hit is None or hit[0] is not jitfn:
         hit = _CACHE[id(jitfn)] = (jitfn, [])
+        while len(_CACHE) > _MAX_KERNELS:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(id(jitfn))
     hits = hit[1]
     for r in hits:
         if (r.arg_funcs == arg_funcs if not arg_funcs else
@@ -434,21 +461,21 @@ def resolve(jitfn, arg_funcs=()):
         if r.text == text:
             r.arg_funcs, r.refs, r.probes = tuple(arg_funcs), refs, b.probes
             return r
-    name = "%s (live module of %s)" % (b.functions[0]["file"], jitfn.fn.__name__)
-    m = _lib.lib().tritium_module_load_live(name.encode(), text.encode())
-    if not m:
-        raise compile_error(_lib.last_error())
-    r = Resolved(text, m, tuple(arg_funcs), refs, b.probes)
+    # another kernel object with the same JSON (a test redefining its nested kernel for each case)
+    # compiles the same: share the module and its compiled specializations
+    same = _BY_TEXT.get(text)
+    if same is None:
+        name = "%s (live module of %s)" % (b.functions[0]["file"], jitfn.fn.__name__)
+        m = _lib.lib().tritium_module_load_live(name.encode(), text.encode())
+        if not m:
+            raise compile_error(_lib.last_error())
+        same = _BY_TEXT[text] = _Module(m)
+    r = Resolved(text, same, tuple(arg_funcs), refs, b.probes)
     hits.insert(0, r)
-    while len(hits) > _MAX_PER_KERNEL:
-        _lib.lib().tritium_module_free(hits.pop().module)
+    del hits[_MAX_PER_KERNEL:]
     return r
 
 
 def free_all():
-    if _lib._LIB is None:
-        return
-    for _, hits in _CACHE.values():
-        for r in hits:
-            _lib._LIB.tritium_module_free(r.module)
+    """Free every module (at exit, before the library goes)."""
     _CACHE.clear()
