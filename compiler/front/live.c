@@ -141,7 +141,10 @@ front_module *front_load_live(const char *name, const char *text)
         json_t *jm = json_array_get(mods, k);
         const char *mname = json_string_value(json_object_get(jm, "name"));
         if (!mname) ok = fail(name, "a module needs a \"name\"");
-        else m->units.v[module_add_unit(m, mname, mname, NULL, false, "")].live = json_object_get(jm, "names");
+        else {
+            int u = module_add_unit(m, mname, mname, NULL, false, "");   /* may move m->units.v */
+            m->units.v[u].live = json_object_get(jm, "names");
+        }
     }
     m->live_nfuncs = (int)nf;
     if (!ok) {

@@ -126,7 +126,19 @@ static bool desc_attr(sema *S, src_pos p, sval d, const char *name, sval *out)
 
 bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out)
 {
+    if ((sv_is_const(&self) || self.k == V_STR || self.k == V_NONE || self.k == V_DTYPE) && !strcmp(name, "value")) {
+        /* Triton's compiler hands constexpr parameters and globals over as
+         * tl.constexpr objects, whose .value is the value (core.py constexpr) */
+        *out = self;
+        return true;
+    }
     if (self.k == V_DTYPE) return sema_dtype_attr(S, self, name, out);
+    if (self.k == V_BLOCKPTR && (!strcmp(name, "type") || !strcmp(name, "dtype"))) {
+        /* a pointer to the block (semantic.py make_block_ptr: pointer_type(block_type(elt, ...))); its
+         * element_ty is the block's element type as far as casts go (semantic.py cast takes .scalar) */
+        *out = sv_dtype(TT_PTR, self.items[0].pt);
+        return true;
+    }
     if (self.k == V_TDESC && (!strcmp(name, "load") || !strcmp(name, "store") || find(name, IN_TDESC, out, V_METHOD))) {
         if (!strcmp(name, "load") || !strcmp(name, "store"))
             *out = (sval){ .k = V_METHOD, .i = !strcmp(name, "load") ? B_DESC_LOAD : B_DESC_STORE, .v = -1 };

@@ -160,7 +160,12 @@ def _autotune_run(self, *args, **kwargs):
                 key.append(str(arg.dtype))
         key = tuple(key)
         if key not in self.cache:
-            self.cache[key] = _pick_config(self.prune_configs(kwargs))
+            # the perf model estimates GPU time (and may ask the GPU, as xformers' does): not here
+            perf_model, self.perf_model = getattr(self, "perf_model", None), None
+            try:
+                self.cache[key] = _pick_config(self.prune_configs(kwargs))
+            finally:
+                self.perf_model = perf_model
             self.bench_time = 0.0
     return _ORIG["Autotuner.run"](self, *args, **kwargs)
 

@@ -237,3 +237,57 @@ def test_without_python_a_name_under_a_runtime_if_is_a_located_error(tmp_path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "k.py:6:" in r.stderr and "defined under a module-level `if` (" in r.stderr and \
         "helpers.py:3" in r.stderr and "python -m tritium" in r.stderr, r.stderr
+
+
+def test_many_helpers_of_a_python_module():
+    """Inductor's reductions reach many jit helpers of triton_helpers (a
+    module of units added while the live module loads)."""
+    from torch._inductor.runtime import triton_helpers
+
+    @triton.jit
+    def k(in_ptr0, out_ptr0, idx_ptr):
+        r = tl.arange(0, 32)[None, :]
+        x = tl.load(in_ptr0 + r)
+        m = triton_helpers.max2(x, 1)
+        v, i = triton_helpers.max_with_index(x, r, 1)
+        tl.store(out_ptr0 + tl.arange(0, 1), m)
+        tl.store(idx_ptr + tl.arange(0, 1), i)
+
+    x = torch.randn(32)
+    out, idx = torch.zeros(1), torch.zeros(1, dtype=torch.int32)
+    k[(1,)](x, out, idx)
+    assert out.item() == x.max().item() and idx.item() == x.argmax().item()
+
+
+def test_constexpr_value_and_block_pointer_type():
+    """`.value` of a constexpr (Triton's compiler hands constexpr parameters
+    over as tl.constexpr) and `bptr.type.element_ty` (FlagGems' generated
+    pointwise kernels cast to it)."""
+    @triton.jit
+    def k(x_ptr, y_ptr, B: tl.constexpr, DT: tl.constexpr):
+        o = tl.arange(0, B.value)
+        yb = tl.make_block_ptr(y_ptr, shape=(B,), strides=(1,), offsets=(0,), block_shape=(B,), order=(0,))
+        y = (tl.load(x_ptr + o) * 2).to(DT.value)
+        tl.store(yb, y.to(yb.type.element_ty), boundary_check=(0,))
+
+    x, y = torch.arange(16, dtype=torch.float32) + 0.25, torch.zeros(16, dtype=torch.float16)
+    k[(1,)](x, y, B=16, DT=tl.float32)
+    assert torch.equal(y, (x * 2).half())
+
+
+def test_autotune_perf_model_is_not_asked():
+    """The interpreter takes a config without timing: a perf model (which may
+    ask the GPU, as xformers' does) is not run."""
+    def perf_model(**kwargs):
+        raise RuntimeError("asked the GPU")
+
+    @triton.autotune(configs=[triton.Config({"B": 8}), triton.Config({"B": 16})], key=["n"],
+                     prune_configs_by={"perf_model": perf_model, "top_k": 1})
+    @triton.jit
+    def k(x_ptr, n, B: tl.constexpr):
+        o = tl.arange(0, B)
+        tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n) + 1, mask=o < n)
+
+    x = torch.zeros(8)
+    k[(1,)](x, 8)
+    assert torch.equal(x, torch.ones(8))
