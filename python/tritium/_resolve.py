@@ -203,6 +203,14 @@ def _describe(v):
     return "a Python %s" % t.__name__ if t.__module__ == "builtins" else "a %s.%s" % (t.__module__, t.__qualname__)
 
 
+class _CompileTimeFunction:
+    """A Python function that a tl.constexpr wraps, as a function to compile
+    (its source is read from its file)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
 class _Builder:
     def __init__(self):
         self.functions = []
@@ -214,9 +222,9 @@ class _Builder:
         self.allow_globals = _allow_non_constexpr_globals()
 
     def func(self, jitfn):
-        k = self.fidx.get(id(jitfn))
+        k = self.fidx.get(id(jitfn.fn))
         if k is None:
-            k = self.fidx[id(jitfn)] = len(self.functions)
+            k = self.fidx[id(jitfn.fn)] = len(self.functions)
             self.functions.append(None)
             self.work.append((k, jitfn))
         return k
@@ -294,6 +302,10 @@ class _Builder:
             return {"k": "error", "v": "'%s' nests tuples more than 32 deep" % name}
         t = type(v)
         if t.__name__ == "constexpr" and t.__module__.startswith("triton.language") and hasattr(v, "value"):
+            if isinstance(v.value, types.FunctionType):
+                # `@tl.constexpr def f(dtype): ...` (FlagGems): constexpr.__call__ runs it at compile
+                # time; tritium compiles it as a helper, which folds to a constant on constexpr arguments
+                return {"k": "func", "v": self.func(_CompileTimeFunction(v.value))}
             return self.value(v.value, "constexpr", name, depth + 1)
         e = self._scalar(v, name)
         if e is not None:

@@ -291,3 +291,25 @@ def test_autotune_perf_model_is_not_asked():
     x = torch.zeros(8)
     k[(1,)](x, 8)
     assert torch.equal(x, torch.ones(8))
+
+
+@tl.constexpr
+def _accum_type(dtype):
+    if dtype.is_fp16() or dtype.is_bf16():
+        return tl.float32
+    return dtype
+
+
+def test_a_python_function_wrapped_in_constexpr_runs_at_compile_time():
+    """`@tl.constexpr def f(dtype)` (FlagGems): called in a kernel with
+    constexpr arguments, it is evaluated at compile time."""
+    @triton.jit
+    def k(x_ptr, y_ptr, B: tl.constexpr):
+        acc: tl.constexpr = _accum_type(x_ptr.type.element_ty)
+        o = tl.arange(0, B)
+        tl.store(y_ptr + o, tl.cumsum(tl.load(x_ptr + o).to(acc), 0))
+
+    x = torch.full((64,), 0.1, dtype=torch.float16)
+    y = torch.zeros(64)
+    k[(1,)](x, y, B=64)
+    torch.testing.assert_close(y, torch.cumsum(x.float(), 0))     # an fp16 sum would drift from it
