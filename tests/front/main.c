@@ -49,6 +49,7 @@ int main(void)
         suite_add_tcase(s, tc_fp8());
         suite_add_tcase(s, tc_tuple());
         suite_add_tcase(s, tc_deadcode());
+        suite_add_tcase(s, tc_live());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -6,6 +6,7 @@
 # DURATION seconds (default 60) on its seed corpus. Harnesses (default: all):
 #   spec    launch-spec parser and resolver          seeds tests/fuzz/corpus/spec
 #   front   front end on raw text                    seeds examples/, tests/repl/kernels/
+#   live    live modules (kernel.json)               seeds tests/fuzz/corpus/live
 #   npy     .npy parser                              seeds tests/fuzz/corpus/npy
 #   ir      IR text parser, verifier, round trip     seeds tests/fuzz/corpus/ir
 #   kernel  generated kernels through `tritium run`  (grammar-aware generator)
@@ -21,7 +22,7 @@
 set -eu
 DUR=${1:-60}
 [ $# -gt 0 ] && shift
-NAMES=${*:-spec front npy ir kernel debug}
+NAMES=${*:-spec front live npy ir kernel debug}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$ROOT/build-fuzz
 CC=${FUZZ_CC:-clang-19}
