@@ -1,6 +1,6 @@
 /* diff.h — the diff engine: run one launch on identical inputs in the CPU
  * interpreter and on the GPU and compare, element by element, every tensor
- * the kernel writes (DESIGN.md, "The debugger and the REPL": `diff`).
+ * the kernel writes (docs/design.md, "The debugger and the REPL": `diff`).
  *
  * No terminal I/O: dbg_diff_run fills a report, dbg_diff_print writes it to
  * a FILE*. Used by `tritium diff` (repl/diff_cmd.c) and by the debugger's
@@ -59,7 +59,8 @@ typedef struct dbg_diff_options {
 /* Defaults: ieee, per-dtype tolerances, no ULPs, 10 mismatches, in order. */
 void dbg_diff_options_default(dbg_diff_options *o);
 
-/* The default tolerances for a dtype (documented in README.md, "GPU"):
+/* The default tolerances for a dtype (documented in docs/diff-and-check.md,
+ * "When two elements agree"):
  *   bool, integers        exact (rtol 0, atol 0)
  *   f16, bf16             rtol 1e-2, atol 1e-2 (both modes)
  *   f32                   ieee: rtol 1e-5, atol 1e-6;  fast: rtol 1e-4, atol 1e-5

@@ -1,5 +1,5 @@
 /* eval_arith.c — elementwise integer and float arithmetic, comparisons and
- * arith.select (triton-semantics.md §2.3).
+ * arith.select (docs/reference/triton-semantics.md §2.3).
  *
  * Integers are signless tiles of 1, 2, 4 or 8 bytes (i1 as one byte 0/1);
  * arithmetic is done in unsigned types so that wrap-around is defined.

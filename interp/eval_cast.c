@@ -1,4 +1,4 @@
-/* eval_cast.c — arith casts (triton-semantics.md §2.7).
+/* eval_cast.c — arith casts (docs/reference/triton-semantics.md §2.7).
  *
  *   extsi / extui / trunci   sign- or zero-extend, keep the low bits; i1 is
  *                            0/-1 for extsi, 0/1 for extui

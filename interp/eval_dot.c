@@ -1,5 +1,5 @@
 /* eval_dot.c — tt.dot a[M,K] x b[K,N] + acc[M,N], also batched [B,M,K]
- * (triton-semantics.md §2.11).
+ * (docs/reference/triton-semantics.md §2.11).
  *
  * Float inputs are converted to f32 tiles once and accumulated in f32 in k
  * order starting from acc: c[i][j] = fmaf(a[i][k], b[k][j], c[i][j]) for

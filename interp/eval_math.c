@@ -5,7 +5,8 @@
  * (helpers in mathfn.h); the variant is picked by the operand and result
  * types. Exact functions (rounding modes, conversions, bit functions) agree
  * with libdevice bit for bit; transcendental ones to the row's ULP bound
- * (README, "libdevice"). The GPU's approximate versions (ex2.approx,
+ * (docs/language.md, "libdevice and the rounded operations"). The GPU's
+ * approximate versions (ex2.approx,
  * sqrt.approx, fast_sinf, ...) are not emulated. abs, fma are exact. */
 #include "internal.h"
 #include "mathfn.h"

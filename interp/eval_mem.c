@@ -2,7 +2,7 @@
  * tt.ptr_to_int, tt.load, tt.store, tt.atomic_rmw, tt.atomic_cas.
  *
  * Every masked-in lane is resolved to (buffer, element) before it is
- * touched (DESIGN.md, "Memory model"). The fast path takes the lowest and
+ * touched (docs/design.md, "Memory model"). The fast path takes the lowest and
  * highest address of the active lanes: when both lie in one buffer, every
  * address is aligned and the element sizes agree, all lanes are valid and
  * the access is a plain gather/scatter. Otherwise each lane is looked up;

@@ -1,5 +1,5 @@
 /* eval_reduce.c — tt.reduce with a named combiner along one axis
- * (triton-semantics.md §2.10).
+ * (docs/reference/triton-semantics.md §2.10).
  *
  * The input is viewed as [outer, R, inner] with R the reduced axis; each
  * output element combines its R inputs in index order starting from the

@@ -1,6 +1,6 @@
 /* internal.h — shared declarations of the interpreter's files (not public).
  *
- * Layout of the interpreter (DESIGN.md, "The interpreter"):
+ * Layout of the interpreter (docs/design.md, "The interpreter"):
  *   session.c     binding a function to a launch, value table, public queries
  *   exec.c        the region executor: one switch over ops.def families
  *   eval_*.c      one evaluator per op family (tight loops per dtype)

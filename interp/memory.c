@@ -1,7 +1,7 @@
 /* memory.c — the interpreter's virtual address space and shadow state.
  *
  * Every tensor argument of the launch becomes a buffer at a virtual 64-bit
- * address (DESIGN.md, "Memory model"): the first at 0x100_0000_0000, each
+ * address (docs/design.md, "Memory model"): the first at 0x100_0000_0000, each
  * 4096-byte aligned, with a guard gap of max(1 MiB, the buffer's size)
  * before the next, so an overrun by up to a whole buffer lands in no buffer
  * and is reported instead of silently reading a neighbour. Buffers are kept

@@ -27,7 +27,7 @@
 /* "No source position": diagnostics print as "tritium: error: ...". */
 #define REPL_NOPOS ((src_pos){ -1, 0, 0 })
 
-/* Exit statuses of every sub-command (DESIGN.md, "The command line"). */
+/* Exit statuses of every sub-command (docs/design.md, "The command line"). */
 enum { REPL_EXIT_OK = 0, REPL_EXIT_KERNEL = 1, REPL_EXIT_INPUT = 2, REPL_EXIT_INTERRUPTED = 130 };   /* 130: 128 + SIGINT, as shells report it */
 
 /* ---- step 1: parsing ----------------------------------------------------- */
@@ -165,7 +165,7 @@ typedef struct repl_resolve_opts {
  * args (kernel order; tensors owned by the launch), constexpr parameters
  * with a given value become launch consts, grid / num_warps / seed are set.
  * Int scalars are typed as Triton's specialize.cc does: i32 when the value
- * fits int32, else i64, else u64 (reference/triton-semantics.md 2.14);
+ * fits int32, else i64, else u64 (docs/reference/triton-semantics.md §2.14);
  * floats are f32, bools i1; an annotated parameter (`n: tl.int64`) forces
  * its type. Generated tensors draw from Philox stream = parameter index,
  * keyed by the spec's --seed (default 0). Missing and unknown names, cycles

@@ -1,5 +1,6 @@
 /* repl_gpu.h — the GPU side of the `tritium` program: `tritium ptx`,
- * `tritium run --device gpu [--bench N]` and `tritium diff` (README.md, "GPU").
+ * `tritium run --device gpu [--bench N]` and `tritium diff` (docs/gpu.md,
+ * docs/diff-and-check.md).
  * Built only when the GPU compiler is (TRITIUM_HAVE_GPU).
  *
  * The GPU options are not part of the launch spec: repl_gpu_take removes

@@ -1,8 +1,8 @@
 /* cuda.c — the CUDA Driver API through dlopen (include/tritium/cuda.h).
  *
  * Symbols are resolved by their versioned names (cuda.h of CUDA 13 maps
- * cuMemAlloc to cuMemAlloc_v2 and so on; reference/gpu-path.md §3.6). The
- * CUDA types are declared here so that building needs no toolkit. */
+ * cuMemAlloc to cuMemAlloc_v2 and so on; docs/reference/gpu-path.md §3.6).
+ * The CUDA types are declared here so that building needs no toolkit. */
 #include "tritium/cuda.h"
 #include "tritium/support.h"
 

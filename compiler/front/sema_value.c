@@ -1,6 +1,6 @@
 /* sema_value.c — values, Triton's type promotion, casts, broadcasting and
  * the Python operators on tensors and constexprs.
- * Rules: reference/triton-semantics.md §2.2-2.5 (semantic.py in Triton 3.6). */
+ * Rules: docs/reference/triton-semantics.md §2.2-2.5 (semantic.py in Triton 3.6). */
 #include "front_int.h"
 #include "tritium/limits.h"
 

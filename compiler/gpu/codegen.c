@@ -1,6 +1,6 @@
 /* codegen.c — LLVM module -> PTX: NVPTX target machine, libdevice linking,
  * verification, the O3 pipeline and assembly emission
- * (reference/gpu-path.md §1). */
+ * (docs/reference/gpu-path.md §1). */
 #include "gpu_int.h"
 
 #include <llvm-c/Analysis.h>

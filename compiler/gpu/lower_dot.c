@@ -8,7 +8,8 @@
  * FMA path (input_precision="ieee" and everything else): every thread holds
  * whole rows of A and columns of B for its accumulator elements and computes
  * acc = fma(a[m,k], b[k,n], acc) for k = 0..K-1 in order — Triton's
- * DotOpToLLVM/FMA.cpp, bit-reproducible (triton-semantics.md §2.11). */
+ * DotOpToLLVM/FMA.cpp, bit-reproducible (docs/reference/triton-semantics.md
+ * §2.11). */
 #include "gpu_int.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* cuda.h — tritium's thin layer over the CUDA Driver API (DESIGN.md, "The GPU
- * path"; reference/gpu-path.md §3).
+/* cuda.h — tritium's thin layer over the CUDA Driver API (docs/design.md,
+ * "The GPU path"; docs/reference/gpu-path.md §3).
  *
  * libcuda.so.1 is opened with dlopen on first use (or $TRITIUM_LIBCUDA), so a
  * binary linked with this library runs on machines without a driver and says

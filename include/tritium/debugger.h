@@ -1,5 +1,5 @@
-/* debugger.h — the debugging engine behind `tritium debug` (DESIGN.md, "The
- * debugger and the REPL"). No terminal I/O: the engine prints to the two
+/* debugger.h — the debugging engine behind `tritium debug` (docs/design.md,
+ * "The debugger and the REPL"). No terminal I/O: the engine prints to the two
  * streams it is given and is driven through one function per gdb-like
  * command, so that the REPL (repl/debug_*.c) and the tests call the same code.
  *

@@ -2,7 +2,7 @@
  * constexpr globals in an ordinary .py file, and compiles one kernel,
  * specialized for a launch, into IR (helpers inlined, constexprs folded).
  *
- * Semantics follow Triton 3.6 (reference/triton-semantics.md). Everything
+ * Semantics follow Triton 3.6 (docs/reference/triton-semantics.md). Everything
  * unsupported is a diagnostic "file:line:col: error: ..." naming the construct;
  * nothing is silently miscompiled. */
 #ifndef TRITIUM_FRONT_H

@@ -1,6 +1,6 @@
 /* gpu.h — the GPU compiler: IR -> LLVM IR (LLVM-C 19) -> PTX, the on-disk
  * compile cache, and gpu_launch, which runs a resolved launch on the device
- * (DESIGN.md, "The GPU path"; reference/gpu-path.md).
+ * (docs/design.md, "The GPU path"; docs/reference/gpu-path.md).
  *
  * Execution model (Triton's): one CTA per program instance, 32 x num_warps
  * threads; every tile value is spread over the threads by a layout (blocked
@@ -24,7 +24,7 @@
  * interpreter's ieee mode except for transcendental functions and the order
  * of float reductions. FAST: Triton 3.6's choices (fma contraction,
  * div.full.f32, exp through ex2.approx, libdevice with ftz;
- * reference/triton-semantics.md §2.8-2.9). */
+ * docs/reference/triton-semantics.md §2.8-2.9). */
 
 typedef struct gpu_options {
     const char *arch;              /* "sm_90", "sm_80", ...; NULL: the device's, else sm_90 */

@@ -1,4 +1,5 @@
-/* interp.h — the block-semantics CPU interpreter (DESIGN.md, "The interpreter").
+/* interp.h — the block-semantics CPU interpreter (docs/design.md, "The
+ * interpreter").
  *
  * A session binds an ir_func to a launch: every tensor argument becomes a
  * buffer in a virtual 64-bit address space (guard gaps between buffers), every

@@ -1,5 +1,6 @@
 /* ir.h — tritium's kernel IR: typed SSA with structured control flow,
- * modelled on Triton's TTIR (see DESIGN.md, "The IR", and include/tritium/ops.def).
+ * modelled on Triton's TTIR (see docs/design.md, "The IR", and
+ * include/tritium/ops.def).
  *
  * Memory layout follows QBE's habits: a function owns arrays of values,
  * regions and locations; each region holds its ops in one contiguous array;

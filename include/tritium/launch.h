@@ -7,7 +7,7 @@
 
 #include "tritium/tensor.h"
 
-/* The numerics mode of a launch, one enum for both executors (DESIGN.md,
+/* The numerics mode of a launch, one enum for both executors (docs/design.md,
  * "Numerics"). NUMERICS_IEEE: every op correctly rounded, no contraction.
  * NUMERICS_FAST: the GPU code makes Triton 3.6's choices (fma contraction,
  * div.full.f32, ex2.approx, libdevice with ftz) and the interpreter mimics

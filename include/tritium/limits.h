@@ -4,8 +4,8 @@
  * Every limit is a row of one table (limits.c): a name, a default, the
  * environment variable that raises it (none for language rules), and the
  * unit. Callers ask tt_limit() for the value and tt_limit_exceeded() for the
- * message, so the error always names the limit and how to raise it. README.md,
- * "Limits", lists the same rows. */
+ * message, so the error always names the limit and how to raise it.
+ * docs/limits.md lists the same rows. */
 #ifndef TRITIUM_LIMITS_H
 #define TRITIUM_LIMITS_H
 

@@ -1,6 +1,7 @@
 /* support.h — arenas, growable arrays and die() shared by every component.
  *
- * Three kinds of error in tritium (DESIGN.md): diagnostics for the user's input
+ * Three kinds of error in tritium (docs/design.md, "Errors and working
+ * habits"): diagnostics for the user's input
  * (diag.h, never abort), die() for broken invariants (this file), and recovery
  * points in the REPL. */
 #ifndef TRITIUM_SUPPORT_H

@@ -1,5 +1,5 @@
-/* tritium.h — libtritium, the C API of tritium (DESIGN.md, "The Python entry
- * point"). The `tritium` program and the Python package (python/tritium,
+/* tritium.h — libtritium, the C API of tritium (docs/design.md, "The C
+ * API"). The `tritium` program and the Python package (python/tritium,
  * through ctypes) use this library.
  *
  *   tritium_module *m = tritium_module_load("kernels.py");
@@ -39,7 +39,8 @@ enum {
     TRITIUM_F8E4NV, TRITIUM_F8E5, TRITIUM_F8E4B15, TRITIUM_F8E4B8, TRITIUM_F8E5B16,
 };
 
-/* Run statuses (the `tritium` program's exit statuses, DESIGN.md).
+/* Run statuses (the `tritium` program's exit statuses, docs/design.md,
+ * "The command line").
  * TRITIUM_INTERRUPTED (128 + SIGINT): a SIGINT (Ctrl-C) came while
  * tritium_run or tritium_check ran the launch. The library installs its own
  * SIGINT handler for that time (sigaction, SA_RESTART; none when SIGINT is
@@ -178,7 +179,7 @@ int tritium_launch_compile(tritium_launch *L);
 /* ---- running ------------------------------------------------------------ */
 
 enum { TRITIUM_SCHED_IN_ORDER, TRITIUM_SCHED_REVERSE, TRITIUM_SCHED_RANDOM, TRITIUM_SCHED_PARALLEL };
-/* FAST: the interpreter mimics Triton's compiled code (README, "Numerics");
+/* FAST: the interpreter mimics Triton's compiled code (docs/gpu.md, "Numerics");
  * GPU is the older name of the same mode. */
 enum { TRITIUM_NUMERICS_IEEE, TRITIUM_NUMERICS_FAST, TRITIUM_NUMERICS_GPU = TRITIUM_NUMERICS_FAST };
 

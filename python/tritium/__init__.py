@@ -1,6 +1,6 @@
 """tritium for Python: run Triton programs and test suites with every launch
 in tritium's checked interpreter (or checked against the GPU, debugged,
-recorded). See README.md, "Python".
+recorded). See docs/python.md.
 
     python -m tritium [--mode interp|check|debug|record] [options] SCRIPT.py ARGS...
     python -m tritium [options] -m pytest ...

@@ -1,6 +1,6 @@
 /* main.c — runner of the front-end suite (meson test --suite front).
  * TRITIUM_FRONT_KNOWN_BUGS=1 runs only the known_bug_* cases: expectations
- * from triton-semantics.md that the front end does not meet yet. */
+ * from docs/reference/triton-semantics.md that the front end does not meet yet. */
 #include <stdlib.h>
 #include "tfront.h"
 

@@ -1,4 +1,4 @@
-/* test_assign.c — assignment semantics (triton-semantics.md §2.1): plain
+/* test_assign.c — assignment semantics (docs/reference/triton-semantics.md §2.1): plain
  * assignment turns Python numbers into 0-d tensors, `x: tl.constexpr = ...`
  * keeps a constexpr, tuple unpacking, augmented assignment on pointers. */
 #include "tfront.h"

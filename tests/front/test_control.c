@@ -1,4 +1,4 @@
-/* test_control.c — control flow (triton-semantics.md §2.1): static if on
+/* test_control.c — control flow (docs/reference/triton-semantics.md §2.1): static if on
  * constexprs, runtime if -> scf.if with results, runtime for -> scf.for with
  * loop-carried values, tl.static_range unrolling, while -> scf.while, and the
  * constructs Triton rejects. */

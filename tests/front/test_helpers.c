@@ -1,4 +1,4 @@
-/* test_helpers.c — calls of @triton.jit helpers (triton-semantics.md §2.1):
+/* test_helpers.c — calls of @triton.jit helpers (docs/reference/triton-semantics.md §2.1):
  * inlined, re-specialized per constexpr argument, keyword arguments, tuple
  * returns, and inline locations (ir_loc.func / ir_loc.caller). */
 #include "tfront.h"

@@ -1,5 +1,5 @@
 /* test_module.c — module scanning: only @triton.jit functions are parsed as
- * kernel code (DESIGN.md "The kernel language"); module-level constexpr
+ * kernel code (docs/design.md "The kernel language"); module-level constexpr
  * globals; "# tritium:" launch comments; front_params. */
 #include <math.h>
 #include <stdlib.h>

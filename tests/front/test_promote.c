@@ -1,4 +1,4 @@
-/* test_promote.c — Triton's implicit type promotion (triton-semantics.md
+/* test_promote.c — Triton's implicit type promotion (docs/reference/triton-semantics.md
  * §2.2 computation_type_impl, §2.3 arithmetic, §2.4 pointers) observed on the
  * IR: the result type of `z = EXPR` and the op that computes it. */
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Kernels are given as strings, compiled with front_load_text + front_compile
  * for a launch built from a compact spec, and the resulting IR is inspected
  * through ir.h (ops by opcode, result types, attributes). Every expected value
- * comes from reference/triton-semantics.md (Triton 3.6), not from what the
+ * comes from docs/reference/triton-semantics.md (Triton 3.6), not from what the
  * front end happens to do. */
 #ifndef TFRONT_H
 #define TFRONT_H

@@ -3,7 +3,7 @@
  * the interpreter and gpu_compile (PTX, no GPU needed). An op whose row was
  * added without its verifier rule, its family's evaluator or lowering, or
  * (for math functions) its ops_math.def row fails here; so does an op that
- * no kernel of this file exercises (README, "Adding an op").
+ * no kernel of this file exercises (docs/adding-an-op.md).
  *
  * Ops with a generic signature get a kernel built from the signature alone
  * (out[i] = OP(in0[i], ...)); ops with S_CUSTOM rules are covered by Triton
