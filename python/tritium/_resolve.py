@@ -63,6 +63,10 @@ def is_jit(v):
     return type(v).__name__ in ("JITFunction", "InterpretedFunction") and hasattr(getattr(v, "fn", None), "__code__")
 
 
+def _is_constexpr_function(v):
+    return type(v).__name__ == "ConstexprFunction" and hasattr(getattr(v, "fn", None), "__code__")
+
+
 def triton_module_name(name):
     """The Triton module libtritium knows for Python module `name`
     (libdevice of any backend is libdevice; core, standard and the other
@@ -312,7 +316,9 @@ class _Builder:
             if origin == "global" and not self.allow_globals:
                 e["refuse"] = _GLOBAL_RULE % (name, name, _describe(v))
             return e
-        if is_jit(v):
+        if is_jit(v) or _is_constexpr_function(v):
+            # a constexpr_function (Triton 3.6 runtime/jit.py ConstexprFunction) runs at compile time on
+            # constexpr arguments: compiled as a helper, it folds to a constant
             mod = getattr(v.fn, "__module__", "") or ""
             if triton_module_name(mod) is not None and mod.startswith("triton.language"):
                 return {"k": "triton", "module": triton_module_name(mod), "attr": v.fn.__name__}

@@ -313,3 +313,20 @@ def test_a_python_function_wrapped_in_constexpr_runs_at_compile_time():
     y = torch.zeros(64)
     k[(1,)](x, y, B=64)
     torch.testing.assert_close(y, torch.cumsum(x.float(), 0))     # an fp16 sum would drift from it
+
+
+def test_a_constexpr_function_folds_at_compile_time():
+    """@triton.constexpr_function (Triton 3.6+): called on constexprs in a
+    kernel, it gives a constexpr."""
+    @triton.constexpr_function
+    def twice(v):
+        return v * 2
+
+    @triton.jit
+    def k(o_ptr, B: tl.constexpr):
+        o = tl.arange(0, twice(B))
+        tl.store(o_ptr + o, tl.zeros([twice(B)], tl.float32) + 1)
+
+    o = torch.zeros(10)
+    k[(1,)](o, B=4)
+    assert o.tolist() == [1.0] * 8 + [0.0] * 2
