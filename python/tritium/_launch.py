@@ -65,6 +65,7 @@ class KernelInfo:
         self.params = [(p.name, _is_constexpr_annotation(p.annotation)) for p in sig.parameters.values()]
         self.name = self.short = fn.__name__
         self.file = fn.__code__.co_filename
+        self.line = fn.__code__.co_firstlineno          # two kernels of one name in one file differ here
 
 
 def _is_constexpr_annotation(a):

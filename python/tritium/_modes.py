@@ -272,9 +272,9 @@ def _check_hook(jitfn, args, kwargs, grid, real):
         return real()
     info = _launch.kernel_info(jitfn)
     spec = _spec_key(info, bound)
-    row = _ROWS.get((info.name, info.file, spec))
+    row = _ROWS.get((info.name, info.file, info.line, spec))
     if row is None:
-        row = _ROWS[(info.name, info.file, spec)] = _Row(info.short, spec)
+        row = _ROWS[(info.name, info.file, info.line, spec)] = _Row(info.short, spec)
     row.launches += 1
     if CONFIG.sample and row.checked >= CONFIG.sample:
         return real()
