@@ -17,17 +17,6 @@
 
 #include <math.h>
 
-float interp_d2f_odd(double d)
-{
-    float f = (float)d;
-    if ((double)f == d || f != f) return f;
-    /* truncate toward zero, then set the sticky bit: round to odd */
-    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
-    union { float f; uint32_t u; } v = { f };
-    v.u |= 1;
-    return v.f;
-}
-
 double interp_get_f64(const void *data, tt_dtype dt, int64_t e, bool uns)
 {
     switch (dt) {

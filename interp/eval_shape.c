@@ -7,54 +7,6 @@
 
 #include <stdio.h>
 
-void interp_splat(void *out, const void *src, int esize, int64_t n)
-{
-    switch (esize) {
-    case 1: memset(out, *(const uint8_t *)src, (size_t)n); break;
-    case 2: { uint16_t v; memcpy(&v, src, 2); uint16_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
-    case 4: { uint32_t v; memcpy(&v, src, 4); uint32_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
-    case 8: { uint64_t v; memcpy(&v, src, 8); uint64_t *o = out; for (int64_t i = 0; i < n; i++) o[i] = v; break; }
-    default: die("interp_splat: element size %d", esize);
-    }
-}
-
-void *interp_operand_n(interp_prog *p, const ir_op *op, int k, int64_t n)
-{
-    ir_value v = op->opnd[k];
-    const ival_info *vi = &p->s->vi[v];
-    if (vi->numel != 1)
-        die("interp: operand %d of %s has %lld elements, the op has %lld", k, ir_ops[op->opc].name,
-            (long long)vi->numel, (long long)n);
-    void *d = ts_alloc(&p->mem, (size_t)n * vi->esize);
-    interp_splat(d, p->vals[v], vi->esize, n);
-    return d;
-}
-
-void interp_const_fill(const ival_info *vi, const ir_op *op, void *out)
-{
-    union { uint8_t b[8]; uint16_t h; uint32_t u; float f; uint64_t q; double d; } v = { .q = 0 };
-    if (op->opc == IR_MAKE_RANGE) {
-        int64_t start = op->attr[0];
-        for (int64_t i = 0; i < vi->numel; i++) {
-            uint64_t x = (uint64_t)(start + i);
-            memcpy((uint8_t *)out + i * vi->esize, &x, vi->esize);
-        }
-        return;
-    }
-    switch (vi->dt) {
-    case TT_BOOL: v.b[0] = op->ival != 0; break;
-    case TT_F16: v.h = interp_d2h(op->fval); break;
-    case TT_BF16: v.h = interp_d2bf(op->fval); break;
-    case TT_F32: v.f = (float)op->fval; break;
-    case TT_F64: v.d = op->fval; break;
-    case TT_F8E4NV: case TT_F8E5: case TT_F8E4B15: case TT_F8E4B8: case TT_F8E5B16:
-        v.b[0] = tt_fp8_encode_f64(vi->dt, op->fval);
-        break;
-    default: v.q = (uint64_t)op->ival; break;        /* ints and pointers: low bytes */
-    }
-    interp_splat(out, &v, vi->esize, vi->numel);
-}
-
 /* out[i0,i1,i2,i3] = src[i0*st[0] + i1*st[1] + i2*st[2] + i3*st[3]] over a
  * 4-d shape (leading dims padded with 1). */
 #define DEF_GATHER(T)                                                                             \

@@ -4,11 +4,20 @@
  *   session.c     binding a function to a launch, value table, public queries
  *   exec.c        the region executor: one switch over ops.def families
  *   eval_*.c      one evaluator per op family (tight loops per dtype)
- *   tile.c        tile memory: a mark/release stack allocator per program
+ *   tile.c        tile memory: a mark/release stack allocator per program,
+ *                 and tile fills (splats, constants, the lanes of row heads)
  *   memory.c      the virtual address space, buffers and shadow state
  *   shadow.c      shadow layers: one word per element, kept per granule
  *   report.c      fault and race reports
  *   sched.c       the grid scheduler (in order, reverse, random, parallel)
+ *   sigint.c      interrupting a launch (interp_interrupt, Ctrl-C)
+ *
+ * Calls go down this list's layers: session.c and sched.c run programs
+ * through exec.c, which dispatches to the evaluators; an evaluator calls
+ * back into exec.c only to run a region's body (eval_scf.c, eval_combine.c:
+ * the language's own recursion). The inline helpers below call tile.c,
+ * shadow.c and tile fills, never an evaluator. scripts/include_graph.py
+ * checks both (the test include-graph).
  *
  * A value is a dense row-major tile of its IR type (scalars are 0-d, one
  * element); p->vals[v] points at it, NULL while not computed. Tiles are
@@ -17,6 +26,7 @@
 #ifndef TRITIUM_INTERP_INTERNAL_H
 #define TRITIUM_INTERP_INTERNAL_H
 
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -382,7 +392,7 @@ void interp_overflow_check(interp_prog *p, const ir_op *op, int flag);
 void interp_views_plan(interp_session *s);
 void interp_view_check(interp_prog *p, const ir_op *op);
 
-/* Fill a constant tile (session creation). */
+/* Fill a constant tile (session creation; tile.c). */
 void interp_const_fill(const ival_info *vi, const ir_op *op, void *out);
 
 /* Allocate the result tile of op (result i). */
@@ -395,7 +405,7 @@ static inline void *interp_result(interp_prog *p, const ir_op *op, int i)
 }
 
 /* Operand k of op as a tile of `n` elements: a 0-d operand of a larger op
- * is splatted into a temporary. */
+ * is splatted into a temporary (tile.c). */
 void *interp_operand_n(interp_prog *p, const ir_op *op, int k, int64_t n);
 static inline void *interp_operand(interp_prog *p, const ir_op *op, int k, int64_t n)
 {
@@ -404,7 +414,7 @@ static inline void *interp_operand(interp_prog *p, const ir_op *op, int k, int64
     return interp_operand_n(p, op, k, n);
 }
 
-/* Write the lanes of value v that CT_HEADS left out (session.c), so that v's
+/* Write the lanes of value v that CT_HEADS left out (tile.c), so that v's
  * tile is dense; a no-op for other values. Every reader of a value that
  * may be heads-only calls it before reading lanes past the row heads. */
 void interp_heads_fill(interp_prog *p, ir_value v);
@@ -419,7 +429,7 @@ static inline bool interp_heads_only(const interp_prog *p, const ir_op *op)
     return p->s->heads_ok[op->res] && !TRAP_GET(p->s->trap);
 }
 
-/* Fill n elements of size esize at out with the element at src. */
+/* Fill n elements of size esize at out with the element at src (tile.c). */
 void interp_splat(void *out, const void *src, int esize, int64_t n);
 
 /* Memory (memory.c). */
@@ -478,7 +488,16 @@ static inline uint16_t interp_f2bf(float f)
 
 /* double -> f16/bf16 with a single rounding (round to odd into float, then
  * RTNE: float has more than 2*p+2 bits for both targets). */
-float interp_d2f_odd(double d);
+static inline float interp_d2f_odd(double d)
+{
+    float f = (float)d;
+    if ((double)f == d || f != f) return f;
+    /* truncate toward zero, then set the sticky bit: round to odd */
+    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
+    union { float f; uint32_t u; } v = { f };
+    v.u |= 1;
+    return v.f;
+}
 static inline uint16_t interp_d2h(double d) { return interp_f2h(interp_d2f_odd(d)); }
 static inline uint16_t interp_d2bf(double d) { return interp_f2bf(interp_d2f_odd(d)); }
 

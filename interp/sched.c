@@ -22,20 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void interp_pid_of(const int64_t grid[3], int64_t lin, int64_t pid[3])
-{
-    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
-    pid[0] = lin % gx;
-    pid[1] = (lin / gx) % gy;
-    pid[2] = lin / gx / gy;
-}
-
-int64_t interp_lin_of(const int64_t grid[3], const int64_t pid[3])
-{
-    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
-    return pid[0] + gx * (pid[1] + gy * pid[2]);
-}
-
 void interp_order_init(interp_order *o, interp_sched kind, uint64_t seed, int64_t n)
 {
     memset(o, 0, sizeof *o);

@@ -179,25 +179,6 @@ static void find_heads(interp_session *s)
     }
 }
 
-void interp_heads_fill(interp_prog *p, ir_value v)
-{
-    const ival_info *vi = &p->s->vi[v];
-    uint8_t f = p->contig[v];
-    int64_t n = vi->numel, cols = vi->rank ? vi->shape[vi->rank - 1] : 1;
-    /* step per lane: the pointee size for pointer runs, 1 for integer runs, 0 when uniform */
-    uint64_t step = f & CT_RUN ? (vi->dt == TT_PTR ? vi->psize : 1) : 0;
-    uint8_t *d = p->vals[v];
-    for (int64_t r = 0; r < n; r += cols) {
-        switch (vi->esize) {
-        case 1: { uint8_t *x = (uint8_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint8_t)(x[0] + c * step); break; }
-        case 2: { uint16_t *x = (uint16_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint16_t)(x[0] + c * step); break; }
-        case 4: { uint32_t *x = (uint32_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = (uint32_t)(x[0] + c * step); break; }
-        default: { uint64_t *x = (uint64_t *)d + r; for (int64_t c = 1; c < cols; c++) x[c] = x[0] + (uint64_t)c * step; break; }
-        }
-    }
-    p->contig[v] = (uint8_t)(f & ~CT_HEADS);
-}
-
 /* Splats of a kernel argument or a scalar constant hold the same tile in
  * every program: built once, like constants (exec.c hands them out), so a
  * loop's `cols < N` or `other=0.` costs no fill per iteration. Splats read
@@ -338,14 +319,6 @@ void interp_set_hook(interp_session *s, interp_hook_fn fn, void *user)
 }
 
 void interp_set_trap(interp_session *s, bool on) { TRAP_SET(s->trap, on || TRAP_GET(s->interrupted)); }
-
-void interp_interrupt(interp_session *s)
-{
-    TRAP_SET(s->interrupted, 1);
-    TRAP_SET(s->trap, true);
-}
-
-bool interp_interrupted(const interp_session *s) { return TRAP_GET(s->interrupted) != 0; }
 
 void interp_get_stats(const interp_session *s, interp_stats *st)
 {

@@ -1,4 +1,6 @@
-/* sigint.c — Ctrl-C for a library call (interp_sigint_begin/end): a SIGINT
+/* sigint.c — interrupting a launch: interp_interrupt sets the flags that
+ * stop every program at its next op (async-signal-safe), and Ctrl-C for a
+ * library call (interp_sigint_begin/end) calls it from a SIGINT
  * handler, installed while scopes are open, that interrupts the launches
  * running in them. The command-line tool's `run` has its own handler
  * (repl/run.c), over the whole command. */
@@ -79,3 +81,11 @@ void interp_sigint_unwatch(int slot)
     /* a handler on another thread may still hold the session: it is freed after this */
     while (__atomic_load_n(&g_in_handler, __ATOMIC_SEQ_CST)) sched_yield();
 }
+
+void interp_interrupt(interp_session *s)
+{
+    TRAP_SET(s->interrupted, 1);
+    TRAP_SET(s->trap, true);
+}
+
+bool interp_interrupted(const interp_session *s) { return TRAP_GET(s->interrupted) != 0; }

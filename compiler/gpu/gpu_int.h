@@ -154,9 +154,6 @@ typedef struct gctx {
     double t_tm, t_prep;           /* seconds creating the target machine, linking libdevice and verifying */
 } gctx;
 
-/* Program id (nprog false) or grid size (true) along axis, i32. */
-LLVMValueRef g_program(gctx *g, int axis, bool nprog);
-
 /* Fail with "file:line:col: gpu: message" for the op (loc may be -1). */
 void gfail(gctx *g, int32_t loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -215,6 +212,23 @@ void gpu_plan(gctx *g);
 /* Is v cheap to recompute in any layout (it and all its tensor inputs are
  * constants, ranges, splats, broadcasts or cheap elementwise ops)? */
 bool gpu_is_remat(gctx *g, ir_value v, int depth);
+/* Planning predicates (plan.c), which the planner, the pipeliner and the
+ * lowering files share:
+ * g_dot_uses_mma: the dot takes the mma.sync path (sm_80+, f16/bf16 or tf32
+ * operands, f32 accumulator, a gl_mma shape). g_wgmma_enabled: the target is
+ * sm_90 (compile.c then emits sm_90a) and gpu_options.mma_sync is off.
+ * g_dot_uses_wgmma: the dot takes the wgmma path (f16/bf16 operands, f32
+ * accumulator, gl_wgmma shape, K >= 16). g_mask_is_true: a constant-true
+ * mask (no mask). */
+bool g_dot_uses_mma(gctx *g, const ir_op *op);
+bool g_wgmma_enabled(const gctx *g);
+bool g_dot_uses_wgmma(gctx *g, const ir_op *op);
+bool g_mask_is_true(gctx *g, ir_value m);
+/* Vector plan for a load/store: `vec` elements (a power of two) along dim
+ * `dim` are accessed together; bitreg[i] is the register bit of coordinate
+ * bit i along dim. */
+typedef struct vplan { int vec, nbits, dim; int bitreg[8]; } vplan;
+vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize);
 
 /* lower_llvm.c: LLVM emission helpers shared by the lowering files */
 LLVMTypeRef g_type(gctx *g, ir_type t);          /* element (register) type */
@@ -238,6 +252,12 @@ void g_if_end(gctx *g, LLVMBasicBlockRef jb);
 /* Shared-memory scratch of at least n bytes; returns its base (addrspace 3). */
 LLVMValueRef g_scratch(gctx *g, int64_t n);
 void g_set(gctx *g, ir_value v, gv x);
+/* Program id (nprog false) or grid size (true) along axis, i32. */
+LLVMValueRef g_program(gctx *g, int axis, bool nprog);
+/* wgmma.wait_group `pending` with the n f32 accumulators acc threaded
+ * through it (replaced by the asm's results), so that no use of them is
+ * scheduled before the wait (lower_wgmma.c, and pipeline.c at a loop's end). */
+void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n);
 /* lower_cvt.c: v's registers in layout lay (register pick, rematerialization
  * or a trip through shared memory). */
 gv g_convert(gctx *g, ir_value v, int lay);
@@ -274,15 +294,9 @@ LLVMValueRef g_cast_scalar(gctx *g, int opc, LLVMValueRef x, ir_type from, ir_ty
 void g_lower_load(gctx *g, ir_op *op);
 void g_lower_store(gctx *g, ir_op *op);
 void g_lower_atomic(gctx *g, ir_op *op);
-/* Vector plan for a load/store: `vec` elements (a power of two) along dim
- * `dim` are accessed together; bitreg[i] is the register bit of coordinate
- * bit i along dim. */
-typedef struct vplan { int vec, nbits, dim; int bitreg[8]; } vplan;
-vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize);
-bool g_mask_is_true(gctx *g, ir_value m);
-/* lower.c: lower a pure op (constants, ranges, splat, broadcast,
+/* lower_cvt.c: lower a pure op (constants, ranges, splat, broadcast,
  * expand_dims, elementwise) in layout lay, fetching operands with fetch
- * (g_lower_pure: with g_convert). */
+ * (g_lower_pure: with g_convert, which rematerializes through it). */
 typedef gv (*g_fetch_fn)(gctx *g, ir_value v, int lay, void *ctx);
 gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx);
 gv g_lower_pure(gctx *g, ir_op *op, int lay);
@@ -311,20 +325,8 @@ void g_lower_asm(gctx *g, ir_op *op);
 void g_lower_reduce(gctx *g, ir_op *op);
 /* lower_dot.c */
 void g_lower_dot(gctx *g, ir_op *op);
-bool g_dot_uses_mma(gctx *g, const ir_op *op);
-/* Registers of x (2-D, 16-bit elements) stored into tile t (no barrier). */
-void g_tile_store(gctx *g, gv x, const gtile *t);
-/* lower_wgmma.c: Hopper warpgroup MMA (wgmma.mma_async, sm_90a).
- * g_wgmma_enabled: the target is sm_90 (compile.c then emits sm_90a) and
- * gpu_options.mma_sync is off. g_dot_uses_wgmma: the dot takes the wgmma
- * path (f16/bf16 operands, f32 accumulator, gl_wgmma shape, K >= 16). */
-bool g_wgmma_enabled(const gctx *g);
-bool g_dot_uses_wgmma(gctx *g, const ir_op *op);
+/* lower_wgmma.c: Hopper warpgroup MMA (wgmma.mma_async, sm_90a). */
 void g_lower_wgmma(gctx *g, ir_op *op);
-/* wgmma.wait_group `pending` with the n f32 accumulators acc threaded
- * through it (replaced by the asm's results), so that no use of them is
- * scheduled before the wait. */
-void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n);
 /* After LLVM's passes: move each wgmma.wait_group above the value-only
  * instructions (integer math, no memory) that precede it in its block.
  * LLVM sinks such epilogue math into the loop's exit block ahead of the wait
@@ -337,7 +339,7 @@ void g_wgmma_waits_first(gctx *g);
  * next barrier. Stages filled by cp.async need none (as Triton 3.6). */
 void g_fence_proxy_async(gctx *g);
 
-/* lower_dot.c: an operand tile of a tensor-core dot in shared memory: row-major
+/* lower_cvt.c: an operand tile of a tensor-core dot in shared memory: row-major
  * [rows, cols] of esz-byte elements, 16-byte chunks of each row swizzled
  * as Triton's shared encoding for mma operands does it (vec = 16 bytes):
  * chunk c of row r is stored at chunk c ^ ((r / perPhase) % maxPhase),
@@ -351,6 +353,8 @@ void g_fence_proxy_async(gctx *g);
 /* Byte offset (i32) of element (row, col) of tile t; row and col are i32. */
 LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col);
 void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase);
+/* Registers of x (2-D, 16-bit elements) stored into tile t (no barrier). */
+void g_tile_store(gctx *g, gv x, const gtile *t);
 
 /* lower.c: build the kernel function into g->M */
 void gpu_lower(gctx *g, const char *name);

@@ -1,110 +1,15 @@
 /* lower.c — IR -> LLVM IR: the dispatcher (one case per op family), the
- * kernel function, the pure ops and structured control flow. LLVM helpers
- * live in lower_llvm.c, layout conversion in lower_cvt.c; memory ops,
- * reductions and dots in lower_mem.c, lower_reduce.c and lower_dot.c;
- * per-element arithmetic in lower_elem.c. */
+ * kernel function and structured control flow. LLVM helpers live in
+ * lower_llvm.c, layout conversion and the pure ops in lower_cvt.c; memory
+ * ops, reductions and dots in lower_mem.c, lower_reduce.c and lower_dot.c;
+ * per-element arithmetic in lower_elem.c. Calls go one way: this file calls
+ * the others, none calls back (scripts/include_graph.py checks it), and the
+ * decisions they share (which dot path, which masks) are plan.c's. */
 #include "gpu_int.h"
 
 #include <string.h>
 
 static int nregs(gctx *g, int lay) { return 1 << gl_get(g, lay)->nreg; }
-
-/* ---- pure ops ------------------------------------------------------------ */
-
-static LLVMValueRef const_of(gctx *g, const ir_op *op, ir_type t)
-{
-    LLVMTypeRef lt = g_type(g, t);
-    tt_dtype e = ir_type_get(ir_type_elem(t))->elem;
-    if (tt_dtype_is_fp8(e)) return LLVMConstInt(lt, tt_fp8_encode_f64(e, op->fval), 0);
-    if (ir_type_is_float(t)) return LLVMConstReal(lt, op->fval);
-    if (ir_type_is_ptr(t)) return LLVMConstIntToPtr(LLVMConstInt(g->t_i64, (unsigned long long)op->ival, 0), lt);
-    return LLVMConstInt(lt, (unsigned long long)op->ival, 1);
-}
-
-static gv fetch_default(gctx *g, ir_value v, int lay, void *ctx)
-{
-    (void)ctx;
-    return g_convert(g, v, lay);
-}
-
-gv g_lower_pure(gctx *g, ir_op *op, int lay)
-{
-    return g_lower_pure_with(g, op, lay, fetch_default, NULL);
-}
-
-gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
-{
-    ir_func *f = g->f;
-    ir_type rt = f->values.v[op->res].type;
-    int n = nregs(g, lay);
-    const glayout *L = gl_get(g, lay);
-    gv y = g_new(g, n, lay);
-    switch (op->opc) {
-    case IR_CONSTANT: {
-        LLVMValueRef c = const_of(g, op, rt);
-        for (int r = 0; r < n; r++) y.r[r] = c;
-        return y;
-    }
-    case IR_MAKE_RANGE: {
-        LLVMValueRef base = LLVMBuildAdd(g->B, g_lw_coord(g, lay, 0), g_const_i32(g, op->attr[0]), "");
-        for (int r = 0; r < n; r++)
-            y.r[r] = LLVMBuildAdd(g->B, base, g_const_i32(g, gl_regcoord(L, r, 0)), "");
-        return y;
-    }
-    case IR_SPLAT: {
-        gv s = fetch(g, op->opnd[0], 0, ctx);
-        for (int r = 0; r < n; r++) y.r[r] = s.r[0];
-        return y;
-    }
-    case IR_BROADCAST: {
-        ir_value src = op->opnd[0];
-        const ir_type_info *si = ir_type_get(f->values.v[src].type);
-        if (si->rank == 0) {
-            gv s = fetch(g, src, 0, ctx);
-            for (int r = 0; r < n; r++) y.r[r] = s.r[0];
-            return y;
-        }
-        glayout P;
-        gl_project(&P, L, si->shape);
-        int pl = gl_intern(g, &P);
-        L = gl_get(g, lay);                     /* interning may move the table */
-        gv s = fetch(g, src, pl, ctx);
-        return g_convert_gv(g, s, f->values.v[src].type, lay);
-    }
-    case IR_EXPAND_DIMS: {
-        glayout S;
-        gl_slice(&S, L, (int)op->attr[0]);
-        int sl = gl_intern(g, &S);
-        gv s = fetch(g, op->opnd[0], sl, ctx);
-        for (int r = 0; r < n; r++) y.r[r] = s.r[r];
-        return y;
-    }
-    default:
-        break;
-    }
-    if (!(ir_ops[op->opc].props & P_ELEMWISE)) die("lower_pure: %s", ir_ops[op->opc].name);
-    gv in[4];                                  /* elementwise ops take up to 4 (math.norm4d) */
-    for (int i = 0; i < op->nopnd && i < 4; i++) {
-        ir_value o = op->opnd[i];
-        if (ir_type_rank(f->values.v[o].type) == 0) {
-            gv s = fetch(g, o, 0, ctx);
-            in[i] = g_new(g, n, lay);
-            for (int r = 0; r < n; r++) in[i].r[r] = s.r[0];
-        } else {
-            in[i] = fetch(g, o, lay, ctx);
-        }
-    }
-    int r = 0;
-    LLVMTypeRef et = op->opc == IR_TRUNCF ? g_type(g, f->values.v[op->res].type) : NULL;
-    if (op->opc == IR_TRUNCF)                  /* f32 -> f16/bf16 two registers at a time */
-        for (; r + 1 < n && g_truncf_pair(g, et, in[0].r[r], in[0].r[r + 1], &y.r[r], &y.r[r + 1]); r += 2) {}
-    for (; r < n && !g->failed; r++) {
-        LLVMValueRef a[4];
-        for (int i = 0; i < op->nopnd && i < 4; i++) a[i] = in[i].r[r];
-        y.r[r] = g_elem(g, op, a);
-    }
-    return y;
-}
 
 /* ---- trans / reshape: relabel coordinate bits ---------------------------- */
 
@@ -422,15 +327,6 @@ static void lower_region(gctx *g, int r)
         }
         lower_op(g, &rg->ops[i]);
     }
-}
-
-LLVMValueRef g_program(gctx *g, int axis, bool nprog)
-{
-    static const char *const names[2][3] = {
-        { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
-        { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
-    LLVMValueRef v = (nprog ? g->nprog : g->pid)[axis];
-    return v ? v : g_intrinsic(g, names[nprog][axis], NULL, 0, NULL, 0);
 }
 
 /* A persistent kernel (gpu_options.persistent): the launch's grid comes as

@@ -1,7 +1,9 @@
 /* lower_cvt.c — layout conversion: a value's registers in another layout,
  * by picking registers, rematerializing cheap values, or a round trip
  * through shared memory (Triton's ConvertLayoutOp lowering), plus the
- * per-layout lane/warp coordinates and owner predicates. */
+ * per-layout lane/warp coordinates and owner predicates, the pure ops in any
+ * layout (rematerialization lowers them again), and the swizzled operand
+ * tiles of tensor-core dots in shared memory. */
 #include "gpu_int.h"
 
 #include <string.h>
@@ -277,4 +279,181 @@ gv g_convert(gctx *g, ir_value v, int lay)
         return y;
     }
     return g_convert_gv(g, x, t, lay);
+}
+
+/* ---- pure ops in any layout ----------------------------------------------
+ * lower.c's dispatcher lowers pure ops here in their planned layout; a
+ * conversion rematerializes a cheap value by lowering its op again in the
+ * wanted layout (g_convert -> g_lower_pure -> g_convert of the operands: the
+ * two recurse, so they live in one file); lower_reduce.c and pipeline.c
+ * lower combine bodies and prologue address math with their own fetch. */
+
+static LLVMValueRef const_of(gctx *g, const ir_op *op, ir_type t)
+{
+    LLVMTypeRef lt = g_type(g, t);
+    tt_dtype e = ir_type_get(ir_type_elem(t))->elem;
+    if (tt_dtype_is_fp8(e)) return LLVMConstInt(lt, tt_fp8_encode_f64(e, op->fval), 0);
+    if (ir_type_is_float(t)) return LLVMConstReal(lt, op->fval);
+    if (ir_type_is_ptr(t)) return LLVMConstIntToPtr(LLVMConstInt(g->t_i64, (unsigned long long)op->ival, 0), lt);
+    return LLVMConstInt(lt, (unsigned long long)op->ival, 1);
+}
+
+static gv fetch_default(gctx *g, ir_value v, int lay, void *ctx)
+{
+    (void)ctx;
+    return g_convert(g, v, lay);
+}
+
+gv g_lower_pure(gctx *g, ir_op *op, int lay)
+{
+    return g_lower_pure_with(g, op, lay, fetch_default, NULL);
+}
+
+gv g_lower_pure_with(gctx *g, ir_op *op, int lay, g_fetch_fn fetch, void *ctx)
+{
+    ir_func *f = g->f;
+    ir_type rt = f->values.v[op->res].type;
+    int n = nregs(g, lay);
+    const glayout *L = gl_get(g, lay);
+    gv y = g_new(g, n, lay);
+    switch (op->opc) {
+    case IR_CONSTANT: {
+        LLVMValueRef c = const_of(g, op, rt);
+        for (int r = 0; r < n; r++) y.r[r] = c;
+        return y;
+    }
+    case IR_MAKE_RANGE: {
+        LLVMValueRef base = LLVMBuildAdd(g->B, g_lw_coord(g, lay, 0), g_const_i32(g, op->attr[0]), "");
+        for (int r = 0; r < n; r++)
+            y.r[r] = LLVMBuildAdd(g->B, base, g_const_i32(g, gl_regcoord(L, r, 0)), "");
+        return y;
+    }
+    case IR_SPLAT: {
+        gv s = fetch(g, op->opnd[0], 0, ctx);
+        for (int r = 0; r < n; r++) y.r[r] = s.r[0];
+        return y;
+    }
+    case IR_BROADCAST: {
+        ir_value src = op->opnd[0];
+        const ir_type_info *si = ir_type_get(f->values.v[src].type);
+        if (si->rank == 0) {
+            gv s = fetch(g, src, 0, ctx);
+            for (int r = 0; r < n; r++) y.r[r] = s.r[0];
+            return y;
+        }
+        glayout P;
+        gl_project(&P, L, si->shape);
+        int pl = gl_intern(g, &P);
+        L = gl_get(g, lay);                     /* interning may move the table */
+        gv s = fetch(g, src, pl, ctx);
+        return g_convert_gv(g, s, f->values.v[src].type, lay);
+    }
+    case IR_EXPAND_DIMS: {
+        glayout S;
+        gl_slice(&S, L, (int)op->attr[0]);
+        int sl = gl_intern(g, &S);
+        gv s = fetch(g, op->opnd[0], sl, ctx);
+        for (int r = 0; r < n; r++) y.r[r] = s.r[r];
+        return y;
+    }
+    default:
+        break;
+    }
+    if (!(ir_ops[op->opc].props & P_ELEMWISE)) die("lower_pure: %s", ir_ops[op->opc].name);
+    gv in[4];                                  /* elementwise ops take up to 4 (math.norm4d) */
+    for (int i = 0; i < op->nopnd && i < 4; i++) {
+        ir_value o = op->opnd[i];
+        if (ir_type_rank(f->values.v[o].type) == 0) {
+            gv s = fetch(g, o, 0, ctx);
+            in[i] = g_new(g, n, lay);
+            for (int r = 0; r < n; r++) in[i].r[r] = s.r[0];
+        } else {
+            in[i] = fetch(g, o, lay, ctx);
+        }
+    }
+    int r = 0;
+    LLVMTypeRef et = op->opc == IR_TRUNCF ? g_type(g, f->values.v[op->res].type) : NULL;
+    if (op->opc == IR_TRUNCF)                  /* f32 -> f16/bf16 two registers at a time */
+        for (; r + 1 < n && g_truncf_pair(g, et, in[0].r[r], in[0].r[r + 1], &y.r[r], &y.r[r + 1]); r += 2) {}
+    for (; r < n && !g->failed; r++) {
+        LLVMValueRef a[4];
+        for (int i = 0; i < op->nopnd && i < 4; i++) a[i] = in[i].r[r];
+        y.r[r] = g_elem(g, op, a);
+    }
+    return y;
+}
+
+/* ---- operand tiles of tensor-core dots in shared memory (gtile) ---------- */
+
+void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase)
+{
+    int rb = (int)(t->cols * t->esz);
+    int pp = rb >= 128 ? 1 : 128 / rb;
+    if (pp > 8) pp = 8;
+    *per_phase = pp;
+    *max_phase = 8 / pp;
+}
+
+LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col)
+{
+    int per, mp;
+    g_tile_swizzle(t, &per, &mp);
+    LLVMBuilderRef B = g->B;
+    LLVMValueRef cb = LLVMBuildMul(B, col, g_const_i32(g, t->esz), "");
+    int64_t rb = t->cols * t->esz;
+    LLVMValueRef slab = NULL;
+    if (t->wg && rb > 128) {
+        /* wgmma layout: rows of 128-byte column slabs, slab after slab */
+        slab = LLVMBuildMul(B, LLVMBuildLShr(B, cb, g_const_i32(g, 7), ""), g_const_i32(g, t->rows * 128), "");
+        cb = LLVMBuildAnd(B, cb, g_const_i32(g, 127), "");
+        rb = 128;
+    }
+    LLVMValueRef chunk = LLVMBuildLShr(B, cb, g_const_i32(g, 4), ""), within = LLVMBuildAnd(B, cb, g_const_i32(g, 15), "");
+    LLVMValueRef ph = LLVMBuildAnd(B, LLVMBuildLShr(B, row, g_const_i32(g, __builtin_ctz((unsigned)per)), ""), g_const_i32(g, mp - 1), "");
+    chunk = LLVMBuildXor(B, chunk, ph, "");
+    LLVMValueRef off = LLVMBuildMul(B, row, g_const_i32(g, rb), "");
+    if (slab) off = LLVMBuildAdd(B, off, slab, "");
+    off = LLVMBuildAdd(B, off, LLVMBuildShl(B, chunk, g_const_i32(g, 4), ""), "");
+    return LLVMBuildAdd(B, off, within, "");
+}
+
+/* Vector stores of runs that are consecutive along dim 1. */
+void g_tile_store(gctx *g, gv x, const gtile *t)
+{
+    const glayout *L = gl_get(g, x.lay);
+    int bitreg[4], nb = 0;
+    while (nb < 3) {
+        int found = -1;
+        for (int r = 0; r < L->nreg; r++)
+            if (L->reg[r].dim == 1 && L->reg[r].bit == nb) found = r;
+        if (found < 0) break;
+        bitreg[nb++] = found;
+    }
+    int v = 1 << nb;
+    LLVMTypeRef et = LLVMTypeOf(x.r[0]);
+    LLVMTypeRef vt = v > 1 ? LLVMVectorType(et, (unsigned)v) : et;
+    LLVMValueRef r0 = g_lw_coord(g, x.lay, 0), c0 = g_lw_coord(g, x.lay, 1);
+    for (int r = 0; r < x.n; r++) {
+        bool base = true;
+        for (int i = 0; i < nb; i++)
+            if (r >> bitreg[i] & 1) base = false;
+        if (!base) continue;
+        LLVMValueRef row = LLVMBuildAdd(g->B, r0, g_const_i32(g, gl_regcoord(L, r, 0)), "");
+        LLVMValueRef col = LLVMBuildAdd(g->B, c0, g_const_i32(g, gl_regcoord(L, r, 1)), "");
+        LLVMValueRef val;
+        if (v == 1) {
+            val = x.r[r];
+        } else {
+            val = LLVMGetUndef(vt);
+            for (int e = 0; e < v; e++) {
+                int m = r;
+                for (int i = 0; i < nb; i++)
+                    if (e >> i & 1) m |= 1 << bitreg[i];
+                val = LLVMBuildInsertElement(g->B, val, x.r[m], g_const_i32(g, e), "");
+            }
+        }
+        LLVMValueRef off = g_tile_offset(g, t, row, col);
+        LLVMValueRef st = LLVMBuildStore(g->B, val, LLVMBuildGEP2(g->B, g->t_i8, t->base, &off, 1, ""));
+        LLVMSetAlignment(st, (unsigned)(2 * v));
+    }
 }

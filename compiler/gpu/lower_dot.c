@@ -17,24 +17,6 @@
 
 static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
 
-bool g_dot_uses_mma(gctx *g, const ir_op *op)
-{
-    if (g->sm < 80) return false;
-    const ir_type_info *a = ir_type_get(vt(g, op->opnd[0])), *c = ir_type_get(vt(g, op->res));
-    if (a->rank != 2) return false;
-    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
-    tt_dtype ce = ir_type_get(ir_type_elem(vt(g, op->res)))->elem;
-    if (ce != TT_F32) return false;
-    int kw;
-    if (ae == TT_F16 || ae == TT_BF16) kw = 16;
-    else if (ae == TT_F32 && (op->attr[0] == PREC_TF32)) kw = 8;
-    else return false;
-    int64_t M = c->shape[0], N = c->shape[1], K = a->shape[1];
-    glayout L;
-    return gl_mma(&L, 0, M, N, K, kw, g->num_warps) && gl_mma(&L, 1, M, N, K, kw, g->num_warps) &&
-           gl_mma(&L, 2, M, N, K, kw, g->num_warps);
-}
-
 static int log2i(int64_t x)
 {
     int b = 0;
@@ -207,83 +189,11 @@ static void lower_fma(gctx *g, ir_op *op)
 
 /* ---- tensor cores from shared memory: ldmatrix + mma.sync (16-bit inputs) ---- */
 
-void g_tile_swizzle(const gtile *t, int *per_phase, int *max_phase)
-{
-    int rb = (int)(t->cols * t->esz);
-    int pp = rb >= 128 ? 1 : 128 / rb;
-    if (pp > 8) pp = 8;
-    *per_phase = pp;
-    *max_phase = 8 / pp;
-}
-
 static LLVMValueRef ci(gctx *g, int64_t v) { return g_const_i32(g, v); }
-
-LLVMValueRef g_tile_offset(gctx *g, const gtile *t, LLVMValueRef row, LLVMValueRef col)
-{
-    int per, mp;
-    g_tile_swizzle(t, &per, &mp);
-    LLVMBuilderRef B = g->B;
-    LLVMValueRef cb = LLVMBuildMul(B, col, ci(g, t->esz), "");
-    int64_t rb = t->cols * t->esz;
-    LLVMValueRef slab = NULL;
-    if (t->wg && rb > 128) {
-        /* wgmma layout: rows of 128-byte column slabs, slab after slab */
-        slab = LLVMBuildMul(B, LLVMBuildLShr(B, cb, ci(g, 7), ""), ci(g, t->rows * 128), "");
-        cb = LLVMBuildAnd(B, cb, ci(g, 127), "");
-        rb = 128;
-    }
-    LLVMValueRef chunk = LLVMBuildLShr(B, cb, ci(g, 4), ""), within = LLVMBuildAnd(B, cb, ci(g, 15), "");
-    LLVMValueRef ph = LLVMBuildAnd(B, LLVMBuildLShr(B, row, ci(g, log2i(per)), ""), ci(g, mp - 1), "");
-    chunk = LLVMBuildXor(B, chunk, ph, "");
-    LLVMValueRef off = LLVMBuildMul(B, row, ci(g, rb), "");
-    if (slab) off = LLVMBuildAdd(B, off, slab, "");
-    off = LLVMBuildAdd(B, off, LLVMBuildShl(B, chunk, ci(g, 4), ""), "");
-    return LLVMBuildAdd(B, off, within, "");
-}
 
 static LLVMValueRef sptr(gctx *g, LLVMValueRef base, LLVMValueRef off)
 {
     return LLVMBuildGEP2(g->B, g->t_i8, base, &off, 1, "");
-}
-
-/* Vector stores of runs that are consecutive along dim 1. */
-void g_tile_store(gctx *g, gv x, const gtile *t)
-{
-    const glayout *L = gl_get(g, x.lay);
-    int bitreg[4], nb = 0;
-    while (nb < 3) {
-        int found = -1;
-        for (int r = 0; r < L->nreg; r++)
-            if (L->reg[r].dim == 1 && L->reg[r].bit == nb) found = r;
-        if (found < 0) break;
-        bitreg[nb++] = found;
-    }
-    int v = 1 << nb;
-    LLVMTypeRef et = LLVMTypeOf(x.r[0]);
-    LLVMTypeRef vt = v > 1 ? LLVMVectorType(et, (unsigned)v) : et;
-    LLVMValueRef r0 = g_lw_coord(g, x.lay, 0), c0 = g_lw_coord(g, x.lay, 1);
-    for (int r = 0; r < x.n; r++) {
-        bool base = true;
-        for (int i = 0; i < nb; i++)
-            if (r >> bitreg[i] & 1) base = false;
-        if (!base) continue;
-        LLVMValueRef row = LLVMBuildAdd(g->B, r0, ci(g, gl_regcoord(L, r, 0)), "");
-        LLVMValueRef col = LLVMBuildAdd(g->B, c0, ci(g, gl_regcoord(L, r, 1)), "");
-        LLVMValueRef val;
-        if (v == 1) {
-            val = x.r[r];
-        } else {
-            val = LLVMGetUndef(vt);
-            for (int e = 0; e < v; e++) {
-                int m = r;
-                for (int i = 0; i < nb; i++)
-                    if (e >> i & 1) m |= 1 << bitreg[i];
-                val = LLVMBuildInsertElement(g->B, val, x.r[m], ci(g, e), "");
-            }
-        }
-        LLVMValueRef st = LLVMBuildStore(g->B, val, sptr(g, t->base, g_tile_offset(g, t, row, col)));
-        LLVMSetAlignment(st, (unsigned)(2 * v));
-    }
 }
 
 static LLVMValueRef ldmatrix(gctx *g, int n, bool trans, LLVMValueRef p, LLVMValueRef *out)

@@ -132,3 +132,31 @@ LLVMValueRef g_scratch(gctx *g, int64_t n)
     LLVMValueRef off = g_const_i32(g, g->scratch_off);
     return LLVMBuildGEP2(g->B, g->t_i8, g->smem, &off, 1, "");
 }
+
+/* ---- special registers and PTX primitives shared by the lowering files --- */
+
+LLVMValueRef g_program(gctx *g, int axis, bool nprog)
+{
+    static const char *const names[2][3] = {
+        { "llvm.nvvm.read.ptx.sreg.ctaid.x", "llvm.nvvm.read.ptx.sreg.ctaid.y", "llvm.nvvm.read.ptx.sreg.ctaid.z" },
+        { "llvm.nvvm.read.ptx.sreg.nctaid.x", "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z" } };
+    LLVMValueRef v = (nprog ? g->nprog : g->pid)[axis];
+    return v ? v : g_intrinsic(g, names[nprog][axis], NULL, 0, NULL, 0);
+}
+
+void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
+{
+    size_t cap = (size_t)n * 8 + 64;
+    char text[64], *cons = xmalloc(cap);
+    snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending);
+    size_t cl = 0;
+    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "=f,");
+    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "%d,", i);
+    snprintf(cons + cl, cap - cl, "~{memory}");
+    LLVMTypeRef *ft = xmalloc(sizeof(LLVMTypeRef) * (size_t)n);
+    for (int i = 0; i < n; i++) ft[i] = g->t_f32;
+    LLVMValueRef r = g_asm(g, LLVMStructTypeInContext(g->C, ft, (unsigned)n, 0), text, cons, acc, n, true);
+    for (int i = 0; i < n; i++) acc[i] = LLVMBuildExtractValue(g->B, r, (unsigned)i, "");
+    free(ft);
+    free(cons);
+}

@@ -15,42 +15,6 @@
 
 static ir_type vtype(gctx *g, ir_value v) { return g->f->values.v[v].type; }
 
-/* Constant-true masks are no masks. */
-bool g_mask_is_true(gctx *g, ir_value m)
-{
-    ir_op *d = ir_def(g->f, m);
-    while (d && (d->opc == IR_SPLAT || d->opc == IR_BROADCAST)) d = ir_def(g->f, d->opnd[0]);
-    return d && d->opc == IR_CONSTANT && d->ival != 0;
-}
-
-vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
-{
-    vplan p = { 1, 0, -1, { 0 } };
-    const glayout *L = gl_get(g, lay);
-    if (L->rank == 0) return p;
-    const gaxis *ax = &g->ax[ptr];
-    int best = -1;
-    for (int d = 0; d < L->rank; d++)
-        if (ax->contig[d] > 1 && (best < 0 || ax->contig[d] > ax->contig[best])) best = d;
-    if (best < 0) return p;
-    p.dim = best;
-    int64_t lim = ax->contig[best];
-    if (16 / esize < lim) lim = 16 / esize;
-    if (ax->div[best] / esize < lim) lim = ax->div[best] / esize;
-    if (mask >= 0 && g->ax[mask].cnst[best] < lim) lim = g->ax[mask].cnst[best];
-    for (int i = 0; i < 8; i++) {
-        if (((int64_t)2 << i) > lim) break;
-        int found = -1;
-        for (int r = 0; r < L->nreg; r++)
-            if (L->reg[r].dim == best && L->reg[r].bit == i) found = r;
-        if (found < 0) break;
-        p.bitreg[i] = found;
-        p.nbits = i + 1;
-    }
-    p.vec = 1 << p.nbits;
-    return p;
-}
-
 static int member(const vplan *p, int r0, int e)
 {
     int r = r0;

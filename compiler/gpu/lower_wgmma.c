@@ -32,21 +32,6 @@
 static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
 static LLVMValueRef ci(gctx *g, int64_t v) { return g_const_i32(g, v); }
 
-bool g_wgmma_enabled(const gctx *g)
-{
-    return g->sm == 90 && !g->o->mma_sync;
-}
-
-bool g_dot_uses_wgmma(gctx *g, const ir_op *op)
-{
-    if (!g_wgmma_enabled(g) || !g_dot_uses_mma(g, op)) return false;
-    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
-    if (ae != TT_F16 && ae != TT_BF16) return false;
-    const ir_type_info *c = ir_type_get(vt(g, op->res));
-    glayout L;
-    return gl_wgmma(&L, c->shape[0], c->shape[1], g->num_warps);
-}
-
 void g_fence_proxy_async(gctx *g)
 {
     g_asm(g, g->t_void, "fence.proxy.async.shared::cta;", "~{memory}", NULL, 0, true);
@@ -109,23 +94,6 @@ static void wgmma_call(gctx *g, tt_dtype ae, int64_t N, LLVMValueRef da, const L
     free(ft);
     free(args);
     free(text);
-    free(cons);
-}
-
-void g_wgmma_wait(gctx *g, int pending, LLVMValueRef *acc, int n)
-{
-    size_t cap = (size_t)n * 8 + 64;
-    char text[64], *cons = xmalloc(cap);
-    snprintf(text, sizeof text, "wgmma.wait_group.sync.aligned %d;", pending);
-    size_t cl = 0;
-    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "=f,");
-    for (int i = 0; i < n; i++) cl += (size_t)snprintf(cons + cl, cap - cl, "%d,", i);
-    snprintf(cons + cl, cap - cl, "~{memory}");
-    LLVMTypeRef *ft = xmalloc(sizeof(LLVMTypeRef) * (size_t)n);
-    for (int i = 0; i < n; i++) ft[i] = g->t_f32;
-    LLVMValueRef r = g_asm(g, LLVMStructTypeInContext(g->C, ft, (unsigned)n, 0), text, cons, acc, n, true);
-    for (int i = 0; i < n; i++) acc[i] = LLVMBuildExtractValue(g->B, r, (unsigned)i, "");
-    free(ft);
     free(cons);
 }
 

@@ -68,6 +68,85 @@ bool gpu_is_remat(gctx *g, ir_value v, int depth)
     return true;
 }
 
+/* ---- planning predicates: decisions the planner, the pipeliner and the
+ * lowering files must agree on (which dot path, which masks, how wide a
+ * memory access), so they live here, below all of them. ---- */
+
+static ir_type vt(gctx *g, ir_value v) { return g->f->values.v[v].type; }
+
+/* Constant-true masks are no masks. */
+bool g_mask_is_true(gctx *g, ir_value m)
+{
+    ir_op *d = ir_def(g->f, m);
+    while (d && (d->opc == IR_SPLAT || d->opc == IR_BROADCAST)) d = ir_def(g->f, d->opnd[0]);
+    return d && d->opc == IR_CONSTANT && d->ival != 0;
+}
+
+/* The vector plan of a load or store (gpu_int.h's vplan; Triton's
+ * LoadStoreOpToLLVM.cpp getVectorSize, getMaskAlignment): the most contiguous
+ * dim of the pointer, as many elements as its contiguity, alignment (at most
+ * 16 bytes) and a mask constant over the group allow. */
+vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
+{
+    vplan p = { 1, 0, -1, { 0 } };
+    const glayout *L = gl_get(g, lay);
+    if (L->rank == 0) return p;
+    const gaxis *ax = &g->ax[ptr];
+    int best = -1;
+    for (int d = 0; d < L->rank; d++)
+        if (ax->contig[d] > 1 && (best < 0 || ax->contig[d] > ax->contig[best])) best = d;
+    if (best < 0) return p;
+    p.dim = best;
+    int64_t lim = ax->contig[best];
+    if (16 / esize < lim) lim = 16 / esize;
+    if (ax->div[best] / esize < lim) lim = ax->div[best] / esize;
+    if (mask >= 0 && g->ax[mask].cnst[best] < lim) lim = g->ax[mask].cnst[best];
+    for (int i = 0; i < 8; i++) {
+        if (((int64_t)2 << i) > lim) break;
+        int found = -1;
+        for (int r = 0; r < L->nreg; r++)
+            if (L->reg[r].dim == best && L->reg[r].bit == i) found = r;
+        if (found < 0) break;
+        p.bitreg[i] = found;
+        p.nbits = i + 1;
+    }
+    p.vec = 1 << p.nbits;
+    return p;
+}
+
+bool g_wgmma_enabled(const gctx *g)
+{
+    return g->sm == 90 && !g->o->mma_sync;
+}
+
+bool g_dot_uses_mma(gctx *g, const ir_op *op)
+{
+    if (g->sm < 80) return false;
+    const ir_type_info *a = ir_type_get(vt(g, op->opnd[0])), *c = ir_type_get(vt(g, op->res));
+    if (a->rank != 2) return false;
+    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+    tt_dtype ce = ir_type_get(ir_type_elem(vt(g, op->res)))->elem;
+    if (ce != TT_F32) return false;
+    int kw;
+    if (ae == TT_F16 || ae == TT_BF16) kw = 16;
+    else if (ae == TT_F32 && (op->attr[0] == PREC_TF32)) kw = 8;
+    else return false;
+    int64_t M = c->shape[0], N = c->shape[1], K = a->shape[1];
+    glayout L;
+    return gl_mma(&L, 0, M, N, K, kw, g->num_warps) && gl_mma(&L, 1, M, N, K, kw, g->num_warps) &&
+           gl_mma(&L, 2, M, N, K, kw, g->num_warps);
+}
+
+bool g_dot_uses_wgmma(gctx *g, const ir_op *op)
+{
+    if (!g_wgmma_enabled(g) || !g_dot_uses_mma(g, op)) return false;
+    tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
+    if (ae != TT_F16 && ae != TT_BF16) return false;
+    const ir_type_info *c = ir_type_get(vt(g, op->res));
+    glayout L;
+    return gl_wgmma(&L, c->shape[0], c->shape[1], g->num_warps);
+}
+
 static void plan_region(gctx *g, int r);
 
 static ir_op *terminator(gctx *g, int r)

@@ -42,8 +42,19 @@ typedef struct interp_options {
 /* Linear program id <-> (x, y, z): lin = x + gx*(y + gy*z), x fastest, the
  * order in which CUDA numbers the CTAs of a grid (and Triton's programs).
  * Grid dims <= 0 count as 1. */
-void interp_pid_of(const int64_t grid[3], int64_t lin, int64_t pid[3]);
-int64_t interp_lin_of(const int64_t grid[3], const int64_t pid[3]);
+static inline void interp_pid_of(const int64_t grid[3], int64_t lin, int64_t pid[3])
+{
+    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
+    pid[0] = lin % gx;
+    pid[1] = (lin / gx) % gy;
+    pid[2] = lin / gx / gy;
+}
+
+static inline int64_t interp_lin_of(const int64_t grid[3], const int64_t pid[3])
+{
+    int64_t gx = grid[0] > 0 ? grid[0] : 1, gy = grid[1] > 0 ? grid[1] : 1;
+    return pid[0] + gx * (pid[1] + gy * pid[2]);
+}
 
 /* The order in which a schedule runs n programs, as a position -> linear id
  * map that needs no table (so a grid of 2^30 programs costs nothing):
