@@ -167,7 +167,17 @@ class KernelRunner:
         self.constexpr = [c for _, c in self.info.params]
         defaults = {}
         params = []
+        star = False
+        # the signature as this Triton binds it (_versions.binding_signature): `*args` and the
+        # keyword-only separator where it keeps them
         for p in self.info.signature.parameters.values():
+            if p.kind == p.VAR_POSITIONAL:
+                params.append("*" + p.name)
+                star = True
+                continue
+            if p.kind == p.KEYWORD_ONLY and not star:
+                params.append("*")
+                star = True
             if p.default is p.empty:
                 params.append(p.name)
             else:

@@ -60,12 +60,20 @@ class KernelInfo:
         fn = jitfn.fn
         self.jitfn = jitfn
         sig = getattr(jitfn, "signature", None) or inspect.signature(fn)
-        self.signature = sig
+        self.signature = _binding_signature(sig)     # as this Triton's JITFunction.run binds a launch
         self.arg_names = [p for p in sig.parameters]
         self.params = [(p.name, _is_constexpr_annotation(p.annotation)) for p in sig.parameters.values()]
         self.name = self.short = fn.__name__
         self.file = fn.__code__.co_filename
         self.line = fn.__code__.co_firstlineno          # two kernels of one name in one file differ here
+
+
+def _binding_signature(sig):
+    from . import _versions
+    try:
+        return _versions.facts().binding_signature(sig)
+    except ImportError:
+        return sig
 
 
 def _is_constexpr_annotation(a):
@@ -242,6 +250,9 @@ def _add_desc(L, name, d, staging):
     """A host TensorDescriptor (triton/tools/tensor_descriptor.py): base,
     shape, strides, block_shape, padding, as Triton 3.6 passes it."""
     lib = _lib.lib()
+    if getattr(d, "round_f32_to_tf32", False):      # Triton 3.7's field: its loads round fp32 to tf32
+        raise UnsupportedLaunch("tritium: argument '%s': tritium does not support "
+                                "TensorDescriptor(round_f32_to_tf32=True) yet" % name)
     code, data, sptr, nbytes, _ = _storage_of(name, d.base, staging)
     rank = len(d.shape)
     A = ctypes.c_int64 * max(rank, 1)

@@ -41,9 +41,9 @@ _STATE = None
 
 
 def _has_gpu_driver():
-    from triton.runtime.driver import driver
+    from . import _versions
     try:
-        driver.active
+        _versions.facts().driver.active
         return True
     except RuntimeError:
         return False
@@ -57,8 +57,8 @@ def install(mode, jit, autotuner, interpreter, state):
     if mode == "check":
         _check_setup()
     if not _GPU[0]:
-        from triton.runtime.driver import driver
-        _patch.set_driver(driver, _patch._CPUDriver())
+        from . import _versions
+        _patch.set_driver(_versions.facts().driver, _patch._CPUDriver())
         _patch.untimed_benchmarks()             # the launches run in the interpreter
     hook = {"record": _record_hook, "check": _check_hook, "debug": _debug_hook}[mode]
     base_run = jit.JITFunction.run
@@ -81,10 +81,11 @@ def install(mode, jit, autotuner, interpreter, state):
     if mode == "check" and _GPU[0]:
         # Triton tunes and benchmarks as usual; those launches (the same
         # launch again and again) are not checked
-        import triton.testing as tt
+        from . import _versions
+        f = _versions.facts()
         _patch.patch(autotuner.Autotuner, "_bench", _unchecked(autotuner.Autotuner._bench, state))
-        _patch.patch(tt, "do_bench", _unchecked(tt.do_bench, state))
-        _patch.patch(tt, "do_bench_cudagraph", _unchecked(tt.do_bench_cudagraph, state))
+        for name in f.benchmarks:        # do_bench, do_bench_cudagraph (3.8: the _proton ones too)
+            _patch.patch(f.testing, name, _unchecked(getattr(f.testing, name), state))
     else:
         _patch.patch(autotuner.Autotuner, "run", _patch._autotune_run)
     atexit.register(_at_exit_hook)

@@ -1,4 +1,5 @@
-"""Patches of Triton 3.6's launch path for each mode.
+"""Patches of Triton's launch path (3.6 to 3.9: what each version has is
+_versions.py's to say) for each mode.
 
 interp: JITFunction.run (runtime/jit.py) is replaced: the launch is bound as
 Triton binds it and runs in tritium; warmup returns a stand-in compiled
@@ -21,7 +22,7 @@ import sys
 import types
 
 from ._config import CONFIG
-from . import _launch, _resolve
+from . import _launch, _resolve, _versions
 
 _ORIG = {}                 # "Owner.attr" -> the original (Triton's) value
 _UNDO = []                 # (owner, attr, original), in the order patched
@@ -176,7 +177,7 @@ class _CPUDriver:
 
     def __init__(self):
         import torch
-        from triton.backends.compiler import GPUTarget
+        GPUTarget = _versions.facts().GPUTarget
         self._torch = torch
         # backend "cpu": host code that branches on the backend (is_cuda(),
         # is_hip()) takes its portable path and asks no CUDA questions of torch
@@ -231,10 +232,14 @@ def _mark_run(self, *args, **kwargs):
 def untimed_benchmarks():
     """triton.testing's benchmarks run once, untimed, and perf_report tables
     are skipped (no timings in the interpreter)."""
-    import triton.testing as tt
-    patch(tt, "do_bench", _do_bench)
-    patch(tt, "do_bench_cudagraph", _do_bench)
-    patch(tt.Mark, "run", _mark_run)
+    f = _versions.facts()
+    tt = f.testing
+    if tt is None:
+        return
+    for name in f.benchmarks:            # do_bench, do_bench_cudagraph (3.8: the _proton ones too)
+        patch(tt, name, _do_bench)
+    if f.has_mark:
+        patch(tt.Mark, "run", _mark_run)
 
 
 def _interpreted_init(self, fn, *args, **kwargs):
@@ -248,23 +253,17 @@ def _interpreted_init(self, fn, *args, **kwargs):
 
 
 def install(mode):
-    """Patch Triton for `mode` (idempotent)."""
-    try:
-        import triton  # noqa: F401
-        from triton.runtime import jit, autotuner
-        from triton.runtime.driver import driver as drv
-    except ImportError as e:
-        raise ImportError("tritium: mode '%s' needs Triton 3.6 (pip install triton): %s" % (mode, e)) from e
+    """Patch Triton for `mode` (idempotent). An unsupported Triton is an
+    UnsupportedTriton (a RuntimeError) saying so, before anything is patched."""
+    f = _versions.check("tritium: mode '%s'" % mode)
     try:
         import torch  # noqa: F401
     except ImportError as e:
         raise ImportError("tritium: mode '%s' needs PyTorch (pip install torch): %s" % (mode, e)) from e
     if _ORIG:
         return
-    try:
-        from triton.runtime import interpreter
-    except ImportError:
-        interpreter = None
+    jit, autotuner, interpreter, drv = f.jit, f.autotuner, f.interpreter, f.driver
+    _launch.OPTION_KEYS.update(f.option_keys)       # this Triton's compile options are launch keywords too
     if interpreter is not None:
         patch(interpreter.InterpretedFunction, "__init__", _interpreted_init)
     if mode == "interp":

@@ -195,10 +195,10 @@ _GLOBAL_RULE = ("Cannot access global variable %s from within @jit'ed function. 
 
 
 def _allow_non_constexpr_globals():
+    from . import _versions
     try:
-        from triton import knobs
-        return bool(knobs.compilation.allow_non_constexpr_globals)
-    except (ImportError, AttributeError):
+        return _versions.facts().allow_non_constexpr_globals()
+    except ImportError:
         return False
 
 
