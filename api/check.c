@@ -121,8 +121,8 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
         snprintf(r->ref_label, sizeof r->ref_label, "tritium-gpu");
         gpu_options go;
         gpu_options_default(&go);
-        go.numerics = d->numerics;
-        go.num_warps = L->num_warps;
+        go.set.numerics = d->numerics;
+        go.set.num_warps = L->num_warps;
         char err[sizeof r->message] = "";
         int rc = gpu_launch(L->fn, &cl, &go, &r->gpu, err, sizeof err);
         snprintf(r->message, sizeof r->message, "%s", err);

@@ -46,8 +46,8 @@ int tritium_gpu_prepare(tritium_launch *L, int numerics, const tritium_gpu_kerne
         }
     gpu_options go;
     gpu_options_default(&go);
-    go.num_warps = L->num_warps;
-    go.numerics = (tt_numerics)numerics;
+    go.set.num_warps = L->num_warps;
+    go.set.numerics = (tt_numerics)numerics;
     char arch[16], err[1024] = "";
     if (gpu_options_for_device(&go, arch, sizeof arch, NULL, err, sizeof err)) {
         api_fail("tritium: error: GPU launch of '%s': %s", L->kernel, err);

@@ -85,7 +85,7 @@ int tritium_run_gpu(tritium_launch *L, tritium_report **rep)
     if (rc) return rc;
     gpu_options go;
     gpu_options_default(&go);
-    go.num_warps = L->num_warps;
+    go.set.num_warps = L->num_warps;
     gpu_stats gs;
     char err[512] = "";
     api_capture_begin();

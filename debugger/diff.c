@@ -339,11 +339,11 @@ int dbg_diff_run(const ir_func *f, const launch *l, const dbg_diff_options *o0, 
     /* 1. the GPU */
     gpu_options go;
     gpu_options_default(&go);
-    go.numerics = o.numerics;
-    go.num_warps = r->num_warps;
-    go.arch = o.arch;
-    if (o.mma_sync >= 0) go.mma_sync = o.mma_sync;
-    if (o.persistent) go.persistent = true;
+    go.set.numerics = o.numerics;
+    go.set.num_warps = r->num_warps;
+    go.set.arch = o.arch;
+    if (o.mma_sync >= 0) go.set.mma_sync = o.mma_sync;
+    if (o.persistent) go.set.persistent = true;
     char err[sizeof r->message];
     err[0] = 0;
     int rc = gpu_launch(f, &gl, &go, &r->gpu, err, sizeof err);

@@ -100,11 +100,11 @@ int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_g
     res->numerics = g->numerics;
     gpu_options o;
     gpu_options_default(&o);
-    o.numerics = g->numerics;
-    o.arch = g->arch;
-    if (g->mma_sync >= 0) o.mma_sync = g->mma_sync;
-    if (g->persistent) o.persistent = true;
-    o.num_warps = l->num_warps > 0 ? l->num_warps : 4;
+    o.set.numerics = g->numerics;
+    o.set.arch = g->arch;
+    if (g->mma_sync >= 0) o.set.mma_sync = g->mma_sync;
+    if (g->persistent) o.set.persistent = true;
+    o.set.num_warps = l->num_warps > 0 ? l->num_warps : 4;
     char err[2048] = "";
     int rc = gpu_launch(f, l, &o, &res->st, err, sizeof err);
     if (rc) {

@@ -19,6 +19,7 @@ static const char main_usage[] =
     "  run ... --device gpu                 run the launch on the GPU\n"
     "\n"
     "  tritium COMMAND --help    options of a command and the launch spec\n"
+    "  tritium help settings     every option and environment variable (--markdown)\n"
     "  tritium --version         print the version\n";
 
 static const char run_usage[] =

@@ -3,6 +3,7 @@
 #include "repl.h"
 #include "tritium/tritium.h"
 #include "tritium/diag.h"
+#include "tritium/settings.h"
 #ifdef TRITIUM_HAVE_DEBUG
 #include "debug_repl.h"
 #endif
@@ -51,6 +52,10 @@ int tritium_main(int argc, char **argv)
         return REPL_EXIT_INPUT;
     }
     const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") && argc > 2 && !strcmp(argv[2], "settings")) {
+        tt_settings_print_help(stdout, argc > 3 && !strcmp(argv[3], "--markdown"));
+        return REPL_EXIT_OK;
+    }
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         repl_print_usage(stdout, argc > 2 && !strcmp(cmd, "help") ? argv[2] : NULL);
         return REPL_EXIT_OK;

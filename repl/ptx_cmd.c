@@ -20,7 +20,7 @@ int repl_cmd_ptx(int argc, char *const *argv)
     if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
     double tf = now_seconds(), cf = cpu_seconds();
     ir_func *fn = repl_target_compile(&t);
-    if (fn && getenv("TRITIUM_GPU_TIME"))     /* developer knob (bench/compile_time.py) */
+    if (fn && tt_settings_env()->gpu_time)     /* developer knob (bench/compile_time.py) */
         fprintf(stderr, "gpu time: front %.2f ms; cpu %.2f ms\n", (now_seconds() - tf) * 1e3, (cpu_seconds() - cf) * 1e3);
     if (!fn) {
         rc = REPL_EXIT_INPUT;
@@ -28,11 +28,11 @@ int repl_cmd_ptx(int argc, char *const *argv)
     }
     gpu_options o;
     gpu_options_default(&o);
-    o.arch = g.arch ? g.arch : "sm_90";       /* no device needed: a fixed default target (sm_90a with wgmma) */
-    if (g.mma_sync >= 0) o.mma_sync = g.mma_sync;
-    if (g.persistent) o.persistent = true;
-    o.numerics = g.numerics;
-    o.num_warps = t.launch.num_warps > 0 ? t.launch.num_warps : 4;
+    o.set.arch = g.arch ? g.arch : "sm_90";       /* no device needed: a fixed default target (sm_90a with wgmma) */
+    if (g.mma_sync >= 0) o.set.mma_sync = g.mma_sync;
+    if (g.persistent) o.set.persistent = true;
+    o.set.numerics = g.numerics;
+    o.set.num_warps = t.launch.num_warps > 0 ? t.launch.num_warps : 4;
     if (g.llvm) {
         o.dump_llvm = stdout;
         o.no_cache = true;                    /* the IR is only printed when LLVM runs */

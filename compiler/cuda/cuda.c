@@ -4,6 +4,7 @@
  * cuMemAlloc to cuMemAlloc_v2 and so on; docs/reference/gpu-path.md §3.6).
  * The CUDA types are declared here so that building needs no toolkit. */
 #include "tritium/cuda.h"
+#include "tritium/settings.h"
 #include "tritium/support.h"
 
 #include <dlfcn.h>
@@ -126,11 +127,11 @@ static int check(CUresult r, const char *what)
 
 static int load_driver(void)
 {
-    const char *path = getenv("TRITIUM_LIBCUDA");
-    cu.lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *path = tt_settings_env()->libcuda;       /* libcuda.so.1 unless $TRITIUM_LIBCUDA */
+    cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!cu.lib) {
         cu.no_driver = true;
-        return cuda_fail("no CUDA driver: %s not found", path && *path ? path : "libcuda.so.1");
+        return cuda_fail("no CUDA driver: %s not found", path);
     }
 #define X(f, sym, sig) \
     *(void **)&cu.f = dlsym(cu.lib, sym); \
@@ -153,9 +154,7 @@ static int do_init(void)
     int n = 0;
     if (check(cu.DeviceGetCount(&n), "cuDeviceGetCount")) return -1;
     if (n == 0) return cuda_fail("no CUDA device");
-    int ord = 0;
-    const char *e = getenv("TRITIUM_DEVICE");
-    if (e && *e) ord = atoi(e);
+    int ord = (int)tt_settings_env()->gpu_device;
     if (ord < 0 || ord >= n) return cuda_fail("TRITIUM_DEVICE=%d but there are %d CUDA devices", ord, n);
     if (check(cu.DeviceGet(&cu.dev, ord), "cuDeviceGet")) return -1;
     if (check(cu.PrimaryCtxRetain(&cu.ctx, cu.dev), "cuDevicePrimaryCtxRetain")) return -1;

@@ -26,8 +26,7 @@ static int mkdir_p(const char *path)
 
 char *gpu_cache_dir(const gpu_options *o)
 {
-    if (o && o->cache_dir) return xstrdup(o->cache_dir);
-    const char *e = getenv("TRITIUM_CACHE_DIR");
+    const char *e = o ? o->set.cache_dir : tt_settings_env()->cache_dir;
     if (e && *e) return xstrdup(e);
     e = getenv("XDG_CACHE_HOME");
     if (e && *e) return xasprintf("%s/tritium", e);

@@ -30,7 +30,7 @@ static void init_llvm(void)
     /* 32-bit shared-memory pointers, as Triton sets them */
     const char *args[8] = { "tritium", "-nvptx-short-ptr" };
     int n = 2;
-    const char *extra = getenv("TRITIUM_LLVM_ARG");      /* one extra LLVM option (developer knob) */
+    const char *extra = tt_settings_env()->llvm_arg;     /* one extra LLVM option (developer knob) */
     if (extra && *extra) {
         snprintf(llvm_extra, sizeof llvm_extra, "%s", extra);
         args[n++] = llvm_extra;
@@ -48,7 +48,7 @@ bool gpu_llvm_used(void) { return __atomic_load_n(&llvm_ready, __ATOMIC_ACQUIRE)
 const char *gpu_llvm_extra_arg(void)
 {
     if (!__atomic_load_n(&llvm_ready, __ATOMIC_ACQUIRE)) {
-        const char *e = getenv("TRITIUM_LLVM_ARG");
+        const char *e = tt_settings_env()->llvm_arg;
         return e ? e : "";
     }
     return llvm_extra;
@@ -64,9 +64,7 @@ static bool exists(const char *p)
  * the usual toolkit installs, next to Triton's wheel is not searched. */
 static char *find_libdevice(const gpu_options *o)
 {
-    if (o->libdevice) return exists(o->libdevice) ? xstrdup(o->libdevice) : NULL;
-    const char *e = getenv("TRITIUM_LIBDEVICE");
-    if (e && *e) return exists(e) ? xstrdup(e) : NULL;
+    if (o->set.libdevice) return exists(o->set.libdevice) ? xstrdup(o->set.libdevice) : NULL;
     const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda", "/usr/local/cuda-13.0",
                             "/usr/local/cuda-12.9", "/usr/local/cuda-12.8", "/usr/local/cuda-12.6", "/usr/local/cuda-12.4",
                             "/opt/cuda", "/usr/lib/cuda", "/usr/lib/nvidia-cuda-toolkit" };
@@ -187,7 +185,7 @@ int gpu_target_machine(gctx *g, const char *arch)
         return -1;
     }
     const char *feat = !strcmp(arch, "sm_90a") ? "+ptx80" : "";
-    int lvl = g->o->cg_level >= 0 && g->o->cg_level <= 3 ? g->o->cg_level : 3;
+    int lvl = g->o->set.gpu_cg_level >= 0 && g->o->set.gpu_cg_level <= 3 ? (int)g->o->set.gpu_cg_level : 3;
     g->tm = LLVMCreateTargetMachine(T, "nvptx64-nvidia-cuda", arch, feat, (LLVMCodeGenOptLevel)lvl,
                                     LLVMRelocDefault, LLVMCodeModelDefault);
     if (!g->tm) {
@@ -208,7 +206,7 @@ int gpu_codegen(gctx *g, char **ptx, size_t *len)
     if (g->uses_libdevice && link_libdevice(g, tm)) goto out;
     if (LLVMVerifyModule(g->M, LLVMReturnStatusAction, &msg)) {
         snprintf(g->err, g->errlen, "gpu: internal error: invalid LLVM IR: %.400s", msg ? msg : "?");
-        if (getenv("TRITIUM_GPU_DEBUG")) {
+        if (g->o->set.gpu_debug) {
             fprintf(stderr, "%s\n", msg);
             LLVMDumpModule(g->M);
         }
@@ -217,13 +215,13 @@ int gpu_codegen(gctx *g, char **ptx, size_t *len)
     }
     LLVMDisposeMessage(msg);
     msg = NULL;
-    if (getenv("TRITIUM_GPU_DUMP_PRE")) LLVMDumpModule(g->M);
+    if (g->o->set.gpu_dump_pre) LLVMDumpModule(g->M);
     g->t_prep = now_seconds() - t_prep;
     double t_opt = now_seconds(), c_opt = cpu_seconds();
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    const char *passes = g->o->passes ? g->o->passes : tritium_passes;
+    const char *passes = g->o->set.gpu_passes ? g->o->set.gpu_passes : tritium_passes;
     LLVMErrorRef e = LLVMRunPasses(g->M, passes, tm, po);
-    if (e && !g->o->passes) {          /* another LLVM's pass names: its own O3 */
+    if (e && !g->o->set.gpu_passes) {          /* another LLVM's pass names: its own O3 */
         char *m = LLVMGetErrorMessage(e);
         LLVMDisposeErrorMessage(m);
         e = LLVMRunPasses(g->M, "default<O3>", tm, po);

@@ -24,26 +24,7 @@ const char *gpu_compiler_version(void)
 void gpu_options_default(gpu_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->num_warps = 4;
-    o->numerics = NUMERICS_IEEE;
-    o->passes = getenv("TRITIUM_GPU_PASSES");
-    const char *cg = getenv("TRITIUM_GPU_CGLEVEL");
-    o->cg_level = cg && *cg >= '0' && *cg <= '3' && !cg[1] ? *cg - '0' : 3;
-    const char *wg = getenv(GPU_WGMMA_ENV);
-    o->mma_sync = wg && !strcmp(wg, "0");
-    static bool warned;                 /* a typo must not silently keep the default */
-    if (wg && *wg && strcmp(wg, "0") && strcmp(wg, "1") && !warned) {
-        warned = true;
-        fprintf(stderr, "tritium: warning: %s=%s ignored (expected 0: mma.sync, or 1: wgmma on sm_90)\n",
-                GPU_WGMMA_ENV, wg);
-    }
-    const char *ps = getenv(GPU_PERSISTENT_ENV);
-    o->persistent = ps && !strcmp(ps, "1");
-    static bool warned_ps;
-    if (ps && *ps && strcmp(ps, "0") && strcmp(ps, "1") && !warned_ps) {
-        warned_ps = true;
-        fprintf(stderr, "tritium: warning: %s=%s ignored (expected 0 or 1: persistent kernels)\n", GPU_PERSISTENT_ENV, ps);
-    }
+    o->set = *tt_settings_env();
 }
 
 void gpu_kernel_free(gpu_kernel *k)
@@ -81,24 +62,18 @@ static char *kernel_name(const char *n)
     return s;
 }
 
-static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const char *arch, int nw)
+static char *cache_key_text(const ir_func *f, const gpu_options *o, const gpu_spec *spec, const char *arch)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) die("open_memstream");
-    fprintf(m, "%s\narch=%s\nnum_warps=%d\nnumerics=%d\nmma_sync=%d\npersistent=%d\n", gpu_compiler_version(), arch,
-            nw, (int)o->numerics, (int)o->mma_sync, (int)o->persistent);
-    fprintf(m, "passes=%s\ncg_level=%d\nllvm_arg=%s\nspec=", o->passes ? o->passes : gpu_default_passes(), o->cg_level,
-            gpu_llvm_extra_arg());
+    fprintf(m, "%s\narch=%s\ndefault_passes=%s\n", gpu_compiler_version(), arch, gpu_default_passes());
+    tt_settings_key(&o->set, m);           /* every row of settings.def that changes code */
+    fputs("spec=", m);
     for (int k = 0; k < f->nargs && k < 64; k++)
         fputc(spec && (spec->div16 >> k & 1) ? 'D' : spec && (spec->eq1 >> k & 1) ? '1' : '-', m);
     fputc('\n', m);
-    /* developer knobs that change the code (pipeline.c, lower_dot.c) */
-    const char *knobs[] = { "TRITIUM_GPU_STAGES", "TRITIUM_GPU_OLD_MMA", "TRITIUM_GPU_PIPE_SMEM", "TRITIUM_WGMMA_ASYNC",
-                            "TRITIUM_WGMMA_SMEM_A", "TRITIUM_TMA" };
-    for (size_t i = 0; i < TT_COUNTOF(knobs); i++)
-        if (getenv(knobs[i])) fprintf(m, "%s=%s\n", knobs[i], getenv(knobs[i]));
     ir_print(m, f);
     fclose(m);
     return buf;
@@ -113,12 +88,13 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     else gpu_options_default(&o);
     ir_func *f = (ir_func *)fc;
     memset(out, 0, sizeof *out);
-    int nw = o.num_warps ? o.num_warps : 4;
+    o.set.llvm_arg = gpu_llvm_extra_arg();   /* process-wide: the value LLVM starts (or started) with */
+    int nw = o.set.num_warps ? (int)o.set.num_warps : 4;
     if (nw < 1 || nw > 32 || (nw & (nw - 1))) {
         snprintf(err, errlen, "gpu: num_warps must be a power of two from 1 to 32 (got %d)", nw);
         return -1;
     }
-    const char *arch = o.arch ? o.arch : "sm_90";
+    const char *arch = o.set.arch ? o.set.arch : "sm_90";
     int sm = 0, n = 0;
     if (sscanf(arch, "sm_%d%n", &sm, &n) != 1 || sm < 50 || (arch[n] && strcmp(arch + n, "a")) ||
         (arch[n] && sm != 90)) {
@@ -126,8 +102,9 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
         return -1;
     }
     /* wgmma needs the sm_90a target; Triton 3.6 targets sm_90a on capability 90 */
-    if (!strcmp(arch, "sm_90") && !o.mma_sync) arch = "sm_90a";
-    char *ktext = cache_key_text(f, &o, spec, arch, nw);
+    if (!strcmp(arch, "sm_90") && !o.set.mma_sync) arch = "sm_90a";
+    o.set.num_warps = nw;
+    char *ktext = cache_key_text(f, &o, spec, arch);
     hash_hex(ktext, strlen(ktext), out->key);
     free(ktext);
     out->name = kernel_name(f->name);
@@ -162,7 +139,7 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.spec = spec;
     g.num_warps = nw;
     while ((1 << g.nwarp) < nw) g.nwarp++;
-    g.fast = o.numerics == NUMERICS_FAST;
+    g.fast = o.set.numerics == NUMERICS_FAST;
     g.sm = sm;
     g.err = err;
     g.errlen = errlen;
@@ -201,11 +178,11 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     g.smem = LLVMAddGlobalInAddressSpace(g.M, LLVMArrayType(g.t_i8, 0), "tt_smem", 3);
     LLVMSetLinkage(g.smem, LLVMExternalLinkage);
     LLVMSetAlignment(g.smem, 16);
-    if (getenv("TRITIUM_GPU_IR")) ir_print(stderr, f);
+    if (o.set.gpu_ir) ir_print(stderr, f);
     gpu_axis_analyze(f, spec, g.ax);
     gpu_plan(&g);
     if (g.failed) goto out;
-    if (getenv("TRITIUM_GPU_DEBUG")) {
+    if (o.set.gpu_debug) {
         for (int v = 0; v < f->values.n; v++) {
             if (ir_type_rank(f->values.v[v].type) == 0) continue;
             fprintf(stderr, "%%%d: ", v);
@@ -219,12 +196,12 @@ int gpu_compile(const ir_func *fc, const gpu_options *o0, const gpu_spec *spec,
     gpu_lower(&g, out->name);
     double t_lowered = now_seconds(), c_lowered = cpu_seconds();
     unsigned ninst = 0;
-    if (!g.failed && getenv("TRITIUM_GPU_TIME"))
+    if (!g.failed && o.set.gpu_time)
         for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g.fn); b; b = LLVMGetNextBasicBlock(b))
             for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i)) ninst++;
     if (g.failed) goto out;
     if (gpu_codegen(&g, &out->ptx, &out->ptx_len)) goto out;
-    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: where a cold compile goes (bench/compile_time.py) */
+    if (o.set.gpu_time)     /* developer knob: where a cold compile goes (bench/compile_time.py) */
         fprintf(stderr, "gpu time: %s: analysis %.2f lower %.2f opt %.2f codegen %.2f total %.2f ms; "
                 "cpu: lower %.2f opt %.2f codegen %.2f total %.2f ms; %u instructions; target machine %.2f, "
                 "libdevice and verifier %.2f ms\n",

@@ -12,16 +12,12 @@
 #include <string.h>
 
 /* What makes two compiles equal, without printing the IR: the function's
- * serial number (ir_func_new) and every option that changes the PTX. The
- * developer knobs read from the environment (TRITIUM_WGMMA, ...) are taken
- * when a key is first compiled. */
+ * serial number (ir_func_new), the specialization and every setting that
+ * changes the PTX (settings.def's code column, tt_settings_same_code). */
 typedef struct memo_key {
     uint64_t serial;
     gpu_spec spec;
-    char arch[16];
-    int num_warps, numerics, cg_level;
-    bool mma_sync, persistent;
-    const char *passes, *libdevice;          /* compared as strings */
+    tt_settings set;                         /* strings owned by the memo */
 } memo_key;
 
 typedef struct memo_entry {
@@ -35,14 +31,10 @@ static struct {
     VEC(memo_entry) v;
 } memo = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
-
 static bool key_eq(const memo_key *a, const memo_key *b)
 {
     return a->serial == b->serial && a->spec.div16 == b->spec.div16 && a->spec.eq1 == b->spec.eq1 &&
-           !strcmp(a->arch, b->arch) && a->num_warps == b->num_warps &&
-           a->numerics == b->numerics && a->cg_level == b->cg_level && a->mma_sync == b->mma_sync &&
-           a->persistent == b->persistent && str_eq(a->passes, b->passes) && str_eq(a->libdevice, b->libdevice);
+           tt_settings_same_code(&a->set, &b->set);
 }
 
 /* The parameter as gpu_lower declares it (lower.c gpu_lower: i1, i8, i16 as
@@ -137,14 +129,14 @@ int gpu_launcher_pack(const gpu_launcher *L, const launch *l, const uint64_t *ad
 
 /* Load gk's module: the driver's whole-program JIT of the PTX
  * (cuda_module_load_ptx; its compute cache keeps the result). */
-static int load_module(const gpu_kernel *gk, cuda_module **mod, char *err, size_t errlen)
+static int load_module(const gpu_kernel *gk, const gpu_options *o, cuda_module **mod, char *err, size_t errlen)
 {
     double t0 = now_seconds(), c0 = cpu_seconds();
     if (cuda_module_load_ptx(gk->ptx, mod)) {
         snprintf(err, errlen, "%s", cuda_error());
         return -1;
     }
-    if (getenv("TRITIUM_GPU_TIME"))     /* developer knob: the driver's PTX -> SASS (bench/compile_time.py --jit) */
+    if (o->set.gpu_time)     /* developer knob: the driver's PTX -> SASS (bench/compile_time.py --jit) */
         fprintf(stderr, "gpu time: jit %.2f ms; cpu: jit %.2f ms\n", (now_seconds() - t0) * 1e3,
                 (cpu_seconds() - c0) * 1e3);
     return 0;
@@ -159,7 +151,7 @@ static int tail_layout(gpu_launcher *L, const ir_func *f, const gpu_options *o, 
                        char *err, size_t errlen)
 {
     int first_map = L->nparams;
-    if (o->persistent) {
+    if (o->set.persistent) {
         cuda_device_info di;
         int per_sm = 0;
         if (cuda_device_info_get(&di) || cuda_kernel_occupancy(&L->k, L->block, L->smem, &per_sm)) {
@@ -219,7 +211,7 @@ static gpu_launcher *build(const ir_func *f, const gpu_options *o, const gpu_spe
             return L;
         }
     double t0 = now_seconds();
-    if (load_module(&gk, &L->mod, err, errlen)) goto fail;
+    if (load_module(&gk, o, &L->mod, err, errlen)) goto fail;
     if (cuda_kernel_get(L->mod, gk.name, gk.smem_bytes, &L->k)) {
         snprintf(err, errlen, "%s", cuda_error());
         goto fail;
@@ -249,14 +241,9 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
     memset(&k, 0, sizeof k);
     k.serial = f->serial;
     if (spec) k.spec = *spec;
-    snprintf(k.arch, sizeof k.arch, "%s", o->arch ? o->arch : "sm_90");
-    k.num_warps = o->num_warps ? o->num_warps : 4;
-    k.numerics = (int)o->numerics;
-    k.cg_level = o->cg_level;
-    k.mma_sync = o->mma_sync;
-    k.persistent = o->persistent;
-    k.passes = o->passes;
-    k.libdevice = o->libdevice;
+    k.set = o->set;
+    if (!k.set.arch) k.set.arch = "sm_90";
+    if (!k.set.num_warps) k.set.num_warps = 4;
     unsigned gen = cuda_context_generation();
     pthread_mutex_lock(&memo.mu);
     for (int i = 0; i < memo.v.n; i++)
@@ -267,9 +254,7 @@ int gpu_launcher_get(const ir_func *f, const gpu_options *o, const gpu_spec *spe
         }
     gpu_launcher *L = build(f, o, spec, gen, st, err, errlen);
     if (L) {
-        /* the memo owns the option strings it compares */
-        k.passes = k.passes ? xstrdup(k.passes) : NULL;
-        k.libdevice = k.libdevice ? xstrdup(k.libdevice) : NULL;
+        tt_settings_keep(&k.set);              /* the memo owns the strings it compares */
         memo_entry e = { k, gen, L };
         vec_push(&memo.v, e);
     }

@@ -398,10 +398,9 @@ void gpu_lower(gctx *g, const char *name)
     ir_region *body = &f->regions.v[IR_BODY];
     /* the tensor maps on sm_90a, whether or not a load takes TMA (that is
      * known only once the body is lowered) */
-    const char *tma = getenv("TRITIUM_TMA");    /* developer knob: 0 turns TMA off (part of the cache key) */
-    g->nmaps = g_wgmma_enabled(g) && !(tma && !strcmp(tma, "0")) ? gpu_tma_maps(f, g->spec, g->maps, GPU_MAX_TMAPS) : 0;
+    g->nmaps = g_wgmma_enabled(g) && g->o->set.tma ? gpu_tma_maps(f, g->spec, g->maps, GPU_MAX_TMAPS) : 0;
     g->tmaps = g->nmaps ? (1ULL << g->nmaps) - 1 : 0;
-    int nt = g->nmaps, np = body->nargs + (g->o->persistent ? 3 : 0);
+    int nt = g->nmaps, np = body->nargs + (g->o->set.persistent ? 3 : 0);
     LLVMTypeRef *pt = xmalloc(sizeof(LLVMTypeRef) * (size_t)(np + nt + 1));
     for (int k = 0; k < body->nargs; k++) {
         ir_type t = f->values.v[body->args[k]].type;
@@ -431,7 +430,7 @@ void gpu_lower(gctx *g, const char *name)
     }
     g->entry = g->top = new_block(g, "entry");
     LLVMPositionBuilderAtEnd(g->B, g->entry);
-    if (g->o->persistent) {
+    if (g->o->set.persistent) {
         LLVMValueRef grid[3];
         for (int a = 0; a < 3; a++) grid[a] = LLVMGetParam(g->fn, (unsigned)(body->nargs + a));
         persistent_begin(g, grid);

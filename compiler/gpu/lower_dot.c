@@ -346,7 +346,7 @@ void g_lower_dot(gctx *g, ir_op *op)
         g_lower_wgmma(g, op);
     } else if (g_dot_uses_mma(g, op)) {
         tt_dtype ae = ir_type_get(ir_type_elem(vt(g, op->opnd[0])))->elem;
-        if ((ae == TT_F16 || ae == TT_BF16) && !getenv("TRITIUM_GPU_OLD_MMA")) lower_mma_smem(g, op);
+        if ((ae == TT_F16 || ae == TT_BF16) && !g->o->set.gpu_old_mma) lower_mma_smem(g, op);
         else lower_mma(g, op);
     } else {
         lower_fma(g, op);

@@ -193,8 +193,7 @@ void g_lower_wgmma(gctx *g, ir_op *op)
     int64_t rows[2] = { M, K }, cols[2] = { K, N }, bytes = 0, off[2] = { 0, 0 };
     /* A not in a pipeline stage: wgmma reads it from registers, in the A
      * fragment layout ($TRITIUM_WGMMA_SMEM_A=1: through shared memory) */
-    const char *sa = getenv("TRITIUM_WGMMA_SMEM_A");
-    bool areg = g->stile[op->opnd[0]] == NULL && !(sa && !strcmp(sa, "1"));
+    bool areg = g->stile[op->opnd[0]] == NULL && !g->o->set.wgmma_smem_a;
     /* B = tt.trans(x) (attention's k^T): x's [N,K] tile, from the pipeline
      * or stored from registers, is read K-major (imm-trans-b 0) */
     ir_op *bt = ir_def(g->f, op->opnd[1]);

@@ -198,13 +198,7 @@ static bool is_zero(gctx *g, ir_value v)
     return false;
 }
 
-static int env_int(const char *name, int dflt)
-{
-    const char *e = getenv(name);
-    return e && *e ? atoi(e) : dflt;
-}
-
-#define PDBG(...) do { if (getenv("TRITIUM_GPU_DEBUG")) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
+#define PDBG(...) do { if (g->o->set.gpu_debug) fprintf(stderr, "pipeline: " __VA_ARGS__); } while (0)
 
 /* The tensor map (gpu_tma_maps) a 2-D descriptor load (ops.def, tt.load
  * with desc operands) may read, or -1: a wgmma operand of a kernel with
@@ -309,9 +303,8 @@ static int op_uses(gctx *g, const ir_op *op, ir_value v)
  * where the matmul form was 2 % slower than waiting); 1: both; 0: neither. */
 static ir_op *async_dot(gctx *g, gpipe *p)
 {
-    const char *e = getenv("TRITIUM_WGMMA_ASYNC");
-    bool all = e && !strcmp(e, "1");
-    if (e && !all && !strcmp(e, "0")) return NULL;
+    bool all = g->o->set.wgmma_async == 1;
+    if (g->o->set.wgmma_async == 0) return NULL;
     ir_region *rg = &g->f->regions.v[p->body];
     ir_op *y = rg->nops ? &rg->ops[rg->nops - 1] : NULL;
     if (!y || y->opc != IR_YIELD) return NULL;
@@ -344,8 +337,8 @@ static ir_op *async_dot(gctx *g, gpipe *p)
 
 gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
 {
-    int stages = env_int("TRITIUM_GPU_STAGES", 0);
-    if ((stages && stages < 2) || getenv("TRITIUM_GPU_OLD_MMA") || g->sm < 80 || g->npipes == (int)TT_COUNTOF(g->pipes)) return NULL;
+    int stages = (int)g->o->set.gpu_stages;
+    if ((stages && stages < 2) || g->o->set.gpu_old_mma || g->sm < 80 || g->npipes == (int)TT_COUNTOF(g->pipes)) return NULL;
     int body = forop->region[0];
     ir_region *rg = &g->f->regions.v[body];
     bool any = false;
@@ -383,7 +376,7 @@ gpipe *g_pipe_analyze(gctx *g, ir_op *forop)
      * 4096^3 128x128x32, 4 warps: 386 TFLOP/s with 4 stages, 344 with 3),
      * else 3 (Triton's num_stages default). */
     if (!stages) stages = (sb <= 16 * 1024 ? 4 : 3) + (p->async != NULL);
-    int64_t limit = env_int("TRITIUM_GPU_PIPE_SMEM", 160 * 1024);
+    int64_t limit = g->o->set.gpu_pipe_smem;
     while (stages > 2 && g->scratch_off + 1024 * p->wg + stages * sb > limit) stages--;
     if (stages < 3) p->async = NULL;
     p->stages = stages;

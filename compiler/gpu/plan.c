@@ -116,7 +116,7 @@ vplan g_plan_vec(gctx *g, int lay, ir_value ptr, ir_value mask, int esize)
 
 bool g_wgmma_enabled(const gctx *g)
 {
-    return g->sm == 90 && !g->o->mma_sync;
+    return g->sm == 90 && !g->o->set.mma_sync;
 }
 
 bool g_dot_uses_mma(gctx *g, const ir_op *op)

@@ -102,8 +102,8 @@ int gpu_options_for_device(gpu_options *o, char *arch, size_t n, cuda_device_inf
 {
     bool newer = false;
     if (gpu_device_arch(arch, n, di, &newer, err, errlen)) return -1;
-    if (newer) o->mma_sync = true;
-    if (!o->arch) o->arch = arch;
+    if (newer) o->set.mma_sync = TT_MMA_SYNC;
+    if (!o->set.arch) o->set.arch = arch;
     return 0;
 }
 
@@ -119,7 +119,7 @@ int gpu_launch(const ir_func *f, launch *l, const gpu_options *o0, gpu_stats *st
     char arch[16];
     if (gpu_options_for_device(&o, arch, sizeof arch, &di, err, errlen)) return 2;
     snprintf(st->device, sizeof st->device, "%s", di.name);
-    if (!o0 || !o0->num_warps) o.num_warps = l->num_warps > 0 ? l->num_warps : 4;
+    if (!o0 || !o.set.num_warps) o.set.num_warps = l->num_warps > 0 ? l->num_warps : 4;
     if (l->nargs != f->nargs) {
         snprintf(err, errlen, "kernel %s takes %d runtime arguments, the launch gives %d", f->name, f->nargs, l->nargs);
         return 2;

@@ -18,6 +18,7 @@
 #include "tritium/ir.h"
 #include "tritium/launch.h"
 #include "tritium/cuda.h"
+#include "tritium/settings.h"
 
 /* Numerics (tt_numerics, launch.h). IEEE: IEEE division and square root, no
  * contraction, libdevice without flush-to-zero — agrees bit for bit with the
@@ -26,44 +27,34 @@
  * div.full.f32, exp through ex2.approx, libdevice with ftz;
  * docs/reference/triton-semantics.md §2.8-2.9). */
 
+/* What a compile uses: the settings (settings.def; the fields read here are
+ * numerics, num_warps, arch, mma_sync, persistent, libdevice, cache_dir and
+ * the developer knobs gpu_*, wgmma_*, tma, llvm_arg) and per-call switches.
+ *
+ *   set.arch        "sm_90", "sm_80", ...; NULL: the device's, else sm_90
+ *   set.mma_sync    dots through Ampere's mma.sync on sm_90 too (target
+ *                   sm_90). 0 (default): on sm_90, tl.dot on f16/bf16 with an
+ *                   f32 accumulator of a shape wgmma takes is lowered to
+ *                   Hopper's wgmma.mma_async and every kernel targets sm_90a,
+ *                   as Triton 3.6 does for capability 90
+ *                   (third_party/nvidia/backend/compiler.py, sm_arch_from_capability)
+ *   set.persistent  a persistent kernel: as many CTAs as fit on the GPU at
+ *                   once walk the launch's programs in order (lower.c
+ *                   persistent_begin; gpu_launcher_launch)
+ *
+ * Every row that changes code is part of the cache key (tt_settings_key). */
 typedef struct gpu_options {
-    const char *arch;              /* "sm_90", "sm_80", ...; NULL: the device's, else sm_90 */
-    int num_warps;                 /* power of two 1..32; 0: 4 */
-    tt_numerics numerics;          /* default IEEE */
-    const char *libdevice;         /* path to libdevice.10.bc; NULL: $TRITIUM_LIBDEVICE, then
-                                    * $CUDA_HOME/nvvm/libdevice, /usr/local/cuda*, ... */
+    tt_settings set;               /* gpu_options_default: tt_settings_env()'s */
     bool no_cache;                 /* don't read or write the disk cache */
-    const char *cache_dir;         /* NULL: $TRITIUM_CACHE_DIR, $XDG_CACHE_HOME/tritium, ~/.cache/tritium */
     FILE *dump_llvm;               /* when set, the optimized LLVM IR is printed here */
     int bench_iters;               /* gpu_launch: 0 = run once; N > 0: also time N more runs
                                     * (outputs are those of the first run) */
-    bool mma_sync;                 /* dots through Ampere's mma.sync on sm_90 too (target sm_90).
-                                    * false (default): on sm_90, tl.dot on f16/bf16 with an f32
-                                    * accumulator of a shape wgmma takes is lowered to Hopper's
-                                    * wgmma.mma_async and every kernel targets sm_90a, as Triton
-                                    * 3.6 does for capability 90 (third_party/nvidia/backend/compiler.py,
-                                    * sm_arch_from_capability). $GPU_WGMMA_ENV=0 sets it
-                                    * (gpu_options_default); `tritium --mma sync` too. */
-    bool persistent;               /* a persistent kernel: as many CTAs as fit on the GPU at once
-                                    * walk the launch's programs in order (lower.c
-                                    * persistent_begin; gpu_launcher_launch). $TRITIUM_PERSISTENT=1
-                                    * sets it (gpu_options_default); `tritium --persistent` too. */
-    /* Developer knobs that change the PTX, read once from the environment by
-     * gpu_options_default and part of the cache key: */
-    const char *passes;            /* LLVM pass pipeline ($TRITIUM_GPU_PASSES); NULL: a lean O3 (codegen.c) */
-    int cg_level;                  /* LLVM codegen level 0-3 ($TRITIUM_GPU_CGLEVEL); default 3 */
 } gpu_options;
 
-/* The environment variable that turns wgmma off (value 0) or on (1, the
- * default): gpu_options.mma_sync. */
-#define GPU_WGMMA_ENV "TRITIUM_WGMMA"
-/* The environment variable that makes kernels persistent (value 1):
- * gpu_options.persistent. */
-#define GPU_PERSISTENT_ENV "TRITIUM_PERSISTENT"
-
-/* Defaults, and the knobs above from the environment. One extra LLVM option,
- * $TRITIUM_LLVM_ARG, is process-wide (LLVM's options are global): it is read
- * when LLVM is first initialized and is part of every cache key. */
+/* The settings of the environment (tt_settings_env), nothing else. One
+ * extra LLVM option, $TRITIUM_LLVM_ARG, is process-wide (LLVM's options are
+ * global): the value when LLVM is first initialized is used and is part of
+ * every cache key. */
 void gpu_options_default(gpu_options *o);
 
 /* Argument specialization as Triton's specialize.cc does it: bit i is set

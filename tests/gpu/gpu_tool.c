@@ -167,15 +167,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--ptxas")) mode = 3;
         else if (!strcmp(a, "--interp")) mode = 4;
         else if (!strcmp(a, "--no-ref")) noref = true;
-        else if (!strcmp(a, "--fast")) o.numerics = NUMERICS_FAST;
-        else if (!strcmp(a, "--wgmma")) o.mma_sync = false;
-        else if (!strcmp(a, "--mma-sync")) o.mma_sync = true;
+        else if (!strcmp(a, "--fast")) o.set.numerics = NUMERICS_FAST;
+        else if (!strcmp(a, "--wgmma")) o.set.mma_sync = false;
+        else if (!strcmp(a, "--mma-sync")) o.set.mma_sync = true;
         else if (!strcmp(a, "--wgmma-async")) {                               /* wgmma with wait_group 1 in loops */
-            o.mma_sync = false;
+            o.set.mma_sync = false;
             setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+            tt_settings_reload();
         }
-        else if (!strcmp(a, "--warps") && i + 1 < argc) o.num_warps = atoi(argv[++i]);
-        else if (!strcmp(a, "--arch") && i + 1 < argc) o.arch = argv[++i];
+        else if (!strcmp(a, "--warps") && i + 1 < argc) o.set.num_warps = atoi(argv[++i]);
+        else if (!strcmp(a, "--arch") && i + 1 < argc) o.set.arch = argv[++i];
         else if (!strcmp(a, "--iters") && i + 1 < argc) o.bench_iters = atoi(argv[++i]);
         else if (!strcmp(a, "--rtol") && i + 1 < argc) rtol = atof(argv[++i]);
         else if (!strcmp(a, "--atol") && i + 1 < argc) atol = atof(argv[++i]);
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
     int64_t g[3] = { 1, 1, 1 };
     sscanf(argv[i + 2], "%lld,%lld,%lld", (long long *)&g[0], (long long *)&g[1], (long long *)&g[2]);
     lb_init(&l, g[0], g[1], g[2]);
-    l.num_warps = o.num_warps;
+    l.num_warps = (int)o.set.num_warps;
     for (int k = i + 3; k < argc; k++)
         if (!parse_arg(&l, argv[k])) {
             fprintf(stderr, "gpu_tool: bad argument '%s'\n", argv[k]);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tritium/settings.h"             /* tt_settings_reload after setenv */
 #include "tritium/tritium.h"
 
 #include "fake_cuda.h"                  /* what the stand-in driver records */
@@ -87,6 +88,7 @@ static void setup(void)
     setenv("TRITIUM_LIBCUDA", path, 1);
     snprintf(cache_dir, sizeof cache_dir, "/tmp/tritium-test-launcher-%d", (int)getpid());
     setenv("TRITIUM_CACHE_DIR", cache_dir, 1);
+    tt_settings_reload();                      /* the library reads the environment once */
     void *h = dlopen(path, RTLD_NOW);
     ck_assert_ptr_nonnull(h);
     fake = ((fake_cuda * (*)(void)) dlsym(h, "fake_cuda_state"))();
@@ -280,8 +282,10 @@ START_TEST(persistent_launch)
     const tritium_gpu_kernel *K, *P;
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &K), TRITIUM_OK);
     setenv("TRITIUM_PERSISTENT", "1", 1);
+    tt_settings_reload();
     ck_assert_int_eq(tritium_gpu_prepare(L, TRITIUM_NUMERICS_FAST, &P), TRITIUM_OK);
     unsetenv("TRITIUM_PERSISTENT");
+    tt_settings_reload();
     ck_assert_ptr_ne(K, P);
     ck_assert_int_eq(fake->module_loads, 2);
     int np = 0, size = tritium_gpu_kernel_layout(P, &np, NULL, NULL, 0);

@@ -83,8 +83,8 @@ START_TEST(num_warps_and_arch)
     vadd_launch(&l, 98432, 1024);
     gpu_options o;
     gpu_options_default(&o);
-    o.num_warps = 8;
-    o.arch = "sm_80";
+    o.set.num_warps = 8;
+    o.set.arch = "sm_80";
     char *ptx = ptx_for("examples/vector_add.py", "add_kernel", &l, &o, NULL);
     ck_assert(strstr(ptx, ".maxntid 256, 1, 1"));
     ck_assert(strstr(ptx, ".target sm_80"));
@@ -120,7 +120,7 @@ START_TEST(numerics_modes)
     ck_assert_int_ge(smem, 16);
     gpu_options o;
     gpu_options_default(&o);
-    o.numerics = NUMERICS_FAST;
+    o.set.numerics = NUMERICS_FAST;
     char *fast = ptx_for("examples/softmax.py", "softmax_kernel", &l, &o, NULL);
     ck_assert(strstr(fast, "div.full.f32"));
     ck_assert(strstr(fast, "ex2.approx.f32"));
@@ -151,7 +151,7 @@ static gpu_options mma_sync_options(void)
 {
     gpu_options o;
     gpu_options_default(&o);
-    o.mma_sync = true;
+    o.set.mma_sync = true;
     return o;
 }
 
@@ -268,6 +268,7 @@ START_TEST(dot_wgmma)
      * iteration (wait_group 1), one more stage, refilled one iteration
      * later (cp.async.wait_group 2 of 5 stages), wait_group 0 after the loop */
     setenv("TRITIUM_WGMMA_ASYNC", "1", 1);
+    tt_settings_reload();
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, NULL, &smem);
     ck_assert_int_eq(smem, 5 * 8192);
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
@@ -275,6 +276,7 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "cp.async.wait_group 2;"), 1);
     ck_assert_int_eq(count_substr(p, "cp.async.commit_group;"), 3 + 1);
     unsetenv("TRITIUM_WGMMA_ASYNC");
+    tt_settings_reload();
     free(p);
     launch_free(&l);
     /* rows of A not provably 16-byte aligned: A not pipelined, so wgmma
@@ -306,7 +308,7 @@ START_TEST(dot_wgmma)
      * layout (no f32 tile through shared memory in the loop) */
     gpu_options o;
     gpu_options_default(&o);
-    o.num_warps = 8;
+    o.set.num_warps = 8;
     lb_init(&l, 2, 1, 1);
     lb_tensor2(&l, "q_ptr", TT_F16, 256, 64);
     lb_tensor2(&l, "k_ptr", TT_F16, 512, 64);
@@ -328,21 +330,20 @@ START_TEST(dot_wgmma)
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 1);
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);
     free(p);
-    /* TRITIUM_WGMMA_ASYNC=0: wait_group 0 after each dot, and one 16 KB
-     * stage (K 64x64 + V 64x64 f16) less: with p v in flight V's stage is
-     * refilled only after that wait */
+    /* TRITIUM_WGMMA_ASYNC=0 (the setting wgmma_async): wait_group 0 after
+     * each dot, and one 16 KB stage (K 64x64 + V 64x64 f16) less: with p v
+     * in flight V's stage is refilled only after that wait */
     int smem0 = smem;
-    setenv("TRITIUM_WGMMA_ASYNC", "0", 1);
-    o.num_warps = 8;
+    o.set.wgmma_async = 0;
+    o.set.num_warps = 8;
     p = ptx_for("tests/gpu/kernels.py", "attn_fwd_small", &l, &o, &smem);
-    unsetenv("TRITIUM_WGMMA_ASYNC");
     ck_assert_int_eq(smem, smem0 - 16384);
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 1;"), 0);
     ck_assert_int_eq(count_substr(p, "wgmma.wait_group.sync.aligned 0;"), 2);   /* after each dot */
     free(p);
     launch_free(&l);
     gpu_options_default(&o);
-    o.arch = "sm_80";                       /* not Hopper: mma.sync */
+    o.set.arch = "sm_80";                       /* not Hopper: mma.sync */
     mm_launch(&l, TT_F16, 0);
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
     ck_assert(strstr(p, ".target sm_80"));
@@ -366,7 +367,7 @@ START_TEST(persistent_kernels)
     vadd_launch(&l, 4096, 1024);
     gpu_options o;
     gpu_options_default(&o);
-    o.persistent = true;
+    o.set.persistent = true;
     char *p = ptx_for("examples/vector_add.py", "add_kernel", &l, &o, NULL);
     ck_assert_msg(strstr(p, ".param .u32 add_kernel_param_6\n)"), "the grid after the 4 parameters");
     ck_assert_int_eq(count_substr(p, "%nctaid.x"), 1);
@@ -378,7 +379,7 @@ START_TEST(persistent_kernels)
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
     int bars = count_substr(p, "bar.sync"), ctaid_y = count_substr(p, "%ctaid.y");
     free(p);
-    o.persistent = true;
+    o.set.persistent = true;
     p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
     ck_assert_int_eq(ctaid_y, 1);
     ck_assert_int_eq(count_substr(p, "%ctaid.y"), 0);
@@ -447,8 +448,10 @@ START_TEST(tma_for_in_kernel_descriptors_and_block_pointers)
         free(p);
         if (check_b) {                                  /* TRITIUM_TMA=0: no maps, cp.async only */
             setenv("TRITIUM_TMA", "0", 1);
+            tt_settings_reload();
             p = ptx_for("tests/gpu/kernels.py", "bp_mm", &l, NULL, NULL);
             unsetenv("TRITIUM_TMA");
+            tt_settings_reload();
             ck_assert_int_eq(count_substr(p, ".param .align 64"), 0);
             ck_assert_int_eq(count_substr(p, "cp.async.bulk.tensor"), 0);
             free(p);
@@ -473,7 +476,7 @@ START_TEST(truncf_packed)
         lb_const(&l, "BLOCK", 1024);
         gpu_options o;
         gpu_options_default(&o);
-        if (old) o.arch = "sm_75";
+        if (old) o.set.arch = "sm_75";
         char *p = ptx_for("tests/gpu/kernels.py", "casts_misc", &l, &o, NULL);
         ck_assert_int_eq(count_substr(p, "cvt.rn.f16x2.f32"), old ? 0 : 4);
         ck_assert_int_eq(count_substr(p, "cvt.rn.bf16x2.f32"), old ? 0 : 4);
@@ -529,12 +532,14 @@ START_TEST(wgmma_knob)
     mm_launch(&l, TT_F16, 0);
     const char *envs[] = { "0", "1", NULL };
     for (int i = 0; i < 3; i++) {
-        if (envs[i]) setenv(GPU_WGMMA_ENV, envs[i], 1);
-        else unsetenv(GPU_WGMMA_ENV);
+        if (envs[i]) setenv("TRITIUM_WGMMA", envs[i], 1);
+        else unsetenv("TRITIUM_WGMMA");
+        tt_settings_reload();
         gpu_options o;
         gpu_options_default(&o);
-        unsetenv(GPU_WGMMA_ENV);
-        ck_assert(o.mma_sync == (i == 0));
+        unsetenv("TRITIUM_WGMMA");
+        tt_settings_reload();
+        ck_assert(o.set.mma_sync == (i == 0));
         char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
         bool sync = i == 0;
         ck_assert(strstr(p, sync ? ".target sm_90\n" : ".target sm_90a\n"));
@@ -544,7 +549,7 @@ START_TEST(wgmma_knob)
     }
     gpu_options o;
     gpu_options_default(&o);
-    o.arch = "sm_90a";
+    o.set.arch = "sm_90a";
     char *p = ptx_for("tests/gpu/kernels.py", "mm", &l, &o, NULL);
     ck_assert(strstr(p, ".target sm_90a\n"));
     ck_assert_int_eq(count_substr(p, "wgmma.mma_async"), 2);
@@ -558,7 +563,7 @@ START_TEST(wgmma_knob)
     for (size_t i = 0; i < TT_COUNTOF(bad); i++) {
         gpu_kernel k;
         char err[256];
-        o.arch = bad[i];
+        o.set.arch = bad[i];
         o.no_cache = true;
         ck_assert_int_eq(gpu_compile(f, &o, NULL, &k, err, sizeof err), -1);
         ck_assert_msg(strstr(err, "unknown target"), "%s", err);
@@ -637,7 +642,7 @@ START_TEST(warm_compile_no_llvm)
     ck_assert_ptr_nonnull(f);
     gpu_options o;
     gpu_options_default(&o);
-    o.cache_dir = dir;
+    o.set.cache_dir = dir;
     gpu_spec s = gpu_spec_of_launch(f, &l);
     gpu_kernel k;
     char err[512];
@@ -717,7 +722,7 @@ START_TEST(compile_cache)
     ck_assert_ptr_nonnull(f);
     gpu_options o;
     gpu_options_default(&o);
-    o.cache_dir = dir;
+    o.set.cache_dir = dir;
     gpu_spec s1 = gpu_spec_of_launch(f, &l);
     gpu_kernel a, b, c, d;
     char err[512];
@@ -740,7 +745,7 @@ START_TEST(compile_cache)
     ck_assert(!d.from_cache);
     ck_assert_str_ne(d.key, a.key);
     gpu_kernel_free(&d);
-    o.numerics = NUMERICS_FAST;
+    o.set.numerics = NUMERICS_FAST;
     ck_assert_int_eq(gpu_compile(f, &o, &s1, &d, err, sizeof err), 0);
     ck_assert(!d.from_cache);
     ck_assert_str_ne(d.key, a.key);
@@ -750,19 +755,21 @@ START_TEST(compile_cache)
      * cache after TRITIUM_GPU_PASSES or TRITIUM_GPU_CGLEVEL changes */
     setenv("TRITIUM_GPU_PASSES", "default<O1>", 1);
     setenv("TRITIUM_GPU_CGLEVEL", "2", 1);
+    tt_settings_reload();
     gpu_options k;
     gpu_options_default(&k);
     unsetenv("TRITIUM_GPU_PASSES");
     unsetenv("TRITIUM_GPU_CGLEVEL");
-    ck_assert_str_eq(k.passes, "default<O1>");
-    ck_assert_int_eq(k.cg_level, 2);
-    k.cache_dir = dir;
+    tt_settings_reload();
+    ck_assert_str_eq(k.set.gpu_passes, "default<O1>");
+    ck_assert_int_eq(k.set.gpu_cg_level, 2);
+    k.set.cache_dir = dir;
     char keys[3][33];
     for (int v = 0; v < 3; v++) {
         gpu_options_default(&o);
-        o.cache_dir = dir;
-        if (v == 1) o.passes = k.passes;
-        if (v == 2) o.cg_level = k.cg_level;
+        o.set.cache_dir = dir;
+        if (v == 1) o.set.gpu_passes = k.set.gpu_passes;
+        if (v == 2) o.set.gpu_cg_level = k.set.gpu_cg_level;
         ck_assert_int_eq(gpu_compile(f, &o, &s1, &d, err, sizeof err), 0);
         ck_assert(d.from_cache == (v == 0));
         memcpy(keys[v], d.key, 33);
@@ -796,11 +803,11 @@ START_TEST(errors_are_messages)
     o.no_cache = true;
     gpu_kernel k;
     char err[512];
-    o.num_warps = 3;
+    o.set.num_warps = 3;
     ck_assert_int_eq(gpu_compile(f, &o, NULL, &k, err, sizeof err), -1);
     ck_assert(strstr(err, "num_warps"));
-    o.num_warps = 4;
-    o.arch = "gfx90a";
+    o.set.num_warps = 4;
+    o.set.arch = "gfx90a";
     ck_assert_int_eq(gpu_compile(f, &o, NULL, &k, err, sizeof err), -1);
     ck_assert(strstr(err, "unknown target"));
     free(src);
@@ -812,6 +819,7 @@ START_TEST(no_driver)
 {
     /* every GPU entry point says plainly that there is no driver */
     setenv("TRITIUM_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    tt_settings_reload();
     launch l;
     vadd_launch(&l, 1000, 1024);
     char *src = src_of("examples/vector_add.py");

@@ -81,6 +81,7 @@ static void use_fake_driver(void)
     const char *path = getenv("FAKE_CUDA");
     ck_assert_msg(path && *path, "FAKE_CUDA is not set");
     setenv("TRITIUM_LIBCUDA", path, 1);
+    tt_settings_reload();
 }
 
 /* Pack launch l into buf (n bytes, 64-byte aligned) as the Python path's

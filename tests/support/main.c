@@ -1,4 +1,4 @@
-/* main.c — runner of the support suite (dtype, tensor, npy, launch, diag). */
+/* main.c — runner of the support suite (dtype, tensor, npy, launch, diag, settings). */
 #include <stdlib.h>
 #include "tsupport.h"
 
@@ -10,6 +10,7 @@ int main(void)
     suite_add_tcase(s, npy_tcase());
     suite_add_tcase(s, launch_tcase());
     suite_add_tcase(s, diag_tcase());
+    suite_add_tcase(s, settings_tcase());
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -7,4 +7,5 @@ TCase *tensor_tcase(void);
 TCase *npy_tcase(void);
 TCase *launch_tcase(void);
 TCase *diag_tcase(void);
+TCase *settings_tcase(void);
 #endif
