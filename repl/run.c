@@ -1,7 +1,6 @@
 /* run.c — `tritium run`: interpret a launch, save and check tensors, print a
  * summary (text or --json). */
 #include "repl.h"
-#include "repl_html.h"
 #include "tritium/diag.h"
 #ifdef TRITIUM_HAVE_GPU
 #include "repl_gpu.h"              /* --device gpu (gpu_exec.c) */
@@ -346,22 +345,16 @@ static int run_command(int argc, char *const *argv)
     repl_checks ck;
     char **cargv = NULL;
     if (!repl_checks_take(&argc, &argv, &ck, &cargv)) return REPL_EXIT_INPUT;
-    repl_html html;                        /* --html FILE: the page of the launch */
-    char **hargv = NULL;
-    if (!repl_html_take(&argc, &argv, &html, &hargv)) { free(cargv); return REPL_EXIT_INPUT; }
 #ifdef TRITIUM_HAVE_GPU
     /* --device, --bench, --arch (and --numerics with --device gpu) are not
      * launch-spec options: take them out first */
     repl_gpu_args ga;
     repl_gpu_result gres = { 0 };
     char **gargv = NULL;
-    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) { free(hargv); free(cargv); return REPL_EXIT_INPUT; }
-    if (ga.gpu && (ck.determinism || html.path)) {
-        diag_error(REPL_NOPOS, "%s runs in the interpreter, not with --device gpu%s",
-                   ck.determinism ? "--check determinism" : "--html",
-                   ck.determinism ? "" : " (tritium diff --html draws the GPU's results against the interpreter's)");
+    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) { free(cargv); return REPL_EXIT_INPUT; }
+    if (ga.gpu && ck.determinism) {
+        diag_error(REPL_NOPOS, "--check determinism runs in the interpreter, not with --device gpu");
         free(gargv);
-        free(hargv);
         free(cargv);
         return REPL_EXIT_INPUT;
     }
@@ -372,7 +365,6 @@ static int run_command(int argc, char *const *argv)
 #ifdef TRITIUM_HAVE_GPU
         free(gargv);
 #endif
-        free(hargv);
         free(cargv);
         return rc;
     }
@@ -440,7 +432,6 @@ static int run_command(int argc, char *const *argv)
     io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
-    repl_html_begin(&html, "run", t.file, fn, &t.launch, sess, io.sched, io.numerics);
 #ifdef TRITIUM_HAVE_GPU
     if (ga.bench > 0) launch_copy(before = xmalloc(sizeof *before), &t.launch);
 #endif
@@ -452,7 +443,6 @@ static int run_command(int argc, char *const *argv)
     rr.seconds = now_seconds() - t0;
     rr.cpu_seconds = cpu_seconds() - c0;
     interp_get_stats(sess, &rr.st);
-    repl_html_end(&html, sess);
     if (interp_interrupted(sess)) {
         /* no determinism rerun, --save or --expect on a partial launch: the summary, then 130 */
         rr.interrupted = true;
@@ -463,7 +453,6 @@ static int run_command(int argc, char *const *argv)
         if (s->json) print_json(&t, &rr);
         else print_text(&t, &rr);
         fflush(stdout);
-        repl_html_write(&html);
         rc = REPL_EXIT_INTERRUPTED;
         goto out;
     }
@@ -510,7 +499,6 @@ ran:
     if (s->json) print_json(&t, &rr);
     else print_text(&t, &rr);
     fflush(stdout);
-    if (!repl_html_write(&html) && rc == REPL_EXIT_OK) rc = REPL_EXIT_INPUT;
 out:
     if (before) launch_free(before);
     free(before);
@@ -523,8 +511,6 @@ out:
 #ifdef TRITIUM_HAVE_GPU
     free(gargv);
 #endif
-    repl_html_free(&html);
-    free(hargv);
     free(cargv);
     return rc;
 }
