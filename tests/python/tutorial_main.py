@@ -11,7 +11,12 @@ With --as-hopper first, the process looks like an H100 to the tutorial's
 host code (as_hopper.py: tutorial 06 then passes host TensorDescriptors).
 With --no-bench first, the tutorial's perf_report benchmarks do not run
 (on a GPU they take minutes; its correctness launches still do).
+With --triton-interpreter first (and TRITON_INTERPRET=1, without python -m
+tritium), the tutorial runs in Triton's own interpreter, with tritium's CPU
+stand-in driver answering the host code's device questions on a machine
+without a GPU driver (run_tutorials.py: does a failure happen there too?).
 Usage: python -m tritium tutorial_main.py [--no-bench] [--as-hopper] TUTORIAL.py
+       TRITON_INTERPRET=1 python tutorial_main.py --triton-interpreter [--no-bench] TUTORIAL.py
 """
 import runpy
 import sys
@@ -31,6 +36,14 @@ def layer_norm_f32(x, shape, weight=None, bias=None, eps=1e-5):
 
 F.layer_norm = layer_norm_f32
 torch.manual_seed(0)
+if sys.argv[1] == "--triton-interpreter":
+    from triton.runtime.driver import driver
+    from tritium import _patch
+    try:
+        driver.active
+    except RuntimeError:
+        _patch.set_driver(driver, _patch._CPUDriver())
+    del sys.argv[1]
 if sys.argv[1] == "--no-bench":
     import triton.testing
     triton.testing.Mark.run = lambda self, *args, **kwargs: None
