@@ -1,5 +1,8 @@
 /* api.h — libtritium's internals shared between the files of api/ (tritium.h is the
- * public side). */
+ * public side), and with the command line's entry points that ship in the
+ * library (repl/debug_api.c: tritium_debug). api/ itself uses the engine
+ * (compiler, interp/, debugger/ through their include/tritium headers) and
+ * nothing of repl/. */
 #ifndef TRITIUM_API_INT_H
 #define TRITIUM_API_INT_H
 

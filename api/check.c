@@ -7,10 +7,10 @@
 #include "api.h"
 
 #ifdef TRITIUM_HAVE_GPU
-#include "diff.h"
-#include "repl_gpu.h"
+#include "tritium/diff.h"
 #endif
 
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -250,7 +250,7 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
     json_object_set_new(j, "against", json_string(o->against == TRITIUM_AGAINST_GPU ? "tritium-gpu" : dr.other_label));
     json_object_set_new(j, "executor", json_string(o->executor == TRITIUM_EXEC_GPU ? "tritium-gpu" : "interp"));
     json_object_set_new(j, "mismatches", json_integer(dr.mismatches));
-    repl_diff_json_fill(j, &dr);
+    dbg_diff_json_fill(j, &dr);
     r->check_json = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     json_decref(j);
     r->status = dr.status ? TRITIUM_KERNEL_ERROR : TRITIUM_OK;

@@ -35,11 +35,11 @@ case "${1:-}" in
 pack)
     set -e
     [ -f build-dev/build.ninja ] || meson setup build-dev -Dstatic_llvm=true -Dbuildtype=release
-    ninja -C build-dev repl/tritium repl/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool bench/plain_c \
+    ninja -C build-dev api/tritium api/libtritium.so tests/gpu/test_gpu_run tests/gpu/gpu_tool bench/plain_c \
         bench/launch_floor
     rm -rf "$D" && mkdir -p "$D"
-    strip -o "$D/tritium" build-dev/repl/tritium
-    strip -o "$D/libtritium.so" build-dev/repl/libtritium.so
+    strip -o "$D/tritium" build-dev/api/tritium
+    strip -o "$D/libtritium.so" build-dev/api/libtritium.so
     strip -o "$D/test_gpu_run" build-dev/tests/gpu/test_gpu_run
     strip -o "$D/gpu_tool" build-dev/tests/gpu/gpu_tool
     strip -o "$D/plain_c" build-dev/bench/plain_c

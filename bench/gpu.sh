@@ -9,8 +9,8 @@
 #
 # Build here (Debian 12, llvm-19-dev), LLVM and jansson linked statically:
 #   meson setup build-gdiff-static -Dstatic_llvm=true -Dbuildtype=release -Dtests=disabled
-#   ninja -C build-gdiff-static repl/tritium
-#   mkdir -p build-gdiff-dev && strip -o build-gdiff-dev/tritium build-gdiff-static/repl/tritium
+#   ninja -C build-gdiff-static api/tritium
+#   mkdir -p build-gdiff-dev && strip -o build-gdiff-dev/tritium build-gdiff-static/api/tritium
 #   cp /lib/x86_64-linux-gnu/libreadline.so.8 /lib/x86_64-linux-gnu/libtinfo.so.6 build-gdiff-dev/
 #   gzip -f build-gdiff-dev/tritium             # about 15 MB
 # then carry build-gdiff-dev and, in the repository root there:

@@ -58,10 +58,10 @@ def find_tritium(explicit):
         return explicit
     if os.environ.get("TRITIUM"):
         return os.environ["TRITIUM"]
-    found = [p for p in glob.glob(os.path.join(ROOT, "build*", "repl", "tritium"))
+    found = [p for p in glob.glob(os.path.join(ROOT, "build*", "api", "tritium"))
              if os.access(p, os.X_OK)]
     if found:
-        default = os.path.join(ROOT, "build", "repl", "tritium")
+        default = os.path.join(ROOT, "build", "api", "tritium")
         return default if default in found else max(found, key=os.path.getmtime)
     return shutil.which("tritium")
 
@@ -193,7 +193,7 @@ def fmt_ms(r):
 
 def main():
     ap = argparse.ArgumentParser(description="tritium vs Triton interpreter on the example kernels")
-    ap.add_argument("--tritium", help="path of the tritium executable (default: build*/repl/tritium, $TRITIUM, PATH)")
+    ap.add_argument("--tritium", help="path of the tritium executable (default: build*/api/tritium, $TRITIUM, PATH)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per case (median reported)")
     ap.add_argument("--only", default="", help="comma-separated case names: " +
                     ",".join(c["name"] for c in bench_cases.CASES))

@@ -1,6 +1,6 @@
 /* diff.c — the diff engine: one launch in the interpreter and on the GPU,
- * compared element by element (see diff.h). */
-#include "diff.h"
+ * compared element by element (see tritium/diff.h). */
+#include "tritium/diff.h"
 #include "tritium/cuda.h"
 #include "tritium/diag.h"
 

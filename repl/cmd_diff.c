@@ -3,7 +3,7 @@
  * interpreter run), with the same engine and report as `tritium diff`. */
 #include "debug_repl.h"
 #include "repl_gpu.h"
-#include "diff.h"
+#include "tritium/diff.h"
 #include "tritium/cuda.h"
 
 #include <stdio.h>

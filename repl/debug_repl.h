@@ -36,8 +36,8 @@ typedef struct repl_dbg {
 /* `tritium debug ...`: argv starts after the sub-command name. */
 int repl_cmd_debug(int argc, char *const *argv);
 
-/* The debugger on one launch handed over by libtritium (tritium_debug:
- * python -m tritium --mode debug): kernel `kernel` of module m (borrowed),
+/* The debugger on one launch handed over through the C API (tritium_debug,
+ * debug_api.c: python -m tritium --mode debug): kernel `kernel` of module m (borrowed),
  * launch l, whose tensors receive the results when the launch runs to its
  * end (copied back into l's storage). argc/argv: the debugger's options
  * (-batch, -ex CMD, -x FILE, -q); the commands run first, then the prompt

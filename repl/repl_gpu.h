@@ -59,11 +59,6 @@ typedef struct repl_gpu_args {
 bool repl_gpu_take(int argc, char *const *argv, unsigned which, repl_gpu_args *g, int *rargc, char ***rargv);
 
 struct dbg_diff_options;
-struct dbg_diff_report;
-/* The diff report's fields as `tritium diff --json` prints them (status,
- * grid, gpu, interp, tensors with their first mismatches and writers,
- * unwritten), added to object o. Also libtritium's check report. */
-void repl_diff_json_fill(json_t *o, const struct dbg_diff_report *r);
 /* The diff engine's options from the GPU options (--numerics, --rtol, --atol,
  * --ulp, --show, --arch, --against) and the launch spec (schedule, threads). */
 void repl_diff_options(const repl_gpu_args *g, const repl_spec *s, uint64_t seed, struct dbg_diff_options *o);

@@ -10,7 +10,7 @@ calls a function that b defines. A call made inside a shared header's static
 inline helper counts for every file that uses the helper (the helper's code
 is compiled into that file), so that a header cannot hide a call.
 
-    scripts/include_graph.py [--check] [DIR...]     (default: compiler/gpu interp)
+    scripts/include_graph.py [--check] [--layers] [DIR...]     (default: compiler/gpu interp)
 
 prints each directory's edges, then its cycles (strongly connected
 components). A cycle is expected when it is the language's own recursion
@@ -20,7 +20,14 @@ leave no cycle. It also lists the inline helpers of shared headers that call
 functions of other files, and HEADER_FORBIDDEN says into which files they
 must not call (the interpreter's shared header calls no evaluator). With
 --check only the findings are printed, and the exit status is 1 when there is
-an unexpected cycle or a forbidden call. Run by the test 'include-graph'."""
+an unexpected cycle or a forbidden call. Run by the test 'include-graph'.
+
+--layers also checks the directories against LAYERS, the library's layers in
+order: a file calls functions of its own directory and of the layers before
+its own, never of a later layer or of another directory of its layer (a
+program's main, like api/cli.c, is a client and is not checked). So the C
+API (api/) does not call into the command line (repl/), whose entry points
+tritium_main and tritium_debug ship in the same library."""
 import os
 import re
 import sys
@@ -37,6 +44,17 @@ EXPECTED_BACK = {
 }
 # Shared headers' inline helpers must not call into these files (prefixes).
 HEADER_FORBIDDEN = {"interp": ("eval_",), "compiler/gpu": ("lower_", "pipeline", "codegen")}
+
+# The library's layers, in order (directories of one layer are independent).
+LAYERS = [
+    ["compiler/support"],
+    ["compiler/ir"],
+    ["compiler/front", "compiler/cuda"],
+    ["compiler/gpu", "interp"],
+    ["debugger"],
+    ["api"],                        # the C API (include/tritium/tritium.h)
+    ["repl"],                       # the command line: tritium_main, tritium_debug
+]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 FUNC_DEF = re.compile(r'^(?!static\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\s*\([^;{]*\)\s*\{', re.M)
@@ -150,6 +168,42 @@ def sccs(nodes, edges):
     return out
 
 
+def layers(root, check):
+    """Calls from a directory into a later layer or a sibling: the count of
+    violations (printed); without check, the call matrix too."""
+    rank = {d: i for i, ds in enumerate(LAYERS) for d in ds}
+    defined, texts = {}, {}
+    for d in rank:
+        for f in sorted(os.listdir(os.path.join(root, d))):
+            if f.endswith((".c", ".h")):
+                t = read(os.path.join(root, d, f))
+                texts[(d, f)] = t
+                if f.endswith(".c"):
+                    for name in FUNC_DEF.findall(t):
+                        defined.setdefault(name, d)
+    calls = defaultdict(lambda: defaultdict(set))       # (from dir, to dir) -> function -> files
+    for (d, f), t in texts.items():
+        if not f.endswith(".c") or re.search(r"\bint\s+main\s*\(", t):
+            continue
+        for name in set(CALL.findall(t)):
+            e = defined.get(name)
+            if e and e != d:
+                calls[(d, e)][name].add(f)
+    bad = 0
+    print("== layers: %s" % " < ".join("/".join(ds) for ds in LAYERS))
+    for (a, b), names in sorted(calls.items(), key=lambda x: (rank[x[0][0]], x[0][0], rank[x[0][1]], x[0][1])):
+        wrong = rank[b] >= rank[a]
+        bad += wrong
+        if wrong or not check:
+            eg = ", ".join("%s (%s)" % (n, " ".join(sorted(fs)[:3] + ["..."] * (len(fs) > 3)))
+                           for n, fs in sorted(names.items())[:3])
+            print("  %-16s -> %-16s %3d functions, e.g. %s%s" % (a, b, len(names), eg, ": WRONG WAY" if wrong else ""))
+    if not bad:
+        print("  every call goes to an earlier layer")
+    print()
+    return bad
+
+
 def main(argv):
     check = "--check" in argv
     dirs = [a for a in argv if not a.startswith("--")] or ["compiler/gpu", "interp"]
@@ -181,8 +235,10 @@ def main(argv):
         if not sccs(mods, edges):
             print("  no cycles")
         print()
+    if "--layers" in argv:
+        bad += layers(root, check)
     if check and bad:
-        print("include_graph: %d unexpected cycle(s) or forbidden header call(s)" % bad)
+        print("include_graph: %d unexpected cycle(s), forbidden header call(s) or calls against the layers" % bad)
         return 1
     return 0
 

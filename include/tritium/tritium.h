@@ -356,8 +356,12 @@ int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritiu
 /* ---- the command line ---------------------------------------------------- */
 
 /* Run a `tritium` sub-command (`run`, `debug`, `diff`, ...) with argv
- * words as on the command line (argv[0] is the sub-command). Returns its
- * exit status. The `tritium` program is this call. */
+ * words as on the command line (argv[0] the program's name, argv[1] the
+ * sub-command). Returns its exit status. The `tritium` program (api/cli.c)
+ * is this call. tritium_main and tritium_debug are the command line's entry
+ * points (repl/main.c, repl/debug_api.c), which libtritium ships: the
+ * command line is a client of the rest of this API's engine, never the
+ * reverse. */
 int tritium_main(int argc, char **argv);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@
 The library is looked up in this order: $TRITIUM_LIB (a path), next to this
 package (an installed wheel: meson-python puts it in site-packages/.tritium.mesonpy.libs
 or the package itself), then the build directories of a source checkout
-(build/repl/libtritium.so). A missing library is a LibraryNotFound naming the places tried.
+(build/api/libtritium.so). A missing library is a LibraryNotFound naming the places tried.
 """
 import ctypes
 import glob
@@ -65,7 +65,7 @@ def _candidates():
     root = os.path.dirname(site)          # python/ in a source checkout
     # build/ first: "build-asan" sorts before "build/", and a sanitizer
     # build's library cannot be loaded into a plain python
-    builds = glob.glob(os.path.join(root, "build*", "repl", "libtritium.so"))
+    builds = glob.glob(os.path.join(root, "build*", "api", "libtritium.so"))
     yield from sorted(builds, key=lambda b: (os.path.basename(os.path.dirname(os.path.dirname(b))) != "build", b))
 
 

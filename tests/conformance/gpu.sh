@@ -1,10 +1,10 @@
 #!/bin/sh
 # The GPU half of the conformance suite: every case of meson.build run with
 # `tritium run --device gpu` against the same numpy references (--expect).
-# usage: tests/conformance/gpu.sh [TRITIUM]      (default: build/repl/tritium)
+# usage: tests/conformance/gpu.sh [TRITIUM]      (default: build/api/tritium)
 # Exit status: the number of failing cases (0: all pass).
 here=$(cd "$(dirname "$0")" && pwd)
-exe=${1:-$here/../../build/repl/tritium}
+exe=${1:-$here/../../build/api/tritium}
 case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
 cd "$here" || exit 99
 python3 - "$exe" <<'PY'

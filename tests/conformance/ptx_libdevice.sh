@@ -5,7 +5,7 @@
 # usage: tests/conformance/ptx_libdevice.sh [TRITIUM [PREFIX]]
 # PREFIX selects other cases by name instead (tdesc_: the tensor descriptors).
 here=$(cd "$(dirname "$0")" && pwd)
-exe=${1:-$here/../../build/repl/tritium}
+exe=${1:-$here/../../build/api/tritium}
 case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
 ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
 [ -n "$ptxas" ] || { echo "no ptxas: skipped"; exit 77; }

@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "diff.h"
+#include "tritium/diff.h"
 #include "repl.h"
 #include "tritium/diag.h"
 

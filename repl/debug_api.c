@@ -1,10 +1,10 @@
-/* debug.c — libtritium: `tritium debug`'s REPL on a launch handed over by
- * the caller (python -m tritium --mode debug), results written back. */
+/* debug_api.c — tritium_debug (tritium.h): `tritium debug`'s REPL on a
+ * launch built through the C API (python -m tritium --mode debug), results
+ * written back. Like tritium_main, it is an entry point of the command line
+ * that ships in libtritium: the command uses the library (api/api.h's
+ * launch), the library does not call the command. */
 #include "api.h"
-
-#ifdef TRITIUM_HAVE_DEBUG
 #include "debug_repl.h"
-#endif
 
 int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritium_debug_result *res)
 {
@@ -12,7 +12,6 @@ int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritiu
     if (!res) res = &dummy;
     res->finished = res->detached = res->quit = 0;
     res->quit_status = -1;
-#ifdef TRITIUM_HAVE_DEBUG
     int rc = api_prepare(L);
     if (rc) return rc;
     if (numerics < TRITIUM_NUMERICS_IEEE || numerics > TRITIUM_NUMERICS_FAST || argc < 0 || (argc && !argv)) {
@@ -31,12 +30,4 @@ int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritiu
         return TRITIUM_INPUT_ERROR;
     }
     return TRITIUM_OK;
-#else
-    (void)L;
-    (void)numerics;
-    (void)argc;
-    (void)argv;
-    api_fail("tritium: error: this libtritium was built without the debugger");
-    return TRITIUM_INPUT_ERROR;
-#endif
 }

@@ -3,8 +3,11 @@
  * the kernel writes (docs/design.md, "The debugger and the REPL": `diff`).
  *
  * No terminal I/O: dbg_diff_run fills a report, dbg_diff_print writes it to
- * a FILE*. Used by `tritium diff` (repl/diff_cmd.c) and by the debugger's
- * `diff` command.
+ * a FILE*, dbg_diff_json_fill adds it to a JSON object. The engine is
+ * debugger/diff.c and debugger/diff_json.c (built when the GPU compiler is:
+ * TRITIUM_HAVE_GPU); its users are `tritium diff` (repl/diff_cmd.c), the
+ * debugger's `diff` command (repl/cmd_diff.c) and the C API's tritium_check
+ * (api/check.c), which reaches it through this header alone.
  *
  * What is compared. A tensor argument counts as written when its contents
  * changed on either side, or when the interpreter's shadow state has a last
@@ -21,8 +24,8 @@
  * Integer and bool tensors compare exactly unless a tolerance or --ulp is
  * given (for integers the "ULP distance" is |gpu - interp|). Default
  * tolerances per dtype: dbg_diff_default_tol. */
-#ifndef TRITIUM_DEBUGGER_DIFF_H
-#define TRITIUM_DEBUGGER_DIFF_H
+#ifndef TRITIUM_DIFF_H
+#define TRITIUM_DIFF_H
 
 #include <stdio.h>
 #include "tritium/gpu.h"
@@ -185,5 +188,12 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r);
 void dbg_diff_format(tt_dtype d, uint64_t bits, char *buf, size_t n);
 
 void dbg_diff_report_free(dbg_diff_report *r);
+
+/* The report's fields as `tritium diff --json` prints them (status, grid,
+ * gpu, interp, tensors with their first mismatches and writers, unwritten),
+ * added to JSON object o (jansson's json_t; diff_json.c). Also the "check"
+ * object of the C API's check report. */
+struct json_t;
+void dbg_diff_json_fill(struct json_t *o, const dbg_diff_report *r);
 
 #endif
