@@ -21,14 +21,7 @@ static const char check_usage[] =
     "`tritium debug` command that replays it; run the launch in the interpreter\n"
     "for what the proof cannot decide.\n"
     "\n"
-    "options:\n"
-    "  --for-all NAME=LO:HI   prove for every value of the integer argument NAME in\n"
-    "                         [LO, HI] (at most 2); tensor shapes and the grid may\n"
-    "                         use NAME (e.g. --arg x=randn:f32[NAME]); extents must\n"
-    "                         be affine in NAME\n"
-    "  --no-run               do not run the interpreter for open accesses\n"
-    "  --json                 print the result as one JSON object\n"
-    "\n";
+    "options:\n";
 
 typedef struct forall_opt {
     char *name;
@@ -210,7 +203,7 @@ static int64_t run_fallback(int argc, char *const *argv, double *secs)
     repl_target t;
     repl_resolve_opts ro = { .need_grid = true };
     int64_t faults = -1;
-    if (repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro) == REPL_EXIT_OK) {
+    if (repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_CHECK), &ro) == REPL_EXIT_OK) {
         ir_func *fn = repl_target_compile(&t);
         interp_options io;
         interp_options_default(&io);
@@ -243,38 +236,36 @@ int repl_cmd_check(int argc, char *const *argv)
 {
     if (repl_wants_help(argc, argv)) {
         fputs(check_usage, stdout);
+        tt_settings_print_usage(stdout, TT_CMD_CHECK, ~(1u << TT_SCOPE_LAUNCH));   /* settings.def's */
+        fputc('\n', stdout);
         repl_print_spec_help(stdout);
         return REPL_EXIT_OK;
     }
     checker c = { 0 };
-    bool no_run = false;
     char *owned[PROVE_MAX_FORALL] = { 0 };
-    int user_ac = 0;
-    /* take out check's own options; the rest is the launch spec */
+    /* check's settings outside the launch spec (--for-all, --no-run) */
+    tt_settings cs;
+    tt_settings_copy(&cs, tt_settings_env());
+    int user_ac = 0, ac = 0, rc = REPL_EXIT_INPUT;
+    char **uv = NULL;
     char **av = xcalloc((size_t)argc + 2 * PROVE_MAX_FORALL + 1, sizeof *av);
-    int ac = 0, rc = REPL_EXIT_INPUT;
-    for (int i = 0; i < argc; i++) {
-        const char *w = argv[i];
-        if (!strcmp(w, "--no-run")) { no_run = true; continue; }
-        if (!strcmp(w, "--for-all") || !strncmp(w, "--for-all=", 10)) {
-            const char *v = w[9] == '=' ? w + 10 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v) { diag_error(REPL_NOPOS, "--for-all needs NAME=LO:HI"); goto out0; }
-            if (c.nfa == PROVE_MAX_FORALL) { diag_error(REPL_NOPOS, "at most %d --for-all arguments", PROVE_MAX_FORALL); goto out0; }
-            if (!parse_forall(v, &c.fa[c.nfa])) goto out0;
-            c.nfa++;
-            continue;
-        }
-        av[ac++] = argv[i];
+    if (!repl_settings_take(argc, argv, TT_CMD_CHECK, false, &cs, &user_ac, &uv)) goto out0;
+    if (cs.for_all.n > PROVE_MAX_FORALL) {
+        diag_error(REPL_NOPOS, "at most %d --for-all arguments", PROVE_MAX_FORALL);
+        goto out0;
     }
-    user_ac = ac;                                                 /* words for the replay */
+    for (; c.nfa < cs.for_all.n; c.nfa++)
+        if (!parse_forall(cs.for_all.v[c.nfa], &c.fa[c.nfa])) goto out0;
+    for (ac = 0; ac < user_ac; ac++) av[ac] = uv[ac];                 /* the words for the replay */
     for (int j = 0; j < c.nfa; j++) {
         av[ac++] = "--arg";
         av[ac++] = owned[j] = xasprintf("%s=%" PRId64, c.fa[j].name, c.fa[j].lo);
     }
+    bool no_run = cs.no_run;
     repl_target t;
     c.t = &t;
-    repl_resolve_opts ro = { .need_grid = true, .no_data = true };
-    rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+    repl_resolve_opts ro = { .need_grid = true, .no_data = true, .settings = &cs };
+    rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_CHECK), &ro);
     if (rc) { repl_target_close(&t); goto out0; }
     rc = REPL_EXIT_INPUT;
     ir_func *fn = repl_target_compile(&t);
@@ -302,7 +293,7 @@ int repl_cmd_check(int argc, char *const *argv)
     }
     const launch *l = &t.launch;
     int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
-    if (t.spec.json) {
+    if (t.spec.set.json) {
         json_t *o = json_object();
         json_object_set_new(o, "kernel", json_string(t.kernel));
         json_object_set_new(o, "file", json_string(t.file));
@@ -388,5 +379,7 @@ out0:
     }
     for (int j = 0; j < PROVE_MAX_FORALL; j++) free(owned[j]);
     free(av);
+    free(uv);
+    tt_settings_free(&cs);
     return rc;
 }

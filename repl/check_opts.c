@@ -1,5 +1,5 @@
-/* check_opts.c — `--check WHAT` of `tritium run`: which sanitizers beyond the
- * default checks run. Taken out of argv before the launch spec is parsed. */
+/* check_opts.c — `--check WHAT` of `tritium run` (the settings row check):
+ * which sanitizers beyond the default checks run. */
 #include "repl.h"
 #include "tritium/diag.h"
 
@@ -31,31 +31,11 @@ static bool parse_one(const char *v, repl_checks *c)
     return false;
 }
 
-bool repl_checks_take(int *argc, char *const **argv, repl_checks *c, char ***owned)
+bool repl_checks_parse(const tt_settings *s, repl_checks *c)
 {
     memset(c, 0, sizeof *c);
     c->overflow = INTERP_OVF_ADDRESS;
-    int n = *argc, k = 0;
-    char **out = xcalloc((size_t)n + 1, sizeof *out);
-    for (int i = 0; i < n; i++) {
-        const char *w = (*argv)[i];
-        if (!strcmp(w, "--check") || !strncmp(w, "--check=", 8)) {
-            const char *v = w[7] == '=' ? w + 8 : i + 1 < n ? (*argv)[++i] : NULL;
-            if (!v) {
-                diag_error(REPL_NOPOS, "--check needs a value (determinism[=N], overflow=address|all|off)");
-                free(out);
-                return false;
-            }
-            if (!parse_one(v, c)) {
-                free(out);
-                return false;
-            }
-            continue;
-        }
-        out[k++] = (*argv)[i];
-    }
-    *argc = k;
-    *argv = out;
-    *owned = out;
+    for (int i = 0; i < s->check.n; i++)
+        if (!parse_one(s->check.v[i], c)) return false;
     return true;
 }

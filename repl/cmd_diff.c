@@ -20,29 +20,32 @@ int repl_dbg_cmd_diff(repl_dbg *r, const char *args)
         fprintf(stderr, "%s\n", err);
         return -1;
     }
-    repl_gpu_args g;
+    /* the launch's settings, then the command's words (settings with TT_CMD_DBG_DIFF) */
+    tt_settings cs;
+    tt_settings_copy(&cs, &r->t.spec.set);
     int rest;
     char **rv;
-    bool ok = repl_gpu_take(wc, w, RG_ARCH | RG_NUMERICS | RG_DIFF, &g, &rest, &rv);
+    bool ok = repl_settings_take(wc, w, TT_CMD_DBG_DIFF, true, &cs, &rest, &rv);
     if (ok && rest) {
-        fprintf(stderr, "diff: unexpected '%s' (options: --rtol R --atol A --ulp N --numerics ieee|fast "
-                        "--show N --arch sm_NN --mma wgmma|sync --persistent --against SCHEDULE)\n", rv[0]);
+        strbuf b = { 0 };
+        for (int i = 0; i < TT_SET_COUNT; i++) {
+            const tt_setting_info *row = tt_setting_row((tt_setting_id)i);
+            if (row->flag && (row->commands & TT_CMD_DBG_DIFF))
+                sb_printf(&b, "%s%s%s%s", b.len ? " " : "", row->flag, row->metavar[0] ? " " : "", row->metavar);
+        }
+        fprintf(stderr, "diff: unexpected '%s' (options: %s)\n", rv[0], b.s);
+        sb_free(&b);
         ok = false;
     }
-    if (ok && (g.trials > 1 || g.nsizes)) {
-        fprintf(stderr, "diff: --trials and --sizes belong to `tritium diff` on the command line\n");
-        ok = false;
-    }
-    if (ok && !g.against_interp && cuda_init()) {
+    if (ok && cs.against.v == TT_AGAINST_GPU && cuda_init()) {
         fprintf(stderr, "%s\n", cuda_error());
         ok = false;
     }
     ir_func *fn = ok ? front_compile(r->t.mod, r->t.kernel, &r->t.launch) : NULL;
     int rc = -1;
     if (fn) {
-        const repl_spec *s = &r->t.spec;
         dbg_diff_options o;
-        repl_diff_options(&g, s, r->t.launch.seed, &o);
+        repl_diff_options(&cs, r->t.launch.seed, &o);
         dbg_diff_report rep;
         fflush(stdout);
         dbg_diff_run(fn, &r->t.launch, &o, &rep);
@@ -56,7 +59,7 @@ int repl_dbg_cmd_diff(repl_dbg *r, const char *args)
         ir_func_free(fn);
     }
     free(rv);
-    repl_gpu_args_free(&g);
+    tt_settings_free(&cs);
     repl_words_free(wc, w);
     return rc;
 }

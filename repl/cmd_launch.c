@@ -97,7 +97,7 @@ bool repl_dbg_open(repl_dbg *r, const char *target, int nwords, char *const *wor
     repl_target nt;
     repl_resolve_opts ro = { .need_grid = false };
     fflush(stdout);
-    int rc = repl_target_open(&nt, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+    int rc = repl_target_open(&nt, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_DEBUG), &ro);
     free(argv);
     if (rc != REPL_EXIT_OK) {
         repl_target_close(&nt);
@@ -105,7 +105,7 @@ bool repl_dbg_open(repl_dbg *r, const char *target, int nwords, char *const *wor
     }
     interp_options io;
     interp_options_default(&io);
-    io.numerics = nt.spec.numerics;
+    io.numerics = (tt_numerics)nt.spec.set.numerics;
     dbg_set_interp_options(r->d, &io);
     bool was_running = dbg_get_state(r->d) == DBG_STOPPED;
     if (!dbg_load(r->d, nt.mod, nt.kernel, &nt.launch)) {
@@ -120,17 +120,17 @@ bool repl_dbg_open(repl_dbg *r, const char *target, int nwords, char *const *wor
         r->target = xstrdup(target);
     }
     if (was_running) printf("[Launch killed: the launch changed]\n");
-    if (nt.spec.has_sched) {
+    if (tt_settings_given(&nt.spec.set, TT_SET_SCHEDULE)) {
         const repl_spec *sp = &r->t.spec;
         char cmd[64];
-        if (sp->sched == SCHED_PARALLEL) {
+        if (sp->set.schedule.v == SCHED_PARALLEL) {
             fflush(stdout);
             fprintf(stderr, "warning: --schedule parallel: the debugger runs one program at a time; using in-order\n");
             dbg_cmd_schedule(r->d, "in-order");
         } else {
-            if (sp->sched == SCHED_RANDOM)
-                snprintf(cmd, sizeof cmd, "random %" PRIu64, sp->has_sched_seed ? sp->sched_seed : r->t.launch.seed);
-            else snprintf(cmd, sizeof cmd, "%s", sp->sched == SCHED_REVERSE ? "reverse" : "in-order");
+            if (sp->set.schedule.v == SCHED_RANDOM)
+                snprintf(cmd, sizeof cmd, "random %" PRIu64, repl_sched_seed(&sp->set, r->t.launch.seed));
+            else snprintf(cmd, sizeof cmd, "%s", sp->set.schedule.v == SCHED_REVERSE ? "reverse" : "in-order");
             dbg_cmd_schedule(r->d, cmd);
         }
     }

@@ -61,6 +61,9 @@ static int parse_args(repl_dbg *r, int argc, char *const *argv, bool *quiet, scr
         const char *a = argv[i];
         if (opt_is(a, "help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
+            fputs("launch options:\n", stdout);
+            tt_settings_print_usage(stdout, TT_CMD_DEBUG, ~(1u << TT_SCOPE_LAUNCH));   /* settings.def's */
+            fputc('\n', stdout);
             repl_print_spec_help(stdout);
             return 1;
         }
@@ -134,7 +137,8 @@ int repl_cmd_debug(int argc, char *const *argv)
         int target = -1;
         for (int i = 0; i < rest.n && target < 0; i++) {
             if (rest.v[i][0] != '-') target = i;
-            else if (!strchr(rest.v[i], '=') && i + 1 < rest.n && strcmp(rest.v[i], "--json")) i++;
+            else if (!strchr(rest.v[i], '=') && i + 1 < rest.n &&
+                     (!repl_spec_option(rest.v[i]) || repl_spec_option(rest.v[i])->takes_value)) i++;
         }
         if (target < 0) {
             diag_error(REPL_NOPOS, "missing kernel file (FILE.py[:KERNEL])");

@@ -35,14 +35,14 @@ static bool drun_start(drun *r, int argc, char *const *argv, interp_sched sched,
 {
     memset(r, 0, sizeof *r);
     repl_resolve_opts ro = { .need_grid = true };
-    if (repl_target_open(&r->t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro) != REPL_EXIT_OK) return false;
+    if (repl_target_open(&r->t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_RUN), &ro) != REPL_EXIT_OK) return false;
     r->fn = repl_target_compile(&r->t);
     if (!r->fn) return false;
     interp_options io;
     interp_options_default(&io);
     io.sched = sched;
     io.sched_seed = seed;
-    io.numerics = r->t.spec.numerics;
+    io.numerics = (tt_numerics)r->t.spec.set.numerics;
     io.check_races = false;                  /* the first run reported them */
     io.check_uninit = false;
     io.report = fopen("/dev/null", "w");     /* faults too: reported once, by the first run */

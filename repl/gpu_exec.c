@@ -92,18 +92,15 @@ out:
     return rc;
 }
 
-int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_gpu_result *res)
+int repl_gpu_execute(const ir_func *f, launch *l, const tt_settings *s, repl_gpu_result *res)
 {
     double front_ms = res->front_ms;
     memset(res, 0, sizeof *res);
     res->front_ms = front_ms;
-    res->numerics = g->numerics;
+    res->numerics = (tt_numerics)s->numerics;
     gpu_options o;
     gpu_options_default(&o);
-    o.set.numerics = g->numerics;
-    o.set.arch = g->arch;
-    if (g->mma_sync >= 0) o.set.mma_sync = g->mma_sync;
-    if (g->persistent) o.set.persistent = true;
+    o.set = *s;                                 /* the command's: the environment's and its options */
     o.set.num_warps = l->num_warps > 0 ? l->num_warps : 4;
     char err[2048] = "";
     int rc = gpu_launch(f, l, &o, &res->st, err, sizeof err);
@@ -112,9 +109,9 @@ int repl_gpu_execute(const ir_func *f, launch *l, const repl_gpu_args *g, repl_g
         return rc;
     }
     char arch[16];
-    if (g->bench > 0) {
+    if (s->bench > 0) {
         if (gpu_options_for_device(&o, arch, sizeof arch, NULL, err, sizeof err) ||
-            bench(f, l, &o, g->bench, res, err, sizeof err)) {
+            bench(f, l, &o, (int)s->bench, res, err, sizeof err)) {
             diag_error(REPL_NOPOS, "--bench: %s", err);
             return 1;
         }

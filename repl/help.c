@@ -1,5 +1,6 @@
 /* help.c — usage texts of the `tritium` program. */
 #include "repl.h"
+#include "tritium/settings.h"
 
 #include <string.h>
 
@@ -29,14 +30,7 @@ static const char run_usage[] =
     "races and uninitialized reads are reported on stderr; a summary goes to\n"
     "stdout.\n"
     "\n"
-    "options:\n"
-    "  --json                 print the summary as one JSON object\n"
-    "  --schedule S           in-order (default), reverse, random[:SEED], parallel\n"
-    "  --threads N            threads for --schedule parallel (0: all cores)\n"
-    "  --numerics M           ieee (default: correctly rounded, no contraction)\n"
-    "                         or fast (mimic the compiled code: fma, reduction tree;\n"
-    "                         gpu is an alias)\n"
-    "\n";
+    "options:\n";
 
 static const char ir_usage[] =
     "usage: tritium ir FILE.py[:KERNEL] [launch spec]\n"
@@ -44,6 +38,25 @@ static const char ir_usage[] =
     "Compile the kernel for the launch (argument types, constexpr values) and\n"
     "print its IR. Tensors are not generated, only typed; --grid is optional.\n"
     "\n";
+
+/* The dtypes a generated tensor may have: every element type of the dtype
+ * table (compiler/support/dtype.c), in its order, as " name" words after
+ * `col` printed columns, wrapped before `width` onto lines that start with
+ * `indent`, the last followed by ';'. */
+static void print_dtype_list(FILE *f, int col, const char *indent, int width)
+{
+    for (int d = 0; d < TT_PTR; d++) {
+        const char *n = tt_dtype_name((tt_dtype)d);
+        int len = 1 + (int)strlen(n) + (d == TT_PTR - 1);
+        if (col + len > width) {
+            fprintf(f, "\n%s", indent);
+            col = (int)strlen(indent);
+        }
+        fprintf(f, " %s%s", n, d == TT_PTR - 1 ? ";" : "");
+        col += len;
+    }
+    fputc('\n', f);
+}
 
 void repl_print_spec_help(FILE *f)
 {
@@ -53,16 +66,16 @@ void repl_print_spec_help(FILE *f)
           "  --arg NAME=SPEC        a kernel argument; SPEC is one of\n"
           "                           KIND:DTYPE[SHAPE]  a generated tensor, KIND one of randn,\n"
           "                               rand, zeros, ones, empty, arange, full(V); DTYPE one\n"
-          "                               of f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 bool;\n"
-          "                               e.g. randn:f32[1024,512], full(2.5):f16[M, K]\n"
+          "                               of", f);
+    print_dtype_list(f, 33, "                              ", 88);
+    fputs("                               e.g. randn:f32[1024,512], full(2.5):f16[M, K]\n"
           "                           FILE.npy or @FILE    a tensor read from a .npy file\n"
           "                           a number or an expression: 42, 1e-5, numel(x),\n"
           "                               x.stride(0), x.shape[0], M * N\n"
           "  --const NAME=VALUE     a tl.constexpr parameter: int, float, True/False, string,\n"
-          "                         dtype (tl.float16) or expression (--arg works too)\n"
-          "  --num-warps N          1, 2, 4 (default), 8, 16 or 32\n"
-          "  --seed S               seed of the random generators (default 0)\n"
-          "  --save NAME=FILE.npy   write a tensor after the run\n"
+          "                         dtype (tl.float16) or expression (--arg works too)\n", f);
+    tt_settings_print_usage(f, TT_CMDS_LAUNCH, 1u << TT_SCOPE_LAUNCH);    /* --num-warps, --seed */
+    fputs("  --save NAME=FILE.npy   write a tensor after the run\n"
           "  --expect NAME=FILE.npy[,rtol=R][,atol=A]\n"
           "                         compare a tensor after the run (|a-b| <= atol + rtol*|b|;\n"
           "                         defaults rtol=1e-5 atol=1e-8, exact for integers)\n"
@@ -88,6 +101,13 @@ bool repl_wants_help(int argc, char *const *argv)
 void repl_print_usage(FILE *f, const char *command)
 {
     if (!command) { fputs(main_usage, f); return; }
-    fputs(!strcmp(command, "ir") ? ir_usage : run_usage, f);
+    if (!strcmp(command, "ir")) {
+        fputs(ir_usage, f);
+    } else {
+        fputs(run_usage, f);
+        /* run's options, the launch's and the GPU's aside (settings.def) */
+        tt_settings_print_usage(f, TT_CMD_RUN, ~(1u << TT_SCOPE_LAUNCH | 1u << TT_SCOPE_GPU));
+        fputc('\n', f);
+    }
     repl_print_spec_help(f);
 }

@@ -9,18 +9,25 @@ int repl_cmd_ptx(int argc, char *const *argv)
         repl_gpu_print_usage(stdout, "ptx");
         return REPL_EXIT_OK;
     }
-    repl_gpu_args g;
+    /* ptx's settings outside the launch spec: --arch, --mma, --persistent, --llvm */
+    tt_settings cs;
+    tt_settings_copy(&cs, tt_settings_env());
     int ac;
     char **av;
-    if (!repl_gpu_take(argc, argv, RG_ARCH | RG_NUMERICS | RG_LLVM, &g, &ac, &av)) return REPL_EXIT_INPUT;
+    if (!repl_settings_take(argc, argv, TT_CMD_PTX, false, &cs, &ac, &av)) {
+        tt_settings_free(&cs);
+        return REPL_EXIT_INPUT;
+    }
     repl_target t;
-    repl_resolve_opts ro = { .types_only = true };
-    int rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH, &ro);
+    repl_resolve_opts ro = { .types_only = true, .settings = &cs };
+    int rc = repl_target_open(&t, ac, av, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_PTX), &ro);
     free(av);
-    if (rc) { repl_target_close(&t); repl_gpu_args_free(&g); return rc; }
+    tt_settings_free(&cs);
+    if (rc) { repl_target_close(&t); return rc; }
+    const tt_settings *s = &t.spec.set;
     double tf = now_seconds(), cf = cpu_seconds();
     ir_func *fn = repl_target_compile(&t);
-    if (fn && tt_settings_env()->gpu_time)     /* developer knob (bench/compile_time.py) */
+    if (fn && s->gpu_time)     /* developer knob (bench/compile_time.py) */
         fprintf(stderr, "gpu time: front %.2f ms; cpu %.2f ms\n", (now_seconds() - tf) * 1e3, (cpu_seconds() - cf) * 1e3);
     if (!fn) {
         rc = REPL_EXIT_INPUT;
@@ -28,12 +35,10 @@ int repl_cmd_ptx(int argc, char *const *argv)
     }
     gpu_options o;
     gpu_options_default(&o);
-    o.set.arch = g.arch ? g.arch : "sm_90";       /* no device needed: a fixed default target (sm_90a with wgmma) */
-    if (g.mma_sync >= 0) o.set.mma_sync = g.mma_sync;
-    if (g.persistent) o.set.persistent = true;
-    o.set.numerics = g.numerics;
+    o.set = *s;
+    if (!o.set.arch) o.set.arch = "sm_90";        /* no device needed: a fixed default target (sm_90a with wgmma) */
     o.set.num_warps = t.launch.num_warps > 0 ? t.launch.num_warps : 4;
-    if (g.llvm) {
+    if (s->llvm) {
         o.dump_llvm = stdout;
         o.no_cache = true;                    /* the IR is only printed when LLVM runs */
     }
@@ -46,13 +51,12 @@ int repl_cmd_ptx(int argc, char *const *argv)
         diag_error(REPL_NOPOS, "%s", err);
         rc = REPL_EXIT_INPUT;
     } else {
-        if (!g.llvm) fputs(k.ptx, stdout);
+        if (!s->llvm) fputs(k.ptx, stdout);
         fflush(stdout);
         gpu_kernel_free(&k);
     }
     ir_func_free(fn);
 out:
     repl_target_close(&t);
-    repl_gpu_args_free(&g);
     return rc;
 }

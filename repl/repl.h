@@ -23,6 +23,7 @@
 #include "tritium/front.h"
 #include "tritium/interp.h"
 #include "tritium/launch.h"
+#include "tritium/settings.h"
 
 /* "No source position": diagnostics print as "tritium: error: ...". */
 #define REPL_NOPOS ((src_pos){ -1, 0, 0 })
@@ -72,12 +73,19 @@ typedef struct repl_check {
     double rtol, atol;
 } repl_check;
 
-/* Which options a parse accepts. */
+/* Which options a parse accepts. The launch spec is the launch's syntax
+ * (spec.c's table) and the settings a "# tritium:" line may carry
+ * (settings.def rows with TT_CMD_COMMENT); a command's other settings are
+ * taken out of argv first (repl_settings_take). */
 enum {
-    REPL_OPT_LAUNCH = 1,           /* --grid --arg --const --num-warps --seed --save --expect --kernel --path */
-    REPL_OPT_RUN = 2,              /* --json --schedule --threads --numerics */
+    REPL_OPT_LAUNCH = 1,           /* --grid --arg --const --tensor --save --expect --kernel --path, and
+                                    * the settings of scope launch (--num-warps --seed) */
+    REPL_OPT_RUN = 2,              /* every other setting of the launch spec (--json --schedule
+                                    * --schedule-seed --threads --numerics) */
     REPL_OPT_POSITIONAL = 4,       /* words not starting with '-' are collected */
 };
+/* The launch-spec settings that sub-command `cmd` (a TT_CMD_* bit) accepts. */
+#define REPL_OPT_CMD(cmd) ((unsigned)(cmd) << 8)
 
 /* One launch-spec option (spec.c's table). `key` says what a later
  * occurrence replaces (a "# tritium:" line vs the command line, the
@@ -88,11 +96,11 @@ typedef enum { REPL_KEY_OPTION, REPL_KEY_PARAM, REPL_KEY_OPTION_PARAM } repl_key
 typedef struct repl_option {
     const char *name;              /* "--grid" */
     int id;                        /* spec.c's own */
-    unsigned group;                /* REPL_OPT_LAUNCH or REPL_OPT_RUN */
     bool takes_value;
     repl_key key;
+    int setting;                   /* its settings.def row; -1: launch syntax */
 } repl_option;
-/* The option of a word "--opt" or "--opt=VALUE", or NULL. */
+/* The launch-spec option of a word "--opt" or "--opt=VALUE", or NULL. */
 const repl_option *repl_spec_option(const char *word);
 
 typedef struct repl_spec {
@@ -103,13 +111,11 @@ typedef struct repl_spec {
     repl_value *vals; int nvals;   /* in the order given (comment first) */
     repl_check *saves; int nsaves;
     repl_check *expects; int nexpects;
-    int num_warps;                 /* 0: not given (default 4) */
-    bool has_seed; uint64_t seed;
-    /* run options */
-    bool json;
-    bool has_sched; interp_sched sched; bool has_sched_seed; uint64_t sched_seed;
-    int threads;                   /* 0: all cores */
-    tt_numerics numerics;
+    /* the settings (settings.def): the command's (repl_resolve_opts.settings)
+     * or the environment's, then the "# tritium:" line's, then the command
+     * line's launch-spec settings (num_warps, seed, json, schedule, ...) */
+    tt_settings set;
+    char **owned; int nowned;      /* copies of the words set's strings point to */
     char **positional; int npositional;
     char **paths; int npaths;      /* --path DIR (repeatable): module search directories */
 } repl_spec;
@@ -159,6 +165,8 @@ typedef struct repl_resolve_opts {
     bool need_grid;                /* a missing --grid is an error */
     int64_t max_numel;             /* per generated tensor; 0: no limit but
                                     * tt_tensor_new's */
+    const tt_settings *settings;   /* repl_target_open: the command's settings that the
+                                    * spec's start from; NULL: the environment's */
 } repl_resolve_opts;
 
 /* Bind every parameter of the kernel: runtime parameters become launch
@@ -240,10 +248,23 @@ typedef struct repl_checks {
     int determinism;               /* runs under different schedules; 0: off */
     interp_ovf overflow;           /* int overflow checks (default: values reaching an address) */
 } repl_checks;
-/* Take every `--check X` / `--check=X` out of argv (*argv then points at a
- * malloc'd array returned in *owned, which the caller frees). False after an
+/* The checks of the settings' --check words (check_opts.c). False after an
  * error message. */
-bool repl_checks_take(int *argc, char *const **argv, repl_checks *c, char ***owned);
+bool repl_checks_parse(const tt_settings *s, repl_checks *c);
+
+/* Take the words of sub-command `cmd`'s settings (rows of settings.def
+ * accepted by cmd, a TT_CMD_* bit) out of argv[0..argc) and parse them into
+ * s, which the caller initialized (tt_settings_copy of tt_settings_env()).
+ * The launch spec's settings stay in argv unless spec_rows (a command with
+ * no launch spec, the debugger's diff); so does the value of a launch-spec
+ * option (--kernel --llvm). *rargv: a malloc'd array (free it; its words
+ * are argv's) of the *rargc other words. False after an error message
+ * ("--numerics fast2: expected one of ieee, fast, gpu"), with *rargv NULL. */
+bool repl_settings_take(int argc, char *const *argv, unsigned cmd, bool spec_rows, tt_settings *s, int *rargc,
+                        char ***rargv);
+/* The seed of --schedule random: random:N's, else --schedule-seed's, else
+ * the launch's seed. */
+uint64_t repl_sched_seed(const tt_settings *s, uint64_t launch_seed);
 
 /* Run the launch of argv again from fresh inputs under `runs - 1` other
  * schedules (in-order, reverse, random:0, random:1, ... skipping the first

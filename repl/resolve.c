@@ -258,7 +258,7 @@ static bool make_generated(resolver *r, int i, const repl_value *v)
     if (!t) return rerr("--arg %s: tensor %s is too large", v->name, v->text);
     if (!r->o->types_only && !r->o->no_data) {
         char err[256] = "";
-        uint64_t seed = r->s->has_seed ? r->s->seed : 0;
+        uint64_t seed = r->s->set.seed;
         if (!tt_tensor_generate(t, v->gen, fill, seed, (uint64_t)i, err, sizeof err)) {
             tt_tensor_free(t);
             return rerr("--arg %s: %s", v->name, err);
@@ -909,8 +909,8 @@ static bool resolve_expanded(const repl_spec *s, const front_param *params, int 
             for (int k = 0; k < out->args[i].ptr_n; k++) out->args[i].ptr_to[k] = final[out->args[i].ptr_to[k]];
     }
     free(final);
-    out->num_warps = s->num_warps ? s->num_warps : 4;
-    out->seed = s->has_seed ? s->seed : 0;
+    out->num_warps = (int)s->set.num_warps;
+    out->seed = s->set.seed;
     free(r.given);
     free(r.st);
     free(r.hv);

@@ -149,7 +149,7 @@ static void print_text(const repl_target *t, const run_result *rr)
 #endif
     printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
            (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
-           l->num_warps, sched_name(s->sched), tt_numerics_name(s->numerics));
+           l->num_warps, sched_name((interp_sched)s->set.schedule.v), tt_numerics_name((tt_numerics)s->set.numerics));
     printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s",
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
@@ -214,8 +214,8 @@ static void print_json(const repl_target *t, const run_result *rr)
                                              (json_int_t)l->grid[2]));
     json_object_set_new(o, "num_warps", json_integer(l->num_warps));
     json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
-    json_object_set_new(o, "schedule", json_string(sched_name(s->sched)));
-    json_object_set_new(o, "numerics", json_string(tt_numerics_name(s->numerics)));
+    json_object_set_new(o, "schedule", json_string(sched_name((interp_sched)s->set.schedule.v)));
+    json_object_set_new(o, "numerics", json_string(tt_numerics_name((tt_numerics)s->set.numerics)));
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
     if (rr->interrupted) json_object_set_new(o, "interrupted", json_true());
     json_object_set_new(o, "faults", json_integer(rr->st.faults));
@@ -337,34 +337,56 @@ int repl_cmd_run(int argc, char *const *argv)
     return rc;
 }
 
+/* --arch, --mma and --persistent on the command line are for --device gpu. */
+static bool check_device(const tt_settings *s)
+{
+    if (s->device == TT_DEVICE_GPU) {
+#ifndef TRITIUM_HAVE_GPU
+        diag_error(REPL_NOPOS, "--device gpu: this tritium was built without the GPU compiler");
+        return false;
+#endif
+        return true;
+    }
+    static const tt_setting_id gpu_only[] = { TT_SET_ARCH, TT_SET_PERSISTENT, TT_SET_MMA };
+    for (size_t i = 0; i < TT_COUNTOF(gpu_only); i++)
+        if (s->src[gpu_only[i]] == TT_SRC_ARGV) {
+            diag_error(REPL_NOPOS, "%s needs --device gpu", tt_setting_row(gpu_only[i])->flag);
+            return false;
+        }
+    return true;
+}
+
 static int run_command(int argc, char *const *argv)
 {
     repl_target t;
-    repl_resolve_opts ro = { .need_grid = true };
-    /* --check WHAT (sanitizers) is not a launch-spec option either */
+    /* run's settings outside the launch spec (settings.def: --device,
+     * --bench, --arch, --check, ...) are taken out first */
+    tt_settings cs;
+    tt_settings_copy(&cs, tt_settings_env());
     repl_checks ck;
     char **cargv = NULL;
-    if (!repl_checks_take(&argc, &argv, &ck, &cargv)) return REPL_EXIT_INPUT;
-#ifdef TRITIUM_HAVE_GPU
-    /* --device, --bench, --arch (and --numerics with --device gpu) are not
-     * launch-spec options: take them out first */
-    repl_gpu_args ga;
-    repl_gpu_result gres = { 0 };
-    char **gargv = NULL;
-    if (!repl_gpu_take_run(&argc, &argv, &ga, &gargv)) { free(cargv); return REPL_EXIT_INPUT; }
-    if (ga.gpu && ck.determinism) {
-        diag_error(REPL_NOPOS, "--check determinism runs in the interpreter, not with --device gpu");
-        free(gargv);
+    if (!repl_settings_take(argc, argv, TT_CMD_RUN, false, &cs, &argc, &cargv) || !repl_checks_parse(&cs, &ck) ||
+        !check_device(&cs)) {
+        tt_settings_free(&cs);
         free(cargv);
         return REPL_EXIT_INPUT;
     }
+    argv = cargv;
+    bool gpu = cs.device == TT_DEVICE_GPU;
+    if (gpu && ck.determinism) {
+        diag_error(REPL_NOPOS, "--check determinism runs in the interpreter, not with --device gpu");
+        tt_settings_free(&cs);
+        free(cargv);
+        return REPL_EXIT_INPUT;
+    }
+#ifdef TRITIUM_HAVE_GPU
+    repl_gpu_result gres = { 0 };
 #endif
-    int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_RUN, &ro);
+    repl_resolve_opts ro = { .need_grid = true, .settings = &cs };
+    int rc = repl_target_open(&t, argc, argv, REPL_OPT_LAUNCH | REPL_OPT_CMD(TT_CMD_RUN), &ro);
+    tt_settings_free(&cs);                 /* t.spec.set has them */
     if (rc) {
         repl_target_close(&t);
-#ifdef TRITIUM_HAVE_GPU
-        free(gargv);
-#endif
         free(cargv);
         return rc;
     }
@@ -404,8 +426,8 @@ static int run_command(int argc, char *const *argv)
         goto out;
     }
 #ifdef TRITIUM_HAVE_GPU
-    if (ga.gpu) {
-        if (tt_settings_env()->gpu_time)     /* developer knob (bench/compile_time.py --jit), as `tritium ptx` */
+    if (gpu) {
+        if (s->set.gpu_time)     /* developer knob (bench/compile_time.py --jit), as `tritium ptx` */
             fprintf(stderr, "gpu time: front %.2f ms; cpu %.2f ms\n", (now_seconds() - tf) * 1e3, (cpu_seconds() - cf) * 1e3);
         if (g_sigint) {
             fflush(stdout);
@@ -415,7 +437,7 @@ static int run_command(int argc, char *const *argv)
         }
         gres.front_ms = (now_seconds() - tf) * 1e3;
         double t0 = now_seconds();
-        rc = repl_gpu_execute(fn, &t.launch, &ga, &gres);
+        rc = repl_gpu_execute(fn, &t.launch, &s->set, &gres);
         rr.seconds = now_seconds() - t0;
         if (rc) goto out;
         rr.gpu = &gres;
@@ -425,16 +447,14 @@ static int run_command(int argc, char *const *argv)
     (void)tf;
     interp_options io;
     interp_options_default(&io);
-    io.sched = s->sched;
-    io.sched_seed = s->has_sched_seed ? s->sched_seed : t.launch.seed;
-    io.threads = s->threads;
-    io.numerics = s->numerics;
+    io.sched = (interp_sched)s->set.schedule.v;
+    io.sched_seed = repl_sched_seed(&s->set, t.launch.seed);
+    io.threads = (int)s->set.threads;
+    io.numerics = (tt_numerics)s->set.numerics;
     io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
-#ifdef TRITIUM_HAVE_GPU
-    if (ga.bench > 0) launch_copy(before = xmalloc(sizeof *before), &t.launch);
-#endif
+    if (s->set.bench > 0) launch_copy(before = xmalloc(sizeof *before), &t.launch);
     double t0 = now_seconds(), c0 = cpu_seconds();
     g_running = sess;
     if (g_sigint) interp_interrupt(sess);   /* Ctrl-C while compiling: no program runs */
@@ -450,7 +470,7 @@ static int run_command(int argc, char *const *argv)
         fflush(stdout);
         fprintf(stderr, "tritium: interrupted after %lld program%s\n", (long long)rr.st.programs,
                 rr.st.programs == 1 ? "" : "s");
-        if (s->json) print_json(&t, &rr);
+        if (s->set.json) print_json(&t, &rr);
         else print_text(&t, &rr);
         fflush(stdout);
         rc = REPL_EXIT_INTERRUPTED;
@@ -459,9 +479,7 @@ static int run_command(int argc, char *const *argv)
     /* faults and races are misbehaviour; uninitialized reads are warnings,
      * as the interpreter classifies them */
     rc = rr.st.faults || rr.st.races || rr.st.overflows ? REPL_EXIT_KERNEL : REPL_EXIT_OK;
-#ifdef TRITIUM_HAVE_GPU
-    if (before && rc == REPL_EXIT_OK) bench_cpu(&t.launch, sess, ga.bench, before, &rr);
-#endif
+    if (before && rc == REPL_EXIT_OK) bench_cpu(&t.launch, sess, (int)s->set.bench, before, &rr);
     /* nondeterminism: asked for, or to say whether a race changed the result */
     if (ck.determinism || rr.st.races) {
         fflush(stdout);
@@ -496,7 +514,7 @@ ran:
         if (!rr.exp[i].ok && rc == REPL_EXIT_OK) rc = REPL_EXIT_KERNEL;
     }
     rr.status = rc;
-    if (s->json) print_json(&t, &rr);
+    if (s->set.json) print_json(&t, &rr);
     else print_text(&t, &rr);
     fflush(stdout);
 out:
@@ -508,9 +526,6 @@ out:
     if (sess) interp_session_free(sess);
     if (fn) ir_func_free(fn);
     repl_target_close(&t);
-#ifdef TRITIUM_HAVE_GPU
-    free(gargv);
-#endif
     free(cargv);
     return rc;
 }

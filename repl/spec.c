@@ -8,28 +8,32 @@
 #include <stdarg.h>
 #include <string.h>
 
-enum opt_id {
-    O_GRID, O_ARG, O_CONST, O_NUM_WARPS, O_SEED, O_SAVE, O_EXPECT, O_KERNEL,
-    O_JSON, O_SCHEDULE, O_THREADS, O_NUMERICS, O_PATH, O_TENSOR,
+enum opt_id { O_GRID, O_ARG, O_CONST, O_SAVE, O_EXPECT, O_KERNEL, O_PATH, O_TENSOR, O_SETTING };
+
+_Static_assert(SCHED_IN_ORDER == 0 && SCHED_REVERSE == 1 && SCHED_RANDOM == 2 && SCHED_PARALLEL == 3,
+               "settings.def: schedule is in-order|reverse|random|parallel");
+
+/* The launch's syntax: the table that `run`, `debug`, `diff`, `ir`, `ptx`,
+ * the debugger's `set`/`load` commands and repl_settings_take consult, with
+ * the settings of the launch spec (settings_opts). */
+static const repl_option opts[] = {
+    { "--grid", O_GRID, true, REPL_KEY_OPTION, -1 },
+    { "--arg", O_ARG, true, REPL_KEY_PARAM, -1 },
+    { "--const", O_CONST, true, REPL_KEY_PARAM, -1 },
+    { "--tensor", O_TENSOR, true, REPL_KEY_PARAM, -1 },
+    { "--save", O_SAVE, true, REPL_KEY_OPTION_PARAM, -1 },
+    { "--expect", O_EXPECT, true, REPL_KEY_OPTION_PARAM, -1 },
+    { "--kernel", O_KERNEL, true, REPL_KEY_OPTION, -1 },
+    { "--path", O_PATH, true, REPL_KEY_OPTION, -1 },
 };
 
-/* The launch-spec options: the one table that `run`, `debug`, `diff`, `ir`,
- * `ptx`, the debugger's `set`/`load` commands and repl_gpu_take consult. */
-static const repl_option opts[] = {
-    { "--grid", O_GRID, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
-    { "--arg", O_ARG, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
-    { "--const", O_CONST, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
-    { "--tensor", O_TENSOR, REPL_OPT_LAUNCH, true, REPL_KEY_PARAM },
-    { "--num-warps", O_NUM_WARPS, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
-    { "--seed", O_SEED, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
-    { "--save", O_SAVE, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION_PARAM },
-    { "--expect", O_EXPECT, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION_PARAM },
-    { "--kernel", O_KERNEL, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
-    { "--path", O_PATH, REPL_OPT_LAUNCH, true, REPL_KEY_OPTION },
-    { "--json", O_JSON, REPL_OPT_RUN, false, REPL_KEY_OPTION },
-    { "--schedule", O_SCHEDULE, REPL_OPT_RUN, true, REPL_KEY_OPTION },
-    { "--threads", O_THREADS, REPL_OPT_RUN, true, REPL_KEY_OPTION },
-    { "--numerics", O_NUMERICS, REPL_OPT_RUN, true, REPL_KEY_OPTION },
+/* Every settings row as an option; the launch spec's are those a "# tritium:"
+ * line may carry (TT_CMD_COMMENT). */
+static const repl_option settings_opts[TT_SET_COUNT] = {
+#define TT_SETTING(ID, field, TYPE, flag, ...) \
+    [TT_SET_##ID] = { flag, O_SETTING, TT_SET_T_##TYPE != TT_SET_T_BOOL, REPL_KEY_OPTION, TT_SET_##ID },
+#include "tritium/settings.def"
+#undef TT_SETTING
 };
 
 const repl_option *repl_spec_option(const char *word)
@@ -38,7 +42,23 @@ const repl_option *repl_spec_option(const char *word)
     size_t n = eq ? (size_t)(eq - word) : strlen(word);
     for (size_t k = 0; k < TT_COUNTOF(opts); k++)
         if (strlen(opts[k].name) == n && !strncmp(opts[k].name, word, n)) return &opts[k];
-    return NULL;
+    int id = tt_setting_by_flag(word, TT_CMD_COMMENT, NULL);
+    return id >= 0 ? &settings_opts[id] : NULL;
+}
+
+/* Whether a parse with `allowed` takes settings row id. */
+static bool setting_allowed(int id, unsigned allowed)
+{
+    const tt_setting_info *r = tt_setting_row((tt_setting_id)id);
+    if (!(r->commands & TT_CMD_COMMENT)) return false;         /* a command's own: repl_settings_take */
+    if (r->scope == TT_SCOPE_LAUNCH) return allowed & REPL_OPT_LAUNCH;
+    return (allowed & REPL_OPT_RUN) || (r->commands & (allowed >> 8));
+}
+
+uint64_t repl_sched_seed(const tt_settings *s, uint64_t launch_seed)
+{
+    if (s->schedule.has_n) return s->schedule.n;
+    return tt_settings_given(s, TT_SET_SCHEDULE_SEED) ? s->schedule_seed : launch_seed;
 }
 
 static const char *const gen_kinds[] = { "randn", "rand", "zeros", "ones", "empty", "arange", "full" };
@@ -69,8 +89,7 @@ static bool perr(const pstate *ps, const char *fmt, ...)
 void repl_spec_init(repl_spec *s)
 {
     memset(s, 0, sizeof *s);
-    s->sched = SCHED_IN_ORDER;
-    s->numerics = NUMERICS_IEEE;
+    tt_settings_copy(&s->set, tt_settings_env());
 }
 
 const repl_value *repl_spec_value(const repl_spec *s, const char *name)
@@ -117,6 +136,9 @@ void repl_spec_free(repl_spec *s)
     free(s->positional);
     for (int i = 0; i < s->npaths; i++) free(s->paths[i]);
     free(s->paths);
+    tt_settings_free(&s->set);
+    for (int i = 0; i < s->nowned; i++) free(s->owned[i]);
+    free(s->owned);
     repl_spec_init(s);
 }
 
@@ -606,19 +628,9 @@ static bool parse_check(const pstate *ps, const char *w, bool expect)
     return true;
 }
 
-static bool parse_uint(const char *w, uint64_t *out)
-{
-    int64_t v;
-    bool u64;
-    if (!repl_parse_int(w, &v, &u64) || (!u64 && v < 0)) return false;
-    *out = (uint64_t)v;
-    return true;
-}
-
 static bool apply(pstate *ps, const repl_option *o, const char *val)
 {
     repl_spec *s = ps->s;
-    uint64_t u;
     switch (o->id) {
     case O_GRID:
         if (s->grid && s->grid_from_comment == ps->from_comment)
@@ -641,51 +653,23 @@ static bool apply(pstate *ps, const repl_option *o, const char *val)
         s->kernel = xstrdup(val);
         s->kernel_from_comment = ps->from_comment;
         return true;
-    case O_NUM_WARPS:
-        if (!parse_uint(val, &u) || u < 1 || u > 32 || (u & (u - 1)))
-            return perr(ps, "--num-warps: expected a power of two from 1 to 32, got '%s'", val);
-        s->num_warps = (int)u;
-        return true;
-    case O_SEED:
-        if (!parse_uint(val, &u)) return perr(ps, "--seed: expected a non-negative integer, got '%s'", val);
-        s->has_seed = true;
-        s->seed = u;
-        return true;
     case O_PATH:
         if (!*val) return perr(ps, "--path: empty directory");
         s->paths = xrealloc(s->paths, sizeof *s->paths * (size_t)(s->npaths + 1));
         s->paths[s->npaths++] = join_path(ps, val);
         return true;
-    case O_JSON:
-        s->json = true;
-        return true;
-    case O_SCHEDULE: {
-        s->has_sched = true;
-        s->has_sched_seed = false;
-        if (!strcmp(val, "in-order")) s->sched = SCHED_IN_ORDER;
-        else if (!strcmp(val, "reverse")) s->sched = SCHED_REVERSE;
-        else if (!strcmp(val, "parallel")) s->sched = SCHED_PARALLEL;
-        else if (!strcmp(val, "random")) s->sched = SCHED_RANDOM;
-        else if (!strncmp(val, "random:", 7)) {
-            if (!parse_uint(val + 7, &u))
-                return perr(ps, "--schedule: expected random:SEED with a non-negative integer SEED, got '%s'", val);
-            s->sched = SCHED_RANDOM;
-            s->has_sched_seed = true;
-            s->sched_seed = u;
-        } else {
-            return perr(ps, "--schedule: unknown schedule '%s' (expected in-order, reverse, random[:SEED] or parallel)", val);
+    case O_SETTING: {
+        char err[256];
+        const char *v = NULL;
+        if (val) {                             /* the settings' strings point to a copy */
+            s->owned = xrealloc(s->owned, sizeof *s->owned * (size_t)(s->nowned + 1));
+            v = s->owned[s->nowned++] = xstrdup(val);
         }
+        if (!tt_settings_set(&s->set, (tt_setting_id)o->setting, v, ps->from_comment ? TT_SRC_COMMENT : TT_SRC_ARGV,
+                             err, sizeof err))
+            return perr(ps, "%s %s: %s", o->name, val ? val : "", err);
         return true;
     }
-    case O_THREADS:
-        if (!parse_uint(val, &u) || u > 4096)
-            return perr(ps, "--threads: expected a number of threads from 0 (all cores) to 4096, got '%s'", val);
-        s->threads = (int)u;
-        return true;
-    case O_NUMERICS:
-        if (!tt_numerics_parse(val, &s->numerics))
-            return perr(ps, "--numerics: unknown mode '%s' (expected ieee or fast; gpu is an alias of fast)", val);
-        return true;
     }
     return false;
 }
@@ -706,10 +690,16 @@ bool repl_spec_parse(repl_spec *s, int argc, char *const *argv, unsigned allowed
         size_t n = eq ? (size_t)(eq - w) : strlen(w);
         const repl_option *o = repl_spec_option(w);
         if (!o) {
-            const char *names[TT_COUNTOF(opts)];
+            /* suggestions: the launch syntax and the settings the command takes */
+            const char *names[TT_COUNTOF(opts) + TT_SET_COUNT];
             int nn = 0;
-            for (size_t k = 0; k < TT_COUNTOF(opts); k++)
-                if (opts[k].group & allowed) names[nn++] = opts[k].name;
+            for (size_t k = 0; k < TT_COUNTOF(opts) && (allowed & REPL_OPT_LAUNCH); k++) names[nn++] = opts[k].name;
+            for (int k = 0; k < TT_SET_COUNT; k++) {
+                const tt_setting_info *r = tt_setting_row((tt_setting_id)k);
+                if (r->flag && r->flag[0] == '-' && !strchr(r->flag, '|') && strlen(r->flag) != n &&
+                    (setting_allowed(k, allowed) || (r->commands & (allowed >> 8))))
+                    names[nn++] = r->flag;
+            }
             char *word = xstrndup(w, n);
             const char *sug = repl_suggest(word, names, nn);
             if (sug) perr(&ps, "unknown option '%s' (did you mean '%s'?)", word, sug);
@@ -717,7 +707,8 @@ bool repl_spec_parse(repl_spec *s, int argc, char *const *argv, unsigned allowed
             free(word);
             return false;
         }
-        if (!(o->group & allowed)) return perr(&ps, "option '%s' cannot be used here", o->name);
+        if (o->setting < 0 ? !(allowed & REPL_OPT_LAUNCH) : !setting_allowed(o->setting, allowed))
+            return perr(&ps, "option '%s' cannot be used here", o->name);
         const char *val = NULL;
         if (o->takes_value) {
             if (eq) val = eq + 1;

@@ -71,6 +71,10 @@ int repl_target_open(repl_target *t, int argc, char *const *argv, unsigned allow
 {
     memset(t, 0, sizeof *t);
     repl_spec_init(&t->spec);
+    if (o->settings) {                 /* the command's settings, which the launch spec's join */
+        tt_settings_free(&t->spec.set);
+        tt_settings_copy(&t->spec.set, o->settings);
+    }
     int rc = REPL_EXIT_INPUT;
 
     /* 1. the command line on its own, for the file name and early errors */
@@ -132,8 +136,11 @@ int repl_target_open(repl_target *t, int argc, char *const *argv, unsigned allow
         repl_words_free(wc, words);
         if (!ok) goto out;
         if (want && t->spec.kernel && strcmp(want, t->spec.kernel)) {
-            repl_spec_free(&t->spec);  /* its launch is for another kernel */
-            repl_spec_init(&t->spec);
+            tt_settings kept;          /* its launch is for another kernel: the command's settings stay */
+            tt_settings_copy(&kept, o->settings ? o->settings : tt_settings_env());
+            repl_spec_free(&t->spec);
+            tt_settings_free(&t->spec.set);
+            t->spec.set = kept;
         }
     }
 

@@ -315,6 +315,18 @@ bool tt_settings_set(tt_settings *s, tt_setting_id id, const char *value, tt_set
 
 bool tt_settings_given(const tt_settings *s, tt_setting_id id) { return s->src[id] != TT_SRC_DEFAULT; }
 
+void tt_settings_copy(tt_settings *dst, const tt_settings *src)
+{
+    *dst = *src;
+    for (int i = 0; i < TT_SET_COUNT; i++)
+        if (rows[i].type == TT_SET_T_LIST) {
+            tt_strlist *l = field(dst, (tt_setting_id)i);
+            const char **v = l->n ? xmalloc(sizeof *v * (size_t)l->n) : NULL;
+            if (l->n) memcpy(v, l->v, sizeof *v * (size_t)l->n);
+            l->v = v;
+        }
+}
+
 void tt_settings_free(tt_settings *s)
 {
     for (int i = 0; i < TT_SET_COUNT; i++)

@@ -145,6 +145,8 @@ bool tt_settings_set(tt_settings *s, tt_setting_id id, const char *value, tt_set
                      size_t errlen);
 /* Whether the row's value came from anything but its default. */
 bool tt_settings_given(const tt_settings *s, tt_setting_id id);
+/* *dst = *src with dst's own LIST arrays (free them with tt_settings_free). */
+void tt_settings_copy(tt_settings *dst, const tt_settings *src);
 /* Free the LIST arrays of s (the words stay the caller's) and empty them. */
 void tt_settings_free(tt_settings *s);
 /* Make s hold its own copy of every string (never freed: for holders that
@@ -173,7 +175,7 @@ bool tt_settings_same_code(const tt_settings *a, const tt_settings *b);
 
 /* ---- texts (settings_text.c) --------------------------------------------- */
 
-/* The options of the rows accepted by `command` (one TT_CMD_* bit) whose
+/* The options of the rows accepted by `command` (TT_CMD_* bits: any of them) whose
  * scope is in `scopes` (a bit per tt_setting_scope), one per line as usage
  * texts show them: "  --numerics M           help..." wrapped at 79
  * columns. */

@@ -678,11 +678,11 @@ START_TEST(cli_errors)
     result_free(&r);
     r = run_env(NULL, "diff", va, "--rtol", "abc", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--rtol: expected a non-negative number");
+    EXPECT_IN(r.err, "--rtol abc: expected a non-negative number");
     result_free(&r);
     r = run_env(NULL, "diff", va, "--numerics", "fastest", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "expected ieee or fast");
+    EXPECT_IN(r.err, "--numerics fastest: expected one of ieee, fast, gpu");
     result_free(&r);
     r = run_env(NULL, "run", va, "--arch", "sm_80", NULL);
     EXPECT_STATUS(r, 2);
@@ -690,19 +690,19 @@ START_TEST(cli_errors)
     result_free(&r);
     r = run_env(NULL, "run", va, "--device", "tpu", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--device: expected cpu or gpu");
+    EXPECT_IN(r.err, "--device tpu: expected one of cpu, gpu, cuda");
     result_free(&r);
     r = run_env(NULL, "ptx", va, "--arch", "90", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--arch: expected sm_NN");
+    EXPECT_IN(r.err, "--arch 90: expected sm_NN");
     result_free(&r);
     r = run_env(NULL, "ptx", va, "--arch", "sm_80a", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--arch: expected sm_NN");
+    EXPECT_IN(r.err, "--arch sm_80a: expected sm_NN");
     result_free(&r);
     r = run_env(NULL, "ptx", va, "--mma", "fast", NULL);
     EXPECT_STATUS(r, 2);
-    EXPECT_IN(r.err, "--mma: expected wgmma or sync");
+    EXPECT_IN(r.err, "--mma fast: expected one of wgmma, sync, 1, 0");
     result_free(&r);
     r = run_env(NULL, "run", va, "--mma", "sync", NULL);
     EXPECT_STATUS(r, 2);
@@ -734,6 +734,8 @@ START_TEST(cli_errors)
     r = run_env(NULL, "run", "--help", NULL);
     EXPECT_STATUS(r, 0);
     EXPECT_IN(r.out, "--bench N");
+    EXPECT_IN(r.out, "--check WHAT");                  /* every option of run, from settings.def */
+    EXPECT_IN(r.out, "--device D");
     result_free(&r);
     free(va);
 }

@@ -134,29 +134,37 @@ START_TEST(consts_and_options)
     ck_assert_int_eq(val(&s, "BLOCK")->kind, VAL_EXPR);
     ck_assert_str_eq(val(&s, "DT")->text, "tl.float16");
     ck_assert_str_eq(s.grid, "4,8");
-    ck_assert_int_eq(s.num_warps, 8);
-    ck_assert(s.has_seed && s.seed == 16);
-    ck_assert(s.json);
-    ck_assert_int_eq(s.sched, SCHED_RANDOM);
-    ck_assert(s.has_sched_seed && s.sched_seed == 7);
-    ck_assert_int_eq(s.threads, 3);
-    ck_assert_int_eq(s.numerics, NUMERICS_FAST);
+    ck_assert_int_eq(s.set.num_warps, 8);
+    ck_assert(tt_settings_given(&s.set, TT_SET_SEED) && s.set.seed == 16);
+    ck_assert(s.set.json);
+    ck_assert_int_eq(s.set.schedule.v, SCHED_RANDOM);
+    ck_assert(s.set.schedule.has_n && s.set.schedule.n == 7);
+    ck_assert_uint_eq(repl_sched_seed(&s.set, 99), 7);
+    ck_assert_int_eq(s.set.threads, 3);
+    ck_assert_int_eq(s.set.numerics, NUMERICS_FAST);
     ck_assert_str_eq(s.kernel, "k2");
     repl_spec_free(&s);
     /* one numerics mode, one name: `fast`, with `gpu` as its alias */
     repl_spec_init(&s);
     ck_assert(parse_line(&s, "--numerics fast", ALL, false, NULL));
-    ck_assert_int_eq(s.numerics, NUMERICS_FAST);
-    ck_assert_str_eq(tt_numerics_name(s.numerics), "fast");
+    ck_assert_int_eq(s.set.numerics, NUMERICS_FAST);
+    ck_assert_str_eq(tt_numerics_name((tt_numerics)s.set.numerics), "fast");
     ck_assert(parse_line(&s, "--numerics ieee", ALL, false, NULL));
-    ck_assert_int_eq(s.numerics, NUMERICS_IEEE);
-    ck_assert_str_eq(tt_numerics_name(s.numerics), "ieee");
+    ck_assert_int_eq(s.set.numerics, NUMERICS_IEEE);
+    ck_assert_str_eq(tt_numerics_name((tt_numerics)s.set.numerics), "ieee");
+    /* --schedule-seed, and the launch's seed when neither gives one */
+    ck_assert(parse_line(&s, "--schedule random --schedule-seed 5", ALL, false, NULL));
+    ck_assert_uint_eq(repl_sched_seed(&s.set, 99), 5);
+    repl_spec_free(&s);
+    repl_spec_init(&s);
+    ck_assert(parse_line(&s, "--schedule random", ALL, false, NULL));
+    ck_assert_uint_eq(repl_sched_seed(&s.set, 99), 99);
     repl_spec_free(&s);
 }
 END_TEST
 
-/* One option table: the debugger's `set` commands and repl_gpu_take read
- * which options take a value and what a later one replaces from it. */
+/* One option table: the debugger's `set` commands and repl_settings_take
+ * read which options take a value and what a later one replaces from it. */
 START_TEST(option_table)
 {
     static const char *const valued[] = { "--grid", "--arg", "--const", "--num-warps", "--seed", "--save",
@@ -213,7 +221,7 @@ START_TEST(comment_then_command_line)
     ck_assert(!x->from_comment);
     ck_assert(val(&s, "n")->from_comment);
     ck_assert_str_eq(val(&s, "B")->text, "32");
-    ck_assert(s.has_seed && s.seed == 3);          /* kept from the comment */
+    ck_assert(tt_settings_given(&s.set, TT_SET_SEED) && s.set.seed == 3);   /* kept from the comment */
     /* a name given with --arg in the comment may be replaced by --const */
     ck_assert(parse_line(&s, "--const n=5", ALL, false, NULL));
     ck_assert(val(&s, "n")->is_const && !val(&s, "n")->from_comment);
@@ -285,18 +293,17 @@ START_TEST(error_messages)
         { "--json", REPL_OPT_LAUNCH, false, "tritium: error: option '--json' cannot be used here\n" },
         { "--json=1", ALL, false, "tritium: error: option '--json' takes no value\n" },
         { "--grid", ALL, false, "tritium: error: option '--grid' needs a value\n" },
-        { "--num-warps 3", ALL, false, "tritium: error: --num-warps: expected a power of two from 1 to 32, got '3'\n" },
-        { "--num-warps 64", ALL, false, "tritium: error: --num-warps: expected a power of two from 1 to 32, got '64'\n" },
-        { "--seed -1", ALL, false, "tritium: error: --seed: expected a non-negative integer, got '-1'\n" },
+        /* settings (settings.def): the option, the value, what was expected */
+        { "--num-warps 3", ALL, false, "tritium: error: --num-warps 3: expected one of 1, 2, 4, 8, 16, 32\n" },
+        { "--num-warps 64", ALL, false, "tritium: error: --num-warps 64: expected one of 1, 2, 4, 8, 16, 32\n" },
+        { "--seed -1", ALL, false, "tritium: error: --seed -1: expected a non-negative integer\n" },
         { "--schedule shuffled", ALL, false,
-          "tritium: error: --schedule: unknown schedule 'shuffled' (expected in-order, reverse, random[:SEED] or "
-          "parallel)\n" },
+          "tritium: error: --schedule shuffled: expected one of in-order, reverse, random[:SEED], parallel\n" },
         { "--schedule random:x", ALL, false,
-          "tritium: error: --schedule: expected random:SEED with a non-negative integer SEED, got 'random:x'\n" },
-        { "--threads many", ALL, false,
-          "tritium: error: --threads: expected a number of threads from 0 (all cores) to 4096, got 'many'\n" },
-        { "--numerics fastest", ALL, false,
-          "tritium: error: --numerics: unknown mode 'fastest' (expected ieee or fast; gpu is an alias of fast)\n" },
+          "tritium: error: --schedule random:x: expected random:SEED with a non-negative integer SEED\n" },
+        { "--threads many", ALL, false, "tritium: error: --threads many: expected an integer from 0 to 4096\n" },
+        { "--numerics fastest", ALL, false, "tritium: error: --numerics fastest: expected one of ieee, fast, gpu\n" },
+        { "--device gpu", ALL, false, "tritium: error: unknown option '--device'\n" },
         { "--expect o=r.npy,rtol=x", ALL, false,
           "tritium: error: --expect o: rtol: expected a non-negative number, got 'x'\n" },
         { "--expect o=r.npy,atol=-1", ALL, false,
