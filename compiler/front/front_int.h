@@ -314,6 +314,11 @@ bool sema_tensor_attr(sema *S, src_pos p, sval self, const char *name, sval *out
  * `v.name` resolves it (sema_expr.c); false when there is none. */
 bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out);
 bool sema_python_builtin(const char *name, sval *out);
+/* sema_version.c: tl.NAME that the followed Triton version lacks is an error
+ * at p; sema_version_call also refuses builtins the version removed and
+ * load/store keywords 3.9 dropped (kwn: the call's keyword names). */
+void sema_version_attr(sema *S, src_pos p, const char *name);
+void sema_version_call(sema *S, src_pos p, const char *name, const char **kwn, int nkw);
 /* The module with absolute dotted name `name` (Triton's, or a file found on
  * the search path); false with *why (arena) when there is none. */
 bool sema_module_by_name(sema *S, const char *name, sval *out, const char **why);

@@ -274,4 +274,37 @@ const char front_prelude_text[] =
     "            c = tl.reshape(c, (c.shape[0], 2 * c.shape[1]))\n"
     "        else:\n"
     "            c = tl.reshape(c, (c.shape[0], c.shape[1], 2 * c.shape[2]))\n"
-    "        return c\n";
+    "        return c\n"
+    /* Triton 3.7's standard.py squeeze/unsqueeze */
+    "\n"
+    "@triton.jit\n"
+    "def __tl_squeeze(x, dim: tl.constexpr):\n"
+    "    tl.static_assert(-len(x.shape) <= dim and dim < len(x.shape))\n"
+    "    _dim: tl.constexpr = dim + len(x.shape) if dim < 0 else dim\n"
+    "    tl.static_assert(x.shape[_dim] == 1)\n"
+    "    return x.reshape(x.shape[:_dim] + x.shape[_dim + 1:])\n"
+    "\n"
+    "@triton.jit\n"
+    "def __tl_unsqueeze(x, dim: tl.constexpr):\n"
+    "    ndim: tl.constexpr = len(x.shape) + 1\n"
+    "    tl.static_assert(-ndim <= dim and dim < ndim)\n"
+    "    _dim: tl.constexpr = dim + ndim if dim < 0 else dim\n"
+    "    return x.reshape(x.shape[:_dim] + (1, ) + x.shape[_dim:])\n"
+    /* Triton 3.9's standard.py softmax: the shape is always kept (keep_dims
+     * is deprecated and ignored, keyword-only like ieee_rounding) */
+    "\n"
+    "@triton.jit\n"
+    "def __tl_softmax_39(x, dim=None, keep_dims=None, ieee_rounding=False):\n"
+    "    if dim is None:\n"
+    "        _dim: tl.constexpr = 0\n"
+    "    else:\n"
+    "        _dim: tl.constexpr = dim\n"
+    "    z = x - tl.max(x, _dim, keep_dims=True)\n"
+    "    num = tl.exp(z)\n"
+    "    den = tl.sum(num, _dim, keep_dims=True)\n"
+    "    return num / den\n"
+    /* Triton 3.8's standard.py topk: descending= (True: the k largest) */
+    "\n"
+    "@triton.jit\n"
+    "def __tl_topk_38(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr = True):\n"
+    "    return __tl_sort_impl(x, k=k, dim=dim, descending=descending)\n";

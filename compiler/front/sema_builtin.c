@@ -47,14 +47,17 @@ static bool prelude_func(sema *S, const char *name, sval *out, bool random)
     static const char *const names[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x",
                                          "philox", "uint_to_uniform_float", "pair_uniform_to_normal",
                                          "swizzle2d", "reduce_or", "softmax", "sort", "topk", "bitonic_merge",
-                                         "flip", "interleave", NULL };
+                                         "flip", "interleave", "squeeze", "unsqueeze", NULL };
     static const char *const rnames[] = { "rand", "randint", "randn", "randint4x", "rand4x", "randn4x", "philox",
                                           "philox_impl", "uint_to_uniform_float", "pair_uniform_to_normal", NULL };
     const char *const *tab = random ? rnames : names;
     for (int k = 0; tab[k]; k++) {
         if (strcmp(tab[k], name)) continue;
         char full[64];
-        snprintf(full, sizeof full, "__tl_%s", name);
+        /* where releases differ: softmax keeps the shape from 3.9, topk takes descending= from 3.8 */
+        const char *suffix = (!random && !strcmp(name, "softmax") && front_triton_version() >= 9) ? "_39"
+                             : (!random && !strcmp(name, "topk") && front_triton_version() >= 8) ? "_38" : "";
+        snprintf(full, sizeof full, "__tl_%s%s", name, suffix);
         for (int i = S->m->nuser; i < S->m->funcs.n; i++) {
             if (!strcmp(S->m->funcs.v[i].name, full)) {
                 *out = (sval){ .k = V_FUNC, .i = i, .v = -1 };
@@ -259,6 +262,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (!self || self->k != V_BUILTIN || !self->s) sema_error(S, p, "a libdevice function can only be called");
         return sema_libdevice_call(S, p, self->s, args, nargs, kwn, kwv, nkw);
     }
+    sema_version_call(S, p, btab[id].name, kwn, nkw);
     bargs B;
     sema_bind_args(S, p, id, self, args, nargs, kwn, kwv, nkw, &B);
     sema_setloc(S, p);

@@ -107,7 +107,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(DESC_SCATTER, "scatter", "desc,value,x_offsets,y_offset", IN_TDESC) \
     X(JOIN, "join", "a,b", IN_TL) \
     X(SPLIT, "split", "a", IN_TL | IN_METHOD) \
-    X(CAT, "cat", "input,other,can_reorder", IN_TL) \
+    X(CAT, "cat", "input,other,can_reorder,dim", IN_TL) \
     X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
     X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \
     X(BROADCAST, "broadcast", "input,other", IN_TL) \

@@ -101,6 +101,7 @@ static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *ou
 {
     *why = NULL;
     if (mod.i < MOD_USER) {
+        if (mod.i == MOD_TL) sema_version_attr(S, p, name);
         if (sema_module_attr(S, (int)mod.i, name, out)) return true;
         *why = arena_strdup(S->a, "no such function or dtype in this module, or tritium does not support it yet");
         return false;

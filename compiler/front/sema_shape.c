@@ -87,10 +87,40 @@ static sval cat(sema *S, src_pos p, const bargs *B)
 {
     sval a = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "input");
     sval b = sema_want_tensor(S, p, sema_arg_req(S, p, B, "other"), "other");
-    if (!sema_arg_bool(S, p, B, "can_reorder", false))
+    int v = front_triton_version();
+    if (v < 7 && sema_arg_has(B, "dim"))
+        sema_error(S, p, "cat() got an unexpected keyword argument 'dim' (added in Triton 3.7; tritium follows Triton "
+                   "3.%d: TRITIUM_TRITON_VERSION)", v);
+    bool reorder = sema_arg_bool(S, p, B, "can_reorder", false);
+    if (!reorder && v < 7)
         sema_error(S, p, "cat: current implementation of `cat` always may reorder elements: pass can_reorder=True");
     same_dtype(S, p, "cat", &a, &b);
     const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);
+    if (!reorder) {
+        /* Triton 3.7+ core.py cat (can_reorder=False): order-keeping along
+         * dim, as join, a permute that moves the new minor axis before dim,
+         * and a reshape that merges the two */
+        int rank = ta->rank;
+        if (rank != tb->rank) sema_error(S, p, "tensors must have the same rank, got %d and %d", rank, tb->rank);
+        int64_t dim = sema_arg_has(B, "dim") ? sema_want_int(S, p, sema_arg(B, "dim"), "dim") : 0;
+        if (rank == 0 || dim < -rank || dim >= rank)
+            sema_error(S, p, "invalid axis %lld. Expected %d <= axis < %d", (long long)dim, -rank, rank);
+        if (dim < 0) dim += rank;
+        for (int i = 0; i < rank; i++)
+            if (ta->shape[i] != tb->shape[i])
+                sema_error(S, p, "tl.cat requires tensors of the same shape, got %s and %s", sv_describe(S, &a),
+                           sv_describe(S, &b));
+        int64_t shape[IR_MAX_RANK], order[IR_MAX_RANK], tshape[IR_MAX_RANK];
+        for (int i = 0; i < rank; i++) shape[i] = ta->shape[i];
+        sval c = join(S, p, a, b);
+        for (int i = 0, k = 0; i <= rank; i++) order[i] = i == dim ? rank : k++;
+        for (int i = 0; i <= rank; i++) tshape[i] = order[i] == rank ? 2 : shape[order[i]];
+        sema_setloc(S, p);
+        sval t = sema_emit(S, IR_TRANS, sema_type(c.dt, c.pt, rank + 1, tshape), 1, &c.v, c.dt, c.pt);
+        ir_attr_set(ir_def(S->fn, t.v), "order", ir_attr_array(S->fn, rank + 1, order));
+        shape[dim] *= 2;
+        return sema_reshape(S, p, t, rank, shape);
+    }
     if (ta->rank != 1 || tb->rank != 1 || ta->shape[0] != tb->shape[0])
         sema_error(S, p, "cat: expected two 1-D tensors of one shape, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
     int64_t n = 2 * ta->shape[0];

@@ -66,6 +66,12 @@ int front_params(const front_module *m, const char *kernel, const front_param **
  * f32), constexpr parameters their values from l->consts or their defaults.
  * The result is verified. Returns NULL after printing diagnostics. */
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l);
+/* The Triton release whose language the front end follows, as its minor
+ * version (Triton 3.N: N, 6..9): settings.def TRITON_VERSION
+ * (TRITIUM_TRITON_VERSION, default 3.9) unless front_set_triton_version
+ * gave one (-1: back to the setting). sema_version.c lists what differs. */
+int front_triton_version(void);
+void front_set_triton_version(int minor);
 
 /* ---- debugger expressions ----------------------------------------------
  * `print acc[:, None] * 2` in a stopped program: the expression is compiled

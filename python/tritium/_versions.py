@@ -36,6 +36,11 @@ an attribute, a dataclass field) and by version only where it cannot:
   every kind of argument tritium passes (ints by range, 1 as a constexpr,
   16-byte alignment, tuples, named tuples, descriptors); by version.
 
+- the language: the front end follows the installed release's language
+  (TRITIUM_TRITON_VERSION, set by export_language_version before the
+  library loads unless the user set it; settings.def TRITON_VERSION, default
+  3.9; compiler/front/sema_version.c lists the builtins added and removed).
+
 An older Triton than 3.6 is an error at start (UnsupportedTriton). A newer
 one than 3.9 is a warning: its launch path still has every required feature
 above (else that is an error naming the feature), so its programs most likely
@@ -44,6 +49,7 @@ Triton; what tritium cannot know is the new release's language, which its
 compiler refuses by name or a test shows.
 """
 import inspect
+import os
 import re
 import sys
 
@@ -270,6 +276,38 @@ class Facts:
                 ("TensorDescriptor fields", ", ".join(self.descriptor_fields)),
                 ("compile options", len(self.option_keys))]
         return "\n".join("%s: %s" % r for r in rows)
+
+
+LANGUAGE_ENV = "TRITIUM_TRITON_VERSION"
+
+
+def language_version(text=None):
+    """The Triton release whose language tritium's front end follows for
+    Triton `text` (default: the installed one, read from its metadata without
+    importing it): its X.Y, 3.9 for a newer one, 3.6 for an older one or none.
+    The library reads it from TRITIUM_TRITON_VERSION (settings.def
+    TRITON_VERSION; compiler/front/sema_version.c lists what differs)."""
+    if text is None:
+        try:
+            from importlib import metadata
+            text = metadata.version("triton")
+        except Exception:
+            try:
+                import triton
+                text = triton.__version__
+            except Exception:
+                return _fmt(NEWEST_TESTED)
+    v = parse_version(text)[:2]
+    return _fmt(min(max(v, OLDEST), NEWEST_TESTED))
+
+
+def export_language_version():
+    """Set TRITIUM_TRITON_VERSION from the installed Triton before the library
+    reads its environment, unless the user set it (to follow another
+    release's language on purpose)."""
+    if not os.environ.get(LANGUAGE_ENV):
+        os.environ[LANGUAGE_ENV] = language_version()
+    return os.environ[LANGUAGE_ENV]
 
 
 _FACTS = []

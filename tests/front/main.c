@@ -50,6 +50,7 @@ int main(void)
         suite_add_tcase(s, tc_tuple());
         suite_add_tcase(s, tc_deadcode());
         suite_add_tcase(s, tc_live());
+        suite_add_tcase(s, tc_lang39());
     }
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

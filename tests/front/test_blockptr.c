@@ -149,9 +149,15 @@ START_TEST(tensor_descriptor_copy)
 }
 END_TEST
 
+/* Block pointers are the language of Triton 3.6-3.8 (3.9's core.py removed
+ * make_block_ptr and advance): these tests follow 3.8. */
+static void follow_38(void) { front_set_triton_version(8); }
+static void follow_default(void) { front_set_triton_version(-1); }
+
 TCase *tc_blockptr(void)
 {
     TCase *tc = tcase_create("blockptr");
+    tcase_add_checked_fixture(tc, follow_38, follow_default);
     tcase_add_test(tc, blockptr_matmul_matches_fmaf);
     tcase_add_test(tc, blockptr_unchecked_faults);
     tcase_add_test(tc, blockptr_errors);

@@ -95,6 +95,7 @@ TCase *tc_fp8(void);
 TCase *tc_tuple(void);
 TCase *tc_deadcode(void);
 TCase *tc_live(void);
+TCase *tc_lang39(void);
 /* Expectations the front end does not meet yet (front-end bugs); run only
  * with TRITIUM_FRONT_KNOWN_BUGS=1. */
 TCase *tc_known_bugs(void);

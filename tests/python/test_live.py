@@ -271,6 +271,11 @@ def test_constexpr_value_and_block_pointer_type():
         tl.store(yb, y.to(yb.type.element_ty), boundary_check=(0,))
 
     x, y = torch.arange(16, dtype=torch.float32) + 0.25, torch.zeros(16, dtype=torch.float16)
+    if tuple(int(v) for v in triton.__version__.split(".")[:2]) >= (3, 9):
+        # 3.9's core.py make_block_ptr: NotImplementedError (tritium follows the installed release)
+        with pytest.raises(Exception, match="Block pointers have been removed in favor of the tensor descriptor API"):
+            k[(1,)](x, y, B=16, DT=tl.float32)
+        return
     k[(1,)](x, y, B=16, DT=tl.float32)
     assert torch.equal(y, (x * 2).half())
 

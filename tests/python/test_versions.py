@@ -249,3 +249,22 @@ def test_round_f32_to_tf32_is_refused_by_name():
         desc_copy[(1,)](d, y)
     desc_copy[(1,)](TensorDescriptor.from_tensor(x, [16, 16]), y)
     assert torch.equal(x, y)
+
+
+def test_language_version_follows_the_installed_triton():
+    """The release whose language the front end follows (settings.def
+    TRITON_VERSION, TRITIUM_TRITON_VERSION): the installed X.Y, clamped to
+    3.6..3.9; the package sets it before loading the library."""
+    assert _versions.language_version("3.6.0") == "3.6"
+    assert _versions.language_version("3.8.1") == "3.8"
+    assert _versions.language_version("3.10.0+git12") == "3.9"
+    assert _versions.language_version("3.5.1") == "3.6"
+    code = "import os, tritium._lib as L; L.lib(); print(os.environ['TRITIUM_TRITON_VERSION'])"
+    env = dict(os.environ)
+    env.pop("TRITIUM_TRITON_VERSION", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "%d.%d" % min(max(V, (3, 6)), (3, 9))
+    # a version the user set wins (to follow another release's language on purpose)
+    env["TRITIUM_TRITON_VERSION"] = "3.7"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "3.7"

@@ -1,0 +1,239 @@
+/* test_lang39.c — the language of Triton 3.7-3.9 and the release it follows
+ * (settings.def TRITON_VERSION, compiler/front/sema_version.c). Each test
+ * names the Triton source it follows; kernels run in the interpreter and
+ * are compared with plain C expectations. */
+#include <math.h>
+#include "tfront.h"
+#include "tritium/interp.h"
+
+/* ---- running a kernel ------------------------------------------------------ */
+
+static tt_tensor *targ(launch *l, const char *name)
+{
+    for (int i = 0; i < l->nargs; i++)
+        if (!strcmp(l->args[i].name, name)) return l->args[i].tensor;
+    ck_abort_msg("no argument %s", name);
+    return NULL;
+}
+
+/* Compile kernel k of src for spec, let fill() set the inputs, run it in the
+ * interpreter (no faults). The caller reads l's tensors and frees l. */
+static void lrun(const char *src, const char *spec, launch *l, void (*fill)(launch *))
+{
+    mk_launch(l, spec);
+    if (fill) fill(l);
+    cap_start();
+    front_module *m = front_load_text("k.py", src);
+    ir_func *f = m ? front_compile(m, "k", l) : NULL;
+    const char *d = cap_end();
+    ck_assert_msg(f != NULL, "compile failed:\n%s\n--- source:\n%s", d, src);
+    interp_options o;
+    interp_options_default(&o);
+    interp_session *s = interp_session_new(f, l, &o);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(interp_run_launch(s), 0);
+    interp_stats st;
+    interp_get_stats(s, &st);
+    ck_assert_int_eq(st.faults, 0);
+    interp_session_free(s);
+    ir_func_free(f);
+    front_module_free(m);
+}
+
+static void fill_iota_f32(launch *l)
+{
+    tt_tensor *x = targ(l, "X");
+    float *v = x->data;
+    for (size_t i = 0; i < x->nbytes / 4; i++) v[i] = (float)i * 0.25f - 1.0f;
+}
+
+static void expect_err(const char *src, const char *spec, const char *want)
+{
+    const char *d = compile_err(src, "k", spec);
+    ck_assert_msg(strstr(d, want), "expected '%s' in:\n%s", want, d);
+}
+
+/* ---- the followed release --------------------------------------------------- */
+
+/* Default: the newest, 3.9 (settings.def TRITON_VERSION). */
+START_TEST(version_default_is_newest)
+{
+    front_set_triton_version(-1);
+    if (!getenv("TRITIUM_TRITON_VERSION")) ck_assert_int_eq(front_triton_version(), 9);
+}
+END_TEST
+
+/* 3.9's core.py make_block_ptr/advance raise NotImplementedError("Block
+ * pointers have been removed in favor of the tensor descriptor API"); 3.9's
+ * load/store have no boundary_check/padding_option (keyword-only
+ * cache_modifier, eviction_policy, volatile). 3.6-3.8 keep them. */
+START_TEST(version_block_pointers_removed_in_39)
+{
+    static const char bp[] = PRELUDE
+        "def k(X, Y):\n"
+        "    p = tl.make_block_ptr(X, (16,), (1,), (0,), (16,), (0,))\n"
+        "    x = tl.load(p, boundary_check=(0,))\n"
+        "    tl.store(Y + tl.arange(0, 16), x)\n";
+    front_set_triton_version(9);
+    expect_err(bp, "X:*f32[16] Y:*f32[16]",
+               "k.py:5:12: error: NotImplementedError: Block pointers have been removed in favor of the tensor "
+               "descriptor API (tl.make_block_ptr was removed in Triton 3.9");
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16), boundary_check=(0,))\n", "X:*f32[16]",
+               "load() got an unexpected keyword argument 'boundary_check' (removed in Triton 3.9");
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16), padding_option='zero')\n", "X:*f32[16]",
+               "load() got an unexpected keyword argument 'padding_option'");
+    expect_err(PRELUDE "def k(X):\n    tl.store(X + tl.arange(0, 16), 1.0, boundary_check=())\n", "X:*f32[16]",
+               "store() got an unexpected keyword argument 'boundary_check'");
+    for (int v = 6; v <= 8; v++) {
+        front_set_triton_version(v);
+        ir_func_free(compile_ok(bp, "k", "X:*f32[16] Y:*f32[16]"));
+    }
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* Names a release lacks: squeeze/unsqueeze came in 3.7 (standard.py),
+ * expect_zero in 3.8, atomic_load/atomic_store/atomic_poll in 3.9 (core.py). */
+START_TEST(version_names_added_later)
+{
+    front_set_triton_version(6);
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16))[None, :]\n    y = tl.squeeze(x, 0)\n",
+               "X:*f32[16]", "k.py:6:12: error: module 'triton.language' has no attribute 'squeeze': tl.squeeze was "
+               "added in Triton 3.7 (tritium follows Triton 3.6");
+    front_set_triton_version(8);
+    expect_err(PRELUDE "def k(X):\n    x = tl.atomic_load(X)\n", "X:*f32[16]", "tl.atomic_load was added in Triton 3.9");
+    front_set_triton_version(7);
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.expect_zero(x, x > 0)\n", "X:*f32[16]",
+               "tl.expect_zero was added in Triton 3.8");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+
+/* ---- shapes ------------------------------------------------------------------ */
+
+/* Triton 3.7's standard.py squeeze/unsqueeze: a reshape that drops / inserts
+ * a length-1 dim (negative dims count from the end; a dim that is not 1 is
+ * a static_assert failure). */
+START_TEST(squeeze_unsqueeze)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    r = tl.arange(0, 4)\n"
+        "    x = tl.load(X + r[:, None] * 8 + tl.arange(0, 8)[None, :])\n"
+        "    u = tl.unsqueeze(x, -2)\n"
+        "    tl.static_assert(u.shape[0] == 4 and u.shape[1] == 1 and u.shape[2] == 8)\n"
+        "    s = tl.squeeze(tl.unsqueeze(x, 0), 0)\n"
+        "    tl.store(Y + r[:, None] * 8 + tl.arange(0, 8)[None, :], s)\n"
+        "    c = tl.sum(x, 1, keep_dims=True)\n"
+        "    tl.store(Z + r, tl.squeeze(c, -1))\n";
+    launch l;
+    lrun(src, "X:*f32[32] Y:*f32[32] Z:*f32[4]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
+    for (int i = 0; i < 32; i++) ck_assert(y[i] == x[i]);
+    for (int i = 0; i < 4; i++) {
+        float want = 0;
+        for (int j = 0; j < 8; j++) want += x[i * 8 + j];
+        ck_assert_msg(fabsf(z[i] - want) < 1e-5f, "row %d: %g vs %g", i, z[i], want);
+    }
+    launch_free(&l);
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16))\n    y = tl.squeeze(x, 0)\n", "X:*f32[16]",
+               "static_assert");
+}
+END_TEST
+
+/* Triton 3.7+ core.py cat(can_reorder=False, dim=0): order-keeping (join,
+ * permute, reshape); 3.6 asks for can_reorder=True and has no dim. */
+START_TEST(cat_keeps_order_along_dim)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y0, Y1):\n"
+        "    r = tl.arange(0, 4)[:, None]\n"
+        "    c = tl.arange(0, 8)[None, :]\n"
+        "    a = tl.load(X + r * 8 + c)\n"
+        "    b = a + 100.0\n"
+        "    y0 = tl.cat(a, b)\n"
+        "    tl.store(Y0 + tl.arange(0, 8)[:, None] * 8 + c, y0)\n"
+        "    y1 = tl.cat(a, b, dim=-1)\n"
+        "    tl.store(Y1 + r * 16 + tl.arange(0, 16)[None, :], y1)\n";
+    launch l;
+    lrun(src, "X:*f32[32] Y0:*f32[64] Y1:*f32[64]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y0 = targ(&l, "Y0")->data, *y1 = targ(&l, "Y1")->data;
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            ck_assert_msg(y0[i * 8 + j] == (i < 4 ? x[i * 8 + j] : x[(i - 4) * 8 + j] + 100.0f), "dim 0 [%d,%d]", i, j);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 16; j++)
+            ck_assert_msg(y1[i * 16 + j] == (j < 8 ? x[i * 8 + j] : x[i * 8 + j - 8] + 100.0f), "dim 1 [%d,%d]", i, j);
+    launch_free(&l);
+    front_set_triton_version(6);
+    expect_err(src, "X:*f32[32] Y0:*f32[64] Y1:*f32[64]", "always may reorder elements");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* ---- standard.py ------------------------------------------------------------------ */
+
+/* Triton 3.9's standard.py softmax keeps the shape (max/sum with
+ * keep_dims=True); 3.6-3.8 drop the axis unless keep_dims=True. */
+START_TEST(softmax_keeps_dims_in_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y):\n"
+        "    r = tl.arange(0, 4)[:, None]\n"
+        "    c = tl.arange(0, 8)[None, :]\n"
+        "    x = tl.load(X + r * 8 + c)\n"
+        "    y = tl.softmax(x, 1)\n"
+        "    tl.store(Y + r * 8 + c, y)\n";
+    launch l;
+    lrun(src, "X:*f32[32] Y:*f32[32]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 4; i++) {
+        double m = -INFINITY, s = 0;
+        for (int j = 0; j < 8; j++) m = fmax(m, x[i * 8 + j]);
+        for (int j = 0; j < 8; j++) s += exp(x[i * 8 + j] - m);
+        for (int j = 0; j < 8; j++)
+            ck_assert_msg(fabs(y[i * 8 + j] - exp(x[i * 8 + j] - m) / s) < 1e-6, "[%d,%d]", i, j);
+    }
+    launch_free(&l);
+    front_set_triton_version(8);      /* 3.8: [4,8] - [4] does not broadcast */
+    expect_err(src, "X:*f32[32] Y:*f32[32]", "error");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* Triton 3.8's standard.py topk(descending=): False gives the k smallest,
+ * in ascending order. */
+START_TEST(topk_descending)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 4), tl.topk(x, 4))\n"
+        "    tl.store(Z + tl.arange(0, 4), tl.topk(x, 4, descending=False))\n";
+    launch l;
+    lrun(src, "X:*f32[16] Y:*f32[4] Z:*f32[4]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
+    for (int i = 0; i < 4; i++) {
+        ck_assert_msg(y[i] == x[15 - i], "largest %d: %g", i, y[i]);
+        ck_assert_msg(z[i] == x[i], "smallest %d: %g", i, z[i]);
+    }
+    launch_free(&l);
+    front_set_triton_version(7);
+    expect_err(src, "X:*f32[16] Y:*f32[4] Z:*f32[4]", "descending");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+TCase *tc_lang39(void)
+{
+    TCase *tc = tcase_create("lang39");
+    tcase_add_test(tc, version_default_is_newest);
+    tcase_add_test(tc, version_block_pointers_removed_in_39);
+    tcase_add_test(tc, version_names_added_later);
+    tcase_add_test(tc, squeeze_unsqueeze);
+    tcase_add_test(tc, cat_keeps_order_along_dim);
+    tcase_add_test(tc, softmax_keeps_dims_in_39);
+    tcase_add_test(tc, topk_descending);
+    return tc;
+}
