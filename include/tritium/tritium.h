@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define TRITIUM_API_VERSION 4
+#define TRITIUM_API_VERSION 5
 
 /* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
 enum {
@@ -59,6 +59,19 @@ const char *tritium_version(void);
 int tritium_max_rank(void);
 /* The last failure's message on this thread ("" when none). */
 const char *tritium_last_error(void);
+/* Every option and environment variable (include/tritium/settings.def) as
+ * one JSON object, owned by the library, valid for the process:
+ *   {"commands": the `tritium` sub-commands ["run", "ir", ...],
+ *    "settings": [{"name", "flags" (["--verbose", "-v"]; [] for none), "env"
+ *                  (or null), "env_by_python", "python" (the Python option's
+ *                  name, or null), "type" (bool, int, uint, float, enum,
+ *                  seeded, str, path, list), "domain", "values" and
+ *                  "aliases" (enum, seeded), "default" (text, or null),
+ *                  "scope", "commands" (where the flag is taken: "run", ...,
+ *                  "python"), "code" (changes generated code), "metavar",
+ *                  "help"}]}
+ * The Python package builds its options from it. */
+const char *tritium_settings_json(void);
 
 /* ---- modules ------------------------------------------------------------ */
 

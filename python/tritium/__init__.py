@@ -12,7 +12,7 @@ or in code: ``import tritium; tritium.enable("interp")`` before the first launch
 Torch and Triton are needed only once a mode is enabled.
 """
 from .errors import CompileError, KernelError, UnsupportedLaunch
-from ._config import CONFIG, MODES
+from ._config import CONFIG
 
 __all__ = ["enable", "disable", "KernelError", "UnsupportedLaunch", "CompileError", "MODES", "version"]
 
@@ -26,6 +26,7 @@ def version():
 def enable(mode="interp", **options):
     """Route Triton launches of this process through tritium. options are
     Config attributes (on_error, schedule, numerics, config, record_dir, ...)."""
+    from ._config import MODES
     if mode not in MODES:
         raise ValueError("tritium: unknown mode '%s' (modes: %s)" % (mode, ", ".join(MODES)))
     for k, v in options.items():
@@ -46,6 +47,13 @@ def enable(mode="interp", **options):
     if CONFIG.verbose:
         import atexit
         atexit.register(_summary)
+
+
+def __getattr__(name):
+    if name == "MODES":                        # the library's modes (loads it)
+        from . import _config
+        return _config.MODES
+    raise AttributeError(name)
 
 
 def disable():
@@ -75,8 +83,8 @@ def _summary():
 
 def pytest_addoption(parser):
     group = parser.getgroup("tritium")
-    group.addoption("--tritium", action="store", default=None, choices=MODES, metavar="MODE",
-                    help="run every Triton launch through tritium (interp, check, debug, record, gpu)")
+    group.addoption("--tritium", action="store", default=None, metavar="MODE",
+                    help="run every Triton launch through tritium in MODE (python -m tritium --mode's)")
     group.addoption("--tritium-options", action="store", default="", metavar="OPTS",
                     help="more tritium options, as for python -m tritium (e.g. '--on-error=warn')")
 

@@ -2,67 +2,56 @@
 
 Runs a Python program with every Triton launch going through tritium (the
 mode: interp, check, debug, record, gpu). Options stop at the script or -m, as
-with python -m cProfile. `python -m tritium run|debug|diff|ir|ptx ...` runs
-the `tritium` command's sub-commands.
+with python -m cProfile. `python -m tritium run|check|debug|diff|ir|ptx ...`
+runs the `tritium` command's sub-commands. The options are the rows of the
+library's settings table that Python takes (`tritium help settings`).
 """
 import argparse
 import os
 import runpy
 import sys
 
-from ._config import CONFIG, MODES, options_to_argv
-
-SUBCOMMANDS = ("run", "debug", "diff", "ir", "ptx", "--version", "--help", "help")
-
-
-def _count(text):
-    v = int(text)
-    if not 0 <= v <= 2**62:
-        raise argparse.ArgumentTypeError("%s: expected an integer from 0 to 2^62" % text)
-    return v
+from . import _config
+from ._config import CONFIG, options_to_argv
 
 
-def _tol(text):
-    v = float(text)
-    if not 0 <= v < float("inf"):
-        raise argparse.ArgumentTypeError("%s: expected a finite number >= 0" % text)
-    return v
+def subcommands():
+    """The `tritium` sub-commands (from the library), and its own options."""
+    return tuple(_config._table()["commands"]) + ("--version", "--help", "help")
+
+
+def _type(r):
+    """argparse's conversion of a row's values (the library's checks, in Python)."""
+    def convert(text):
+        try:
+            return _config.parse_value(r, text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError("%s: %s" % (text, e)) from None
+    convert.__name__ = r["type"]
+    return convert
 
 
 def _parser():
     p = argparse.ArgumentParser(prog="python -m tritium", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mode", choices=MODES, default=None, help="default: $TRITIUM_MODE, else interp")
-    p.add_argument("--on-error", choices=("raise", "warn", "stop"), default=None,
-                   help="a fault, race or uninitialized read: raise tritium.KernelError (default), "
-                        "print the report and go on, or print it and exit with status 1")
-    p.add_argument("--schedule", choices=("in-order", "reverse", "random", "parallel"), default=None)
-    p.add_argument("--schedule-seed", type=int, default=None)
-    p.add_argument("--threads", type=int, default=None)
-    p.add_argument("--numerics", choices=("ieee", "fast", "gpu"), default=None)
-    p.add_argument("--no-races", action="store_true", help="do not check races between programs")
-    p.add_argument("--uninit", action="store_true", help="report reads of never-written memory")
-    p.add_argument("--config", default=None,
-                   help="autotune: the config to use (an index, or KEY=VALUE,... matched against the configs)")
-    p.add_argument("--record-dir", default=None, help="record mode: output directory (default tritium-record)")
-    p.add_argument("--break", dest="breaks", action="append", default=[], metavar="KERNEL[:LINE][ pid (x,y,z)]",
-                   help="debug: stop at the first launch of KERNEL (whose grid has that program) at LINE "
-                        "(default: the start of the program) and open tritium's debugger (repeatable)")
-    p.add_argument("-ex", dest="ex", action="append", default=[], metavar="CMD",
-                   help="debug: run debugger command CMD at the stop (repeatable, as gdb -ex)")
-    p.add_argument("-x", dest="x", default=None, metavar="FILE", help="debug: run the debugger commands in FILE")
-    p.add_argument("--against", default=None, metavar="WHAT",
-                   help="check: triton (default: Triton's GPU results), tritium-gpu (tritium's GPU path), or a "
-                        "schedule in-order|reverse|random[:SEED]|parallel (the interpreter against itself; no GPU)")
-    p.add_argument("--executor", choices=("interp", "gpu"), default=None,
-                   help="check --against triton: tritium's side, its interpreter (default) or its GPU path "
-                        "(tritium's compiled code against Triton's on the same inputs)")
-    p.add_argument("--sample", type=_count, default=None, metavar="N",
-                   help="check: at most N launches per kernel specialization")
-    p.add_argument("--rtol", type=_tol, default=None, help="check: relative tolerance (default: tritium diff's per dtype)")
-    p.add_argument("--atol", type=_tol, default=None, help="check: absolute tolerance")
-    p.add_argument("--ulp", type=_count, default=None, metavar="N", help="check: also accept values N ULPs apart")
-    p.add_argument("-v", "--verbose", action="store_true")
+    for r in _config.rows():
+        flags = _config.python_flag(r)
+        if not flags:
+            continue
+        help_text = r["help"]
+        for prefix in ("Python: ", "Python, "):         # the table says so; this parser is Python's
+            if help_text.startswith(prefix):
+                help_text = help_text[len(prefix)].upper() + help_text[len(prefix) + 1:]
+        kw = {"dest": r["python"], "help": help_text}
+        if r["type"] == "bool":
+            kw.update(action="store_const", const=r["default"] != "1", default=None)
+        elif r["type"] == "list":
+            kw.update(action="append", default=[], metavar=r["metavar"])
+        else:
+            kw.update(type=_type(r), default=None, metavar=r["metavar"])
+        if r["python"] == "mode":
+            kw["help"] += " (default: $%s, else %s)" % (r["env"], r["default"])
+        p.add_argument(*flags, **kw)
     return p
 
 
@@ -72,30 +61,39 @@ def parse_options(argv):
 
 def apply(ns):
     """Set CONFIG from parsed options and enable the mode."""
-    mode = ns.mode or os.environ.get("TRITIUM_MODE") or "interp"
-    for k in ("on_error", "schedule", "schedule_seed", "threads", "numerics", "config", "record_dir",
-              "sample", "rtol", "atol", "ulp", "against", "executor", "x"):
-        v = getattr(ns, k, None)
-        if v is not None:
-            setattr(CONFIG, k, v)
-            CONFIG.explicit.add(k)
-    if ns.no_races:
-        CONFIG.check_races = False
-    if ns.uninit:
-        CONFIG.check_uninit = True
+    mode_row = _config.row("mode")
+    mode = ns.mode or os.environ.get(mode_row["env"]) or mode_row["default"]
     if mode == "debug":
         from ._modes import parse_break
         for b in ns.breaks:
             parse_break(b)                           # a bad --break is an error now, not at the launch
-    CONFIG.breaks += ns.breaks
-    CONFIG.ex += ns.ex
-    CONFIG.verbose = CONFIG.verbose or ns.verbose
+    for r in _config.rows():
+        k = r["python"]
+        v = getattr(ns, k, None)
+        if k == "mode" or v is None or v == []:
+            continue
+        if r["type"] == "list":
+            setattr(CONFIG, k, getattr(CONFIG, k) + v)
+        elif r["type"] == "seeded" and ":" in v and k + "_seed" in ns:
+            # --schedule random:7 is --schedule random --schedule-seed 7
+            name, _, seed = v.partition(":")
+            setattr(CONFIG, k, name)
+            setattr(CONFIG, k + "_seed", int(seed))
+            CONFIG.explicit.add(k + "_seed")
+        else:
+            setattr(CONFIG, k, v)
+        CONFIG.explicit.add(k)
     import tritium
     tritium.enable(mode)
     # programs this one starts (pytest-xdist workers, subprocesses) inherit the mode
-    os.environ["TRITIUM_MODE"] = mode
-    os.environ["TRITIUM_OPTIONS"] = " ".join(options_to_argv(CONFIG))
+    os.environ[mode_row["env"]] = mode
+    os.environ[_config.setting("options")["env"]] = " ".join(_shell_quote(a) for a in options_to_argv(CONFIG))
     _export_subprocess_hook()
+
+
+def _shell_quote(word):
+    import shlex
+    return shlex.quote(word)
 
 
 def _export_subprocess_hook():
@@ -112,9 +110,7 @@ def _export_subprocess_hook():
 
 def _split(argv):
     """Options before the script / -m MODULE; the rest belongs to the program."""
-    takes_value = {"--mode", "--on-error", "--schedule", "--schedule-seed", "--threads", "--numerics",
-                   "--config", "--record-dir", "--break", "-ex", "-x", "--sample", "--rtol", "--atol", "--ulp",
-                   "--against", "--executor"}
+    takes_value = {f for r in _config.rows() if r["type"] != "bool" for f in _config.python_flag(r)}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -130,7 +126,7 @@ def _split(argv):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in SUBCOMMANDS:
+    if argv and argv[0] in subcommands():
         from . import _lib
         return _lib.main(argv)
     opts, (kind, target), rest = _split(argv)

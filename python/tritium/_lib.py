@@ -9,15 +9,13 @@ import ctypes
 import glob
 import os
 
-API_VERSION = 4
+API_VERSION = 5
 
 # Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
 BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
 F8E4NV, F8E5, F8E4B15, F8E4B8, F8E5B16 = range(13, 18)
 OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
 INTERRUPTED = 130      # Ctrl-C during tritium_run / tritium_check: a partial launch (KeyboardInterrupt)
-SCHEDULES = {"in-order": 0, "reverse": 1, "random": 2, "parallel": 3}
-NUMERICS = {"ieee": 0, "fast": 1, "gpu": 1}
 
 
 class LibraryNotFound(ImportError):
@@ -70,8 +68,6 @@ def _candidates():
 
 
 def _load():
-    from . import _versions
-    _versions.export_language_version()      # the library reads it once, at its first compile
     tried = []
     for path in _candidates():
         tried.append(path)
@@ -90,6 +86,7 @@ def _declare(lib):
         "tritium_version": (C, []),
         "tritium_max_rank": (I, []),
         "tritium_last_error": (C, []),
+        "tritium_settings_json": (C, []),
         "tritium_module_load": (P, [C]),
         "tritium_module_load_text": (P, [C, C]),
         "tritium_module_load_live": (P, [C, C]),
@@ -159,6 +156,36 @@ def lib():
         _LIB = _declare(_load())
         MAX_RANK = _LIB.tritium_max_rank()
     return _LIB
+
+
+_SETTINGS = None
+
+
+def settings():
+    """The library's settings table (tritium_settings_json, include/tritium/settings.def), parsed once."""
+    global _SETTINGS
+    if _SETTINGS is None:
+        import json
+        _SETTINGS = json.loads(lib().tritium_settings_json().decode())
+    return _SETTINGS
+
+
+def _codes(name):
+    """{value: code} of an enum row: the C API's codes are the values' indexes (TRITIUM_SCHED_*,
+    TRITIUM_NUMERICS_*), aliases included."""
+    r = next(r for r in settings()["settings"] if r["name"] == name)
+    codes = {v: i for i, v in enumerate(r["values"])}
+    codes.update({a: codes[t] for a, t in r["aliases"].items()})
+    return codes
+
+
+def __getattr__(name):
+    # SCHEDULES and NUMERICS come from the library's table on first use, then are module globals
+    rows = {"SCHEDULES": "schedule", "NUMERICS": "numerics"}
+    if name not in rows:
+        raise AttributeError(name)
+    v = globals()[name] = _codes(rows[name])
+    return v
 
 
 def last_error():

@@ -132,8 +132,8 @@ def test_check_without_a_gpu_says_so(tmp_path):
     assert p.returncode == 2
     assert "needs a GPU" in p.stderr and "--against reverse" in p.stderr
     assert "program ok" not in p.stdout
-    p = _run(tmp_path, RACY, "--mode", "check", "--against", "sideways")
-    assert p.returncode == 2 and "--against sideways" in p.stderr
+    p = _run(tmp_path, RACY, "--mode", "check", "--against", "sideways")      # refused by the table's check
+    assert p.returncode == 2 and "--against: sideways: expected one of triton, tritium-gpu" in p.stderr, p.stderr
     # --executor gpu (tritium's GPU path against Triton's results) needs a GPU and --against triton
     p = _run(tmp_path, RACY, "--mode", "check", "--executor", "gpu")
     assert p.returncode == 2 and "needs a GPU" in p.stderr, p.stderr
