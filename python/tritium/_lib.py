@@ -68,6 +68,8 @@ def _candidates():
 
 
 def _load():
+    from . import _versions
+    _versions.export_language_version()      # the library reads it once, at its first compile
     tried = []
     for path in _candidates():
         tried.append(path)
