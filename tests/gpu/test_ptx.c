@@ -791,6 +791,51 @@ START_TEST(compile_cache)
 }
 END_TEST
 
+/* Every row of the settings table that changes code (settings.def's code
+ * column) is part of gpu_compile's key: a value other than the default gives
+ * another key (no stale PTX from the cache). llvm_arg is process-wide (the
+ * value LLVM starts with): tests/support/test_settings.c checks its part of
+ * the key. */
+START_TEST(every_code_setting_in_the_key)
+{
+    char *src = src_of("examples/vector_add.py");
+    launch l;
+    vadd_launch(&l, 98432, 1024);
+    ir_func *f = compile_py(src, "add_kernel", &l);
+    ck_assert_ptr_nonnull(f);
+    gpu_spec sp = gpu_spec_of_launch(f, &l);
+    gpu_options o;
+    gpu_options_default(&o);
+    o.no_cache = true;
+    gpu_kernel base, k;
+    char err[512];
+    ck_assert_int_eq(gpu_compile(f, &o, &sp, &base, err, sizeof err), 0);
+    int rows = 0;
+    for (int i = 0; i < TT_SET_COUNT; i++) {
+        const tt_setting_info *r = tt_setting_row((tt_setting_id)i);
+        if (!r->code || i == TT_SET_LLVM_ARG) continue;
+        /* a value the compile takes, other than the default */
+        const char *v = r->type == TT_SET_T_BOOL ? (r->def && !strcmp(r->def, "1") ? "0" : "1")
+                      : i == TT_SET_NUM_WARPS ? "8" : i == TT_SET_ARCH ? "sm_80" : i == TT_SET_GPU_PASSES ? "default<O1>"
+                      : i == TT_SET_LIBDEVICE ? "/nonexistent/libdevice.10.bc" : i == TT_SET_GPU_CGLEVEL ? "2"
+                      : i == TT_SET_GPU_STAGES ? "2" : i == TT_SET_GPU_PIPE_SMEM ? "65536" : i == TT_SET_WGMMA_ASYNC ? "1"
+                      : i == TT_SET_NUMERICS ? "fast" : i == TT_SET_MMA ? "sync" : NULL;
+        ck_assert_msg(v, "%s: no value for this test (a new row that changes code?)", r->name);
+        gpu_options_default(&o);
+        o.no_cache = true;
+        ck_assert_msg(tt_settings_set(&o.set, (tt_setting_id)i, v, TT_SRC_ARGV, err, sizeof err), "%s", err);
+        ck_assert_msg(gpu_compile(f, &o, &sp, &k, err, sizeof err) == 0, "%s=%s: %s", r->name, v, err);
+        ck_assert_msg(strcmp(k.key, base.key), "%s=%s leaves the cache key", r->name, v);
+        gpu_kernel_free(&k);
+        rows++;
+    }
+    ck_assert_int_ge(rows, 14);
+    gpu_kernel_free(&base);
+    free(src);                                  /* f is compile_py's */
+    launch_free(&l);
+}
+END_TEST
+
 START_TEST(errors_are_messages)
 {
     launch l;
@@ -852,6 +897,7 @@ int main(void)
     tcase_add_test(tc, more_kernels);
     tcase_add_test(tc, high_rank_tiles);
     tcase_add_test(tc, compile_cache);
+    tcase_add_test(tc, every_code_setting_in_the_key);
     tcase_add_test(tc, warm_compile_no_llvm);
     tcase_add_test(tc, errors_are_messages);
     TCase *nd = tcase_create("no_driver");
