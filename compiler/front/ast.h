@@ -12,13 +12,15 @@ typedef enum {
     E_CALL,        /* f(args, k=v) */
     E_SUBSCRIPT,   /* a[items]; items may be E_SLICE (':') or E_NONE */
     E_SLICE,       /* start:stop:step inside a subscript; a, b, c (NULL where omitted) */
-    E_BINOP, E_UNARY, E_BOOLOP, E_COMPARE, E_IFEXP,
+    E_BINOP, E_UNARY, E_BOOLOP, E_IFEXP,
+    E_COMPARE,     /* a op b; a chain a < b < c continues in c (an E_COMPARE with a NULL: the previous b) */
     E_TUPLE, E_LIST,
     E_DICT,        /* {k: v}: keys in items, values in kwvals (decorator arguments only) */
-    E_LISTCOMP,    /* [a for NAME in c]: target name in `name` */
+    E_LISTCOMP,    /* [a for NAME in c]: target name in `name`, or a tuple target in b; `if` filters in items */
     E_FSTRING,     /* f"...": items are E_STR pieces and E_FVALUE fields */
     E_FVALUE,      /* an f-string field {a[!conv]}: conversion in ival ('r', 's', 'a' or 0) */
     E_STARRED,     /* *a among a call's positional arguments */
+    E_NAMEDEXPR,   /* name := a (Triton 3.8+ code_generator.py visit_NamedExpr) */
     /* statements */
     S_EXPR, S_ASSIGN, S_AUGASSIGN, S_ANNASSIGN, S_IF, S_FOR, S_WHILE,
     S_RETURN, S_PASS, S_ASSERT, S_BREAK, S_CONTINUE, S_OTHER,

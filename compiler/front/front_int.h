@@ -241,6 +241,8 @@ sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const cha
 int sema_call_args(sema *S, node *call, sval **out);
 bool sema_lookup(sema *S, const char *name, sval *out);
 void sema_bind(sema *S, const char *name, sval v);
+/* sema_stmt.c: `name := v` (e an E_NAMEDEXPR): v sanitized as an assignment does, bound, returned. */
+sval sema_named_expr(sema *S, node *e, sval v);
 
 /* A launch's constexpr value (launch.h) as a compile-time value; a
  * CONST_FUNC is looked up (an error at p when it names no jit function),

@@ -181,6 +181,7 @@ static hostval heval_expr(heval *H, node *e)
     }
     case E_CALL: return call(H, e);
     case E_BINOP: case E_COMPARE: {
+        if (e->kind == E_COMPARE && e->c) herr(H, e->pos, "chained comparisons are not supported here");
         hostval a = heval_expr(H, e->a), b = heval_expr(H, e->b);
         return binop(H, e->pos, e->op, a, b);
     }

@@ -89,27 +89,53 @@ static bool enter(parser *P)
 static node *parse_or(parser *P);
 static node *parse_fstring(parser *P);
 
-/* listcomp (after '[' elt): 'for' NAME 'in' or_test ']'. Triton 3.6 unrolls
- * one generator over a tuple (code_generator.py, visit_ListComp); it ignores
- * `if` clauses, so tritium refuses them rather than compute something else. */
+/* listcomp (after '[' elt): 'for' target 'in' or_test ('if' or_test)* ']'.
+ * Triton unrolls one generator over a tuple (code_generator.py,
+ * visit_ListComp); 3.9 assigns tuple targets and applies the `if` filters,
+ * 3.6-3.8 take one name and ignore `if` (sema says which release). */
 static node *parse_listcomp(parser *P, token *open, node *elt)
 {
     node *n = mk(P, E_LISTCOMP, open);
     n->a = elt;
     next(P);   /* for */
     token *nt = peek(P);
-    if (nt->kind != TK_NAME || !is_kw(peek2(P), "in")) {
-        error_at(P, nt, "a comprehension's target must be one name (as in Triton 3.6)");
-        return NULL;
+    if (nt->kind == TK_NAME && is_kw(peek2(P), "in")) {
+        next(P);
+        next(P);
+        n->name = tok_str(P, nt);
+    } else {
+        /* a tuple target `for a, b in ...` (Triton 3.9 assigns it; sema
+         * refuses it for older releases) */
+        node *tgt = mk(P, E_TUPLE, nt);
+        for (;;) {
+            token *u = peek(P);
+            if (u->kind != TK_NAME) {
+                error_at(P, u, "a comprehension's target must be a name or a tuple of names");
+                return NULL;
+            }
+            next(P);
+            node *nm = mk(P, E_NAME, u);
+            nm->name = tok_str(P, u);
+            list_push(P, &tgt->items, nm);
+            if (!accept_op(P, ",")) break;
+            if (is_kw(peek(P), "in")) break;
+        }
+        if (!is_kw(peek(P), "in")) {
+            error_at(P, peek(P), "expected 'in' in a comprehension");
+            return NULL;
+        }
+        next(P);
+        n->b = tgt;
     }
-    next(P);
-    next(P);
-    n->name = tok_str(P, nt);
     n->c = parse_or(P);
     if (!n->c) return NULL;
-    if (is_kw(peek(P), "if")) {
-        error_at(P, peek(P), "'if' in a comprehension is not supported (Triton 3.6 ignores it)");
-        return NULL;
+    /* `if` filters: Triton 3.9 applies them (constexpr conditions); 3.6-3.8
+     * ignore them, which sema refuses rather than compute something else */
+    while (is_kw(peek(P), "if")) {
+        next(P);
+        node *cond = parse_or(P);
+        if (!cond) return NULL;
+        list_push(P, &n->items, cond);
     }
     if (is_kw(peek(P), "for")) {
         error_at(P, peek(P), "nested comprehensions are not supported");
@@ -548,9 +574,18 @@ static node *parse_comparison(parser *P)
     cmp->a = n;
     cmp->b = parse_bor(P);
     if (!cmp->b) return NULL;
-    if (comp_op(P, false)) {
-        error_at(P, peek(P), "chained comparisons are not supported in kernels (Triton rejects them)");
-        return NULL;
+    /* a chain (Triton 3.9's code_generator.py visit_Compare: a < b and b < c,
+     * b evaluated once; sema refuses it for older releases) */
+    for (node *prev = cmp;;) {
+        token *u = peek(P);
+        const char *op2 = comp_op(P, true);
+        if (!op2) break;
+        node *nx = mk(P, E_COMPARE, u);
+        nx->op = op2;
+        nx->b = parse_bor(P);
+        if (!nx->b) return NULL;
+        prev->c = nx;
+        prev = nx;
     }
     return cmp;
 }
@@ -602,6 +637,15 @@ node *parse_expr(parser *P)
 {
     if (!enter(P)) return NULL;
     node *n = parse_or(P);
+    if (n && n->kind == E_NAME && tok_is_op(peek(P), ":=")) {   /* name := expr */
+        token *t = next(P);
+        node *w = mk(P, E_NAMEDEXPR, t);
+        w->pos = n->pos;
+        w->name = n->name;
+        w->a = parse_expr(P);
+        P->depth--;
+        return w->a ? w : NULL;
+    }
     if (n && is_kw(peek(P), "if")) {
         token *t = next(P);
         node *c = mk(P, E_IFEXP, t);

@@ -425,6 +425,16 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         }
         return sema_emit(S, tt_dtype_is_float(x.dt) ? IR_ABSF : IR_ABSI, ir_value_type(S->fn, x.v), 1, &x.v, x.dt, 0);
     }
+    case B_LOGICAL_AND:
+    case B_LOGICAL_OR: {
+        /* core.py tensor.logical_and/logical_or (every release): semantic.py
+         * bitcasts a non-int1 operand to int1, then and_/or_ */
+        sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "input"), "input");
+        sval y = sema_to_tensor(S, p, sema_arg_req(S, p, &B, "other"));
+        if (x.dt != TT_BOOL) x = sema_cast(S, p, x, TT_BOOL, 0, true);
+        if (y.dt != TT_BOOL) y = sema_cast(S, p, y, TT_BOOL, 0, true);
+        return sema_binop(S, p, id == B_LOGICAL_AND ? "&" : "|", x, y);
+    }
     case B_SIGMOID: {
         sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "the argument");
         sema_check_fp(S, p, x, "sigmoid");

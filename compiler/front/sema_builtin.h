@@ -108,6 +108,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(JOIN, "join", "a,b", IN_TL) \
     X(SPLIT, "split", "a", IN_TL | IN_METHOD) \
     X(CAT, "cat", "input,other,can_reorder,dim", IN_TL) \
+    X(LOGICAL_AND, "logical_and", "input,other", IN_METHOD) \
+    X(LOGICAL_OR, "logical_or", "input,other", IN_METHOD) \
     X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
     X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \
     X(BROADCAST, "broadcast", "input,other", IN_TL) \

@@ -578,6 +578,36 @@ static sval tuple_binop(sema *S, src_pos p, const char *op, sval a, sval b)
     return t;
 }
 
+
+/* One comparison of a (possibly chained) E_COMPARE e on values a and b. */
+static sval compare(sema *S, node *e, sval a, sval b)
+{
+    if (!strcmp(e->op, "in") || !strcmp(e->op, "not in")) {
+        if (b.k != V_TUPLE) sema_error(S, e->pos, "'in' needs a constexpr tuple on the right");
+        bool found = false;
+        for (int i = 0; i < b.n && !found; i++) {
+            sval r = sema_binop(S, e->pos, "==", a, b.items[i]);
+            if (r.k == V_TENSOR) sema_error(S, e->pos, "'in' works only on constexprs");
+            found = r.i != 0;
+        }
+        return sv_bool(found == !strcmp(e->op, "in"));
+    }
+    return sema_binop(S, e->pos, e->op, a, b);
+}
+
+/* A comprehension's tuple target bound to v, unpacked (Triton 3.9
+ * _sanitize_target_value(sanitize_leaf=False) + assignTarget). */
+static void bind_target(sema *S, node *t, sval v)
+{
+    if (t->kind == E_NAME) {
+        sema_bind(S, t->name, v);
+        return;
+    }
+    if (v.k != V_TUPLE) sema_error(S, t->pos, "cannot unpack %s", sv_describe(S, &v));
+    if (v.n != t->items.n) sema_error(S, t->pos, "cannot unpack %d values into %d targets", v.n, t->items.n);
+    for (int i = 0; i < v.n; i++) bind_target(S, t->items.v[i], v.items[i]);
+}
+
 sval sema_expr(sema *S, node *e)
 {
     return sema_check_tile(S, e->pos, expr_value(S, e));
@@ -638,17 +668,38 @@ static sval expr_value(sema *S, node *e)
     }
     case E_COMPARE: {
         sval a = sema_expr(S, e->a), b = sema_expr(S, e->b);
-        if (!strcmp(e->op, "in") || !strcmp(e->op, "not in")) {
-            if (b.k != V_TUPLE) sema_error(S, e->pos, "'in' needs a constexpr tuple on the right");
-            bool found = false;
-            for (int i = 0; i < b.n && !found; i++) {
-                sval r = sema_binop(S, e->pos, "==", a, b.items[i]);
-                if (r.k == V_TENSOR) sema_error(S, e->pos, "'in' works only on constexprs");
-                found = r.i != 0;
+        if (!e->c) return compare(S, e, a, b);
+        /* a chain: Triton 3.9's visit_Compare, `a < b and b < c` with b
+         * evaluated once and _apply_boolean_values' short-circuit (a
+         * constexpr False ends it; constexpr Trues drop out) */
+        int v = front_triton_version();
+        if (v < 9)
+            sema_error(S, e->pos, "simultaneous multiple comparison is not supported (chained comparisons came in Triton "
+                       "3.9; tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", v);
+        sval acc = { 0 }, last = { 0 };
+        bool have = false;
+        for (node *c = e;;) {
+            sval r = compare(S, c, a, b);
+            last = r;
+            if (r.k == V_TENSOR) {
+                r = sema_cast(S, e->pos, r, TT_BOOL, 0, false);
+                acc = have ? sema_binop(S, e->pos, "&", acc, r) : r;
+                have = true;
+            } else if (!sv_truthy(S, c->pos, &r)) {
+                return r;
             }
-            return sv_bool(found == !strcmp(e->op, "in"));
+            if (!(c = c->c)) break;
+            a = b;
+            b = sema_expr(S, c->b);
         }
-        return sema_binop(S, e->pos, e->op, a, b);
+        return have ? acc : last;
+    }
+    case E_NAMEDEXPR: {
+        int v = front_triton_version();
+        if (v < 8)
+            sema_error(S, e->pos, "unsupported AST node type: NamedExpr (the walrus operator came in Triton 3.8; tritium "
+                       "follows Triton 3.%d: TRITIUM_TRITON_VERSION)", v);
+        return sema_named_expr(S, e, sema_expr(S, e->a));
     }
     case E_IFEXP: {
         sval c = sema_expr(S, e->b);
@@ -668,11 +719,29 @@ static sval expr_value(sema *S, node *e)
         sval it = sema_expr(S, e->c);
         if (it.k != V_TUPLE)
             sema_error(S, e->c->pos, "only comprehensions over tuples are supported (got %s)", sv_describe(S, &it));
-        sval t = { .k = V_TUPLE, .n = it.n, .v = -1 };
-        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(t.n + 1));
+        /* Triton 3.9 assigns a tuple target and keeps the items whose `if`
+         * filters (constexprs) all hold; 3.6-3.8 read comp.target.id and
+         * ignore the filters */
+        int ver = front_triton_version();
+        if (ver < 9 && e->b)
+            sema_error(S, e->b->pos, "a comprehension's target must be one name before Triton 3.9 (tritium follows "
+                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", ver);
+        if (ver < 9 && e->items.n)
+            sema_error(S, e->items.v[0]->pos, "'if' in a comprehension is not supported (Triton 3.%d ignores it; 3.9 "
+                       "applies it; tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", ver, ver);
+        sval t = { .k = V_TUPLE, .n = 0, .v = -1 };
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(it.n + 1));
         for (int i = 0; i < it.n; i++) {
-            sema_bind(S, e->name, it.items[i]);
-            t.items[i] = sema_expr(S, e->a);
+            if (e->b) bind_target(S, e->b, it.items[i]);
+            else sema_bind(S, e->name, it.items[i]);
+            bool keep = true;
+            for (int k = 0; k < e->items.n && keep; k++) {
+                sval c = sema_expr(S, e->items.v[k]);
+                if (c.k == V_TENSOR)
+                    sema_error(S, e->items.v[k]->pos, "a comprehension's 'if' must be a constexpr (got %s)", sv_describe(S, &c));
+                keep = sv_truthy(S, e->items.v[k]->pos, &c);
+            }
+            if (keep) t.items[t.n++] = sema_expr(S, e->a);
         }
         return t;
     }

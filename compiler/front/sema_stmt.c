@@ -90,7 +90,7 @@ static bool reads_any(const node *e, const names *ns)
 {
     if (!e || !ns->n) return false;
     if (e->kind == E_NAME) return names_has(ns, e->name);
-    if (e->kind == E_LISTCOMP && names_has(ns, e->name)) return true;
+    if (e->kind == E_LISTCOMP && e->name && names_has(ns, e->name)) return true;
     if (reads_any(e->a, ns) || reads_any(e->b, ns) || reads_any(e->c, ns)) return true;
     for (int i = 0; i < e->items.n; i++)
         if (reads_any(e->items.v[i], ns)) return true;
@@ -104,10 +104,26 @@ static bool reads_any(const node *e, const names *ns)
  * if whose condition reads none of them is decided now, as it will be when
  * compiled (static_branch_ahead), and only its taken branch counts; any
  * other if counts both branches. */
+/* The names that `name := ...` expressions in e assign. */
+static void walrus_names(sema *S, const node *e, names *ns)
+{
+    if (!e) return;
+    if (e->kind == E_NAMEDEXPR) names_add(S, ns, e->name);
+    walrus_names(S, e->a, ns);
+    walrus_names(S, e->b, ns);
+    walrus_names(S, e->c, ns);
+    for (int i = 0; i < e->items.n; i++) walrus_names(S, e->items.v[i], ns);
+    for (int i = 0; i < e->kwvals.n; i++) walrus_names(S, e->kwvals.v[i], ns);
+}
+
 static void live_assigned(sema *S, node_list *body, const names *varying, names *ns)
 {
     for (int i = 0; i < body->n; i++) {
         node *s = body->v[i];
+        walrus_names(S, s->a, ns);
+        walrus_names(S, s->b, ns);
+        walrus_names(S, s->c, ns);
+        for (int j = 0; j < s->items.n; j++) walrus_names(S, s->items.v[j], ns);
         switch (s->kind) {
         case S_ASSIGN:
             target_names(S, s->a, ns);
@@ -209,6 +225,16 @@ static void assign(sema *S, node *target, sval v)
         return;
     }
     sema_error(S, target->pos, "unsupported assignment target (only names and tuples of names; tensors cannot be assigned into)");
+}
+
+/* `name := value` (Triton 3.8+ code_generator.py visit_NamedExpr: an
+ * Assign of the target, then the name's value). */
+sval sema_named_expr(sema *S, node *e, sval v)
+{
+    v = sanitize(S, e->pos, v);
+    node target = { .kind = E_NAME, .pos = e->pos, .name = e->name };
+    assign(S, &target, v);
+    return v;
 }
 
 /* ---- control flow helpers ---- */

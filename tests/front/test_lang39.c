@@ -225,6 +225,108 @@ START_TEST(topk_descending)
 }
 END_TEST
 
+
+/* ---- syntax ------------------------------------------------------------------------ */
+
+static void fill_iota_i32(launch *l)
+{
+    tt_tensor *x = targ(l, "X");
+    int32_t *v = x->data;
+    for (size_t i = 0; i < x->nbytes / 4; i++) v[i] = (int32_t)i;
+}
+
+/* Triton 3.9's code_generator.py visit_Compare: lo <= x < hi is
+ * (lo <= x) and (x < hi), the middle evaluated once; constexpr chains fold
+ * (a False ends the chain). 3.6-3.8: "simultaneous multiple comparison is
+ * not supported". */
+START_TEST(chained_comparisons_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 16), (2 <= x < 9).to(tl.int32) + (1 < 3 <= x).to(tl.int32) * 10)\n"
+        "    tl.static_assert(1 < 2 < 3 and not (1 < 3 < 2))\n"
+        "    tl.static_assert((x > 20 < 3) == False)\n"       /* a constexpr False ends the chain */
+        "    tl.store(Z + tl.arange(0, 16), (x >= 0 > -1 > -2).to(tl.int32))\n";
+    launch l;
+    lrun(src, "X:*i32[16] Y:*i32[16] Z:*i32[16]", &l, fill_iota_i32);
+    const int32_t *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
+    for (int i = 0; i < 16; i++) {
+        ck_assert_int_eq(y[i], (2 <= i && i < 9) + 10 * (3 <= i));
+        ck_assert_int_eq(z[i], 1);
+    }
+    launch_free(&l);
+}
+END_TEST
+
+/* Triton 3.8's visit_NamedExpr: an assignment (numbers become tensors),
+ * then the name's value; a walrus in a loop body carries its name. 3.6 and
+ * 3.7: unsupported AST node type: NamedExpr. */
+START_TEST(walrus_38)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    tl.store(Y + tl.arange(0, 16), (x := tl.load(X + tl.arange(0, 16))) * x)\n"
+        "    acc = 0\n"
+        "    last = 0\n"
+        "    for i in range(4):\n"
+        "        acc += (last := i * 2)\n"
+        "    tl.store(Z, acc + last * 100)\n";
+    launch l;
+    lrun(src, "X:*i32[16] Y:*i32[16] Z:*i32[1]", &l, fill_iota_i32);
+    const int32_t *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
+    for (int i = 0; i < 16; i++) ck_assert_int_eq(y[i], i * i);
+    ck_assert_int_eq(z[0], 0 + 2 + 4 + 6 + 600);
+    launch_free(&l);
+    front_set_triton_version(7);
+    expect_err(src, "X:*i32[16] Y:*i32[16] Z:*i32[1]", "unsupported AST node type: NamedExpr");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* Triton 3.9's visit_ListComp: tuple targets are unpacked and `if` filters
+ * (constexprs) keep items; 3.6-3.8 read comp.target.id and ignore `if`. */
+START_TEST(comprehension_filters_and_tuple_targets_39)
+{
+    static const char src[] = PRELUDE
+        "def k(Y):\n"
+        "    s = [a + b for a, b in ((1, 10), (2, 20), (3, 30), (4, 40)) if a % 2 == 0]\n"
+        "    tl.static_assert(len(s) == 2)\n"
+        "    t = [v for v in (1, 2, 3, 4, 5) if v > 1 if v < 5]\n"
+        "    tl.static_assert(len(t) == 3)\n"
+        "    tl.store(Y, s[0] + s[1] + t[2])\n";
+    launch l;
+    lrun(src, "Y:*i32[1]", &l, NULL);
+    ck_assert_int_eq(((int32_t *)targ(&l, "Y")->data)[0], 22 + 44 + 4);
+    launch_free(&l);
+    front_set_triton_version(8);
+    expect_err(src, "Y:*i32[1]", "a comprehension's target must be one name before Triton 3.9");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* core.py tensor.logical_and/logical_or (every release, 3.6 included):
+ * int1 operands, and_/or_. */
+START_TEST(logical_and_or_methods)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    a = (x > 2).logical_and(x < 9)\n"
+        "    o = (x < 2).logical_or(x > 12)\n"
+        "    tl.store(Y + tl.arange(0, 16), a.to(tl.int32) + o.to(tl.int32) * 2)\n";
+    for (int v = 6; v <= 9; v += 3) {
+        front_set_triton_version(v);
+        launch l;
+        lrun(src, "X:*i32[16] Y:*i32[16]", &l, fill_iota_i32);
+        const int32_t *y = targ(&l, "Y")->data;
+        for (int i = 0; i < 16; i++) ck_assert_int_eq(y[i], (i > 2 && i < 9) + 2 * (i < 2 || i > 12));
+        launch_free(&l);
+    }
+    front_set_triton_version(-1);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -235,5 +337,9 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, cat_keeps_order_along_dim);
     tcase_add_test(tc, softmax_keeps_dims_in_39);
     tcase_add_test(tc, topk_descending);
+    tcase_add_test(tc, chained_comparisons_39);
+    tcase_add_test(tc, walrus_38);
+    tcase_add_test(tc, comprehension_filters_and_tuple_targets_39);
+    tcase_add_test(tc, logical_and_or_methods);
     return tc;
 }
