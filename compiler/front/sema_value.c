@@ -570,7 +570,12 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b)
         if (!tt_dtype_is_int(adt) || !tt_dtype_is_int(bdt))
             sema_error(S, p, "invalid operands of type %s and %s for %s (bitwise operators need integers)",
                        sv_describe(S, &a), sv_describe(S, &b), op);
-        ct = integer_promote(S, p, adt, bdt);
+        /* semantic.py bitwise_op_type_checking_impl: binary_op_type_checking_impl
+         * first (a Python int takes the tensor's integer type: `i16 ^ -32768`
+         * stays int16), then integer_promote_impl of the two (equal) types */
+        ct = computation_type(S, p, adt, a_sc, bdt, b_sc, false);
+        if (!tt_dtype_is_signed(ct) && ((a_sc && cnum(&a) < 0) || (b_sc && cnum(&b) < 0)))
+            sema_error(S, p, "cannot perform a binary operation between an unsigned tensor and a negative scalar");
     } else {
         if (!strcmp(op, "//") && (tt_dtype_is_float(adt) || tt_dtype_is_float(bdt)))
             sema_error(S, p, "floordiv (//) is not supported for floating-point operands (Triton 3.6)");

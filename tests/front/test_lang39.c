@@ -327,6 +327,36 @@ START_TEST(logical_and_or_methods)
 }
 END_TEST
 
+
+static void fill_iota_i16(launch *l)
+{
+    int16_t *v = targ(l, "X")->data;
+    for (int i = 0; i < 16; i++) v[i] = (int16_t)(i * 1000 - 7000);
+}
+
+/* semantic.py bitwise_op_type_checking_impl (3.6-3.9): a Python int takes
+ * the integer tensor's type (computation_type_impl), so `bits ^ -32768` on
+ * int16 stays int16 and can be bitcast to fp16; a literal out of the
+ * tensor type's range is an error. */
+START_TEST(bitwise_literal_keeps_int16)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y):\n"
+        "    b = tl.load(X + tl.arange(0, 16))\n"
+        "    z = b ^ -32768\n"
+        "    tl.static_assert(z.dtype == tl.int16 and (b << 1).dtype == tl.int16 and (b & 1).dtype == tl.int16)\n"
+        "    tl.store(Y + tl.arange(0, 16), z.to(tl.float16, bitcast=True))\n";
+    launch l;
+    lrun(src, "X:*i16[16] Y:*f16[16]", &l, fill_iota_i16);
+    const int16_t *x = targ(&l, "X")->data;
+    const uint16_t *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 16; i++) ck_assert_int_eq(y[i], (uint16_t)(x[i] ^ 0x8000));
+    launch_free(&l);
+    expect_err(PRELUDE "def k(X):\n    b = tl.load(X + tl.arange(0, 16))\n    z = b & 0x1ffff\n", "X:*i16[16]",
+               "out of range for type int16");
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -341,5 +371,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, walrus_38);
     tcase_add_test(tc, comprehension_filters_and_tuple_targets_39);
     tcase_add_test(tc, logical_and_or_methods);
+    tcase_add_test(tc, bitwise_literal_keeps_int16);
     return tc;
 }
