@@ -50,7 +50,9 @@ typedef struct param {
     src_pos pos;
     node *annot;             /* may be NULL */
     node *def;               /* default, may be NULL */
+    int kind;                /* PARAM_PLAIN, PARAM_VARARGS (*name), PARAM_KWONLY (after * or *name) */
 } param;
+enum { PARAM_PLAIN, PARAM_VARARGS, PARAM_KWONLY };
 
 typedef struct funcdef {
     const char *name;

@@ -904,12 +904,33 @@ bool parse_funcdef(parser *P, funcdef *f)
     f->pos = tpos(P, t);
     if (!expect_op(P, "(")) return false;
     VEC(param) ps = {0};
+    int kind = PARAM_PLAIN;
     while (!tok_is_op(peek(P), ")")) {
         token *pt = peek(P);
-        if (tok_is_op(pt, "*") || tok_is_op(pt, "**") || tok_is_op(pt, "/")) {
-            error_at(P, pt, "*args, **kwargs and positional-only markers are not supported in kernels");
+        if (tok_is_op(pt, "**") || tok_is_op(pt, "/")) {
+            error_at(P, pt, "**kwargs and positional-only markers are not supported in kernels");
             vec_free(&ps);
             return false;
+        }
+        if (tok_is_op(pt, "*")) {
+            /* `*` or `*args`: what follows is keyword-only (sema: which
+             * releases bind them, code_generator.py visit_arguments) */
+            if (kind != PARAM_PLAIN) {
+                error_at(P, pt, "* may appear only once in a parameter list");
+                vec_free(&ps);
+                return false;
+            }
+            next(P);
+            kind = PARAM_KWONLY;
+            token *vt = peek(P);
+            if (vt->kind == TK_NAME) {
+                next(P);
+                param v = { tok_str(P, vt), tpos(P, pt), NULL, NULL, PARAM_VARARGS };
+                if (accept_op(P, ":") && !parse_expr(P)) { vec_free(&ps); return false; }
+                vec_push(&ps, v);
+            }
+            if (!accept_op(P, ",")) break;
+            continue;
         }
         if (pt->kind != TK_NAME) {
             error_at(P, pt, "expected a parameter name");
@@ -917,7 +938,7 @@ bool parse_funcdef(parser *P, funcdef *f)
             return false;
         }
         next(P);
-        param p = { tok_str(P, pt), tpos(P, pt), NULL, NULL };
+        param p = { tok_str(P, pt), tpos(P, pt), NULL, NULL, kind };
         if (accept_op(P, ":")) {
             p.annot = parse_expr(P);
             if (!p.annot) { vec_free(&ps); return false; }

@@ -425,11 +425,37 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     int np = fd->nparams;
     sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(np + 1));
     bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(np + 1));
-    if (nargs > np) sema_error(S, call->pos, "%s() takes %d arguments but %d were given", fd->name, np, nargs);
-    for (int i = 0; i < nargs; i++) vals[i] = args[i], has[i] = true;
+    /* Python's binding (code_generator.py call_JitFunction: signature.bind):
+     * positional arguments fill the plain parameters, the rest go to *args
+     * (a tuple); keyword-only parameters take keywords only. visit_arguments
+     * binds *args from Triton 3.8 and keyword-only parameters from 3.9. */
+    int nplain = 0, var = -1;
+    for (int i = 0; i < np; i++) {
+        if (fd->params[i].kind == PARAM_PLAIN) nplain++;
+        else if (fd->params[i].kind == PARAM_VARARGS) var = i;
+    }
+    int ver = front_triton_version();
+    for (int i = 0; i < np; i++) {
+        if (fd->params[i].kind == PARAM_VARARGS && ver < 8)
+            sema_error(S, call->pos, "%s(): *%s parameters of jit functions are bound from Triton 3.8 (tritium follows "
+                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", fd->name, fd->params[i].name, ver);
+        if (fd->params[i].kind == PARAM_KWONLY && ver < 9)
+            sema_error(S, call->pos, "%s(): keyword-only parameters of jit functions ('%s') are bound from Triton 3.9 "
+                       "(tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", fd->name, fd->params[i].name, ver);
+    }
+    if (nargs > nplain && var < 0)
+        sema_error(S, call->pos, "%s() takes %d positional arguments but %d were given", fd->name, nplain, nargs);
+    for (int i = 0; i < nargs && i < nplain; i++) vals[i] = args[i], has[i] = true;
+    if (var >= 0) {
+        sval t = { .k = V_TUPLE, .n = 0, .v = -1 };
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(nargs + 1));
+        for (int i = nplain; i < nargs; i++) t.items[t.n++] = args[i];
+        vals[var] = t;
+        has[var] = true;
+    }
     for (int k = 0; k < nkw; k++) {
         int j = 0;
-        while (j < np && strcmp(fd->params[j].name, kwn[k])) j++;
+        while (j < np && (strcmp(fd->params[j].name, kwn[k]) || fd->params[j].kind == PARAM_VARARGS)) j++;
         if (j == np) sema_error(S, call->pos, "%s() got an unexpected keyword argument '%s'", fd->name, kwn[k]);
         if (has[j]) sema_error(S, call->pos, "%s() got multiple values for argument '%s'", fd->name, kwn[k]);
         vals[j] = kwv[k];

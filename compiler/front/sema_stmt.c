@@ -1246,6 +1246,10 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
         return NULL;
     }
     sema_setloc(&S, fd->pos);
+    for (int i = 0; i < fd->nparams; i++)
+        if (fd->params[i].kind == PARAM_VARARGS)
+            sema_error(&S, fd->params[i].pos, "a kernel's *%s parameter is not supported (launch arguments are bound by "
+                       "name)", fd->params[i].name);
     for (int i = 0; i < fd->nparams; i++) {
         const param *pa = &fd->params[i];
         const front_param *fp = &params[i];

@@ -357,6 +357,44 @@ START_TEST(bitwise_literal_keeps_int16)
 }
 END_TEST
 
+
+/* Keyword-only parameters and *args (code_generator.py visit_arguments:
+ * *args bound from 3.8, keyword-only from 3.9; call_JitFunction binds as
+ * Python's signature.bind). A kernel's keyword-only parameters are launch
+ * arguments like any other (the launch binds by name). */
+START_TEST(kwonly_and_varargs_helpers)
+{
+    static const char src[] = PRELUDE
+        "def scale(a, *, s, bias=1):\n"
+        "    return a * s + bias\n"
+        "\n"
+        "@triton.jit\n"
+        "def total(first, *rest):\n"
+        "    acc = first\n"
+        "    for i in tl.static_range(len(rest)):\n"
+        "        acc = acc + rest[i]\n"
+        "    return acc\n"
+        "\n"
+        "@triton.jit\n"
+        "def k(X, Y, *, S: tl.constexpr):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 16), total(scale(x, s=S), x, 100) + total(x))\n";
+    launch l;
+    lrun(src, "X:*i32[16] Y:*i32[16] S=3", &l, fill_iota_i32);
+    const int32_t *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 16; i++) ck_assert_int_eq(y[i], (i * 3 + 1) + i + 100 + i);
+    launch_free(&l);
+    expect_err(PRELUDE "def h(a, *, s):\n    return a * s\n\n@triton.jit\ndef k(X):\n    tl.store(X, h(1, 2))\n",
+               "X:*i32[1]", "h() takes 1 positional arguments but 2 were given");
+    front_set_triton_version(8);
+    expect_err(src, "X:*i32[16] Y:*i32[16] S=3", "keyword-only parameters of jit functions ('s') are bound from Triton 3.9");
+    front_set_triton_version(7);
+    expect_err(PRELUDE "def h(*r):\n    return r[0]\n\n@triton.jit\ndef k(X):\n    tl.store(X, h(1, 2))\n",
+               "X:*i32[1]", "*r parameters of jit functions are bound from Triton 3.8");
+    front_set_triton_version(-1);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -372,5 +410,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, comprehension_filters_and_tuple_targets_39);
     tcase_add_test(tc, logical_and_or_methods);
     tcase_add_test(tc, bitwise_literal_keeps_int16);
+    tcase_add_test(tc, kwonly_and_varargs_helpers);
     return tc;
 }
