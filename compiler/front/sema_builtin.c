@@ -30,15 +30,6 @@ static bool find(const char *name, unsigned vis, sval *out, vkind k)
 
 bool sema_python_builtin(const char *name, sval *out) { return find(name, IN_PY, out, V_BUILTIN); }
 
-static const struct { const char *name; tt_dtype d; } dtypes[] = {
-    { "float16", TT_F16 }, { "bfloat16", TT_BF16 }, { "float32", TT_F32 }, { "float64", TT_F64 },
-    { "int1", TT_BOOL }, { "int8", TT_I8 }, { "int16", TT_I16 }, { "int32", TT_I32 }, { "int64", TT_I64 },
-    { "uint8", TT_U8 }, { "uint16", TT_U16 }, { "uint32", TT_U32 }, { "uint64", TT_U64 },
-    { "float", TT_F32 }, { "half", TT_F16 }, { "double", TT_F64 }, { "bool", TT_BOOL },
-    { "float8e4nv", TT_F8E4NV }, { "float8e5", TT_F8E5 }, { "float8e4b15", TT_F8E4B15 },
-    { "float8e4b8", TT_F8E4B8 }, { "float8e5b16", TT_F8E5B16 },
-};
-
 /* tl.rand & co. (and tl.random.NAME) are the prelude's __tl_ functions
  * (prelude.c): names[] lists those tl exports, random[] those of
  * language/random.py. */
@@ -72,11 +63,10 @@ bool sema_module_attr(sema *S, int mod, const char *name, sval *out)
 {
     switch (mod) {
     case MOD_TL:
-        for (size_t i = 0; i < TT_COUNTOF(dtypes); i++) {
-            if (!strcmp(name, dtypes[i].name)) {
-                *out = sv_dtype(dtypes[i].d, TT_BOOL);
-                return true;
-            }
+        tt_dtype d;
+        if (tt_dtype_from_tl(name, &d)) {                /* tl.float16, tl.int1, tl.float8e4nv (dtype.c) */
+            *out = sv_dtype(d, TT_BOOL);
+            return true;
         }
         if (!strcmp(name, "pi32_t")) { *out = sv_dtype(TT_PTR, TT_I32); return true; }   /* core.py: pointer_type(int32) */
         if (!strcmp(name, "math")) { *out = (sval){ .k = V_MODULE, .i = MOD_MATH, .v = -1 }; return true; }

@@ -653,7 +653,19 @@ sval sema_unop(sema *S, src_pos p, const char *op, sval a)
     if (a.k != V_TENSOR) sema_error(S, p, "bad operand for unary %s: %s", op, sv_describe(S, &a));
     if (a.dt == TT_PTR) sema_error(S, p, "unary %s is not defined on pointers", op);
     if (!strcmp(op, "-")) {
-        /* Triton: 0 - x (so -(+0.0) is +0.0) */
+        /* semantic.py minus: from Triton 3.8 a float negation is fneg (the
+         * sign bit flipped: -(+0.0) is -0.0), written as an xor of the sign
+         * bit on the bits; fp8 (whose arithmetic tritium refuses) and
+         * integers are 0 - x, as every float is in 3.6 and 3.7 (-(+0.0) is
+         * +0.0) */
+        if (tt_dtype_is_float(a.dt) && !tt_dtype_is_fp8(a.dt) && front_triton_version() >= 8) {
+            int bits = tt_dtype_bits(a.dt);
+            tt_dtype it = bits == 16 ? TT_I16 : bits == 32 ? TT_I32 : TT_I64;
+            sval b = sema_cast(S, p, a, it, 0, true);
+            sval m = sema_const_tensor(S, p, 0, (int64_t)((uint64_t)1 << (bits - 1) | (bits == 64 ? 0 : ~(uint64_t)0 << bits)),
+                                       it, 0, NULL);
+            return sema_cast(S, p, sema_binop(S, p, "^", b, m), a.dt, 0, true);
+        }
         sval z = sema_const_tensor(S, p, 0, 0, a.dt, 0, NULL);
         return sema_binop(S, p, "-", z, a);
     }

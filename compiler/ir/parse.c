@@ -302,30 +302,14 @@ static bool parse_use(parser *P, ir_value *out)
 
 /* ---- types ---- */
 
-static bool scalar_name(const char *s, size_t n, tt_dtype *d)
-{
-    static const struct { const char *name; tt_dtype d; } tab[] = {
-        { "i1", TT_BOOL }, { "i8", TT_I8 }, { "i16", TT_I16 }, { "i32", TT_I32 }, { "i64", TT_I64 },
-        { "f16", TT_F16 }, { "bf16", TT_BF16 }, { "f32", TT_F32 }, { "f64", TT_F64 },
-        { "f8E4M3FN", TT_F8E4NV }, { "f8E5M2", TT_F8E5 }, { "f8E4M3B15", TT_F8E4B15 },
-        { "f8E4M3FNUZ", TT_F8E4B8 }, { "f8E5M2FNUZ", TT_F8E5B16 },
-    };
-    for (size_t i = 0; i < TT_COUNTOF(tab); i++)
-        if (strlen(tab[i].name) == n && !memcmp(tab[i].name, s, n)) {
-            *d = tab[i].d;
-            return true;
-        }
-    return false;
-}
-
 /* SCALAR := i1 | i8 | i16 | i32 | i64 | f16 | bf16 | f32 | f64 | f8E4M3FN | f8E5M2
- *         | f8E4M3B15 | f8E4M3FNUZ | f8E5M2FNUZ */
+ *         | f8E4M3B15 | f8E4M3FNUZ | f8E5M2FNUZ   (the dtype table's ir column) */
 static bool parse_scalar(parser *P, ir_type *out)
 {
     const char *s;
     size_t n = ident(P, &s);
     tt_dtype d;
-    if (!n || !scalar_name(s, n, &d)) {
+    if (!n || !tt_dtype_from_ir(s, n, &d)) {
         P->p = s;
         return err_at(P, s, "expected a scalar type (i1..i64, f16, bf16, f32, f64, f8E4M3FN, ...), found %s", found(P));
     }

@@ -115,26 +115,11 @@ bool ir_type_is_int(ir_type t) { return tt_dtype_is_int(ir_type_get(t)->elem); }
 bool ir_type_is_ptr(ir_type t) { return ir_type_get(t)->elem == TT_PTR; }
 int ir_type_bits(ir_type t) { return tt_dtype_bits(ir_type_get(t)->elem); }
 
+/* The IR's name of a scalar dtype (the dtype table's ir column). */
 static const char *scalar_name(tt_dtype d)
 {
-    switch (d) {
-    case TT_BOOL: return "i1";
-    case TT_I8:   return "i8";
-    case TT_I16:  return "i16";
-    case TT_I32:  return "i32";
-    case TT_I64:  return "i64";
-    case TT_F16:  return "f16";
-    case TT_BF16: return "bf16";
-    case TT_F32:  return "f32";
-    case TT_F64:  return "f64";
-    /* MLIR's names; Triton types fp8e4b15 as i8, tritium keeps the dtype */
-    case TT_F8E4NV:  return "f8E4M3FN";
-    case TT_F8E5:    return "f8E5M2";
-    case TT_F8E4B15: return "f8E4M3B15";
-    case TT_F8E4B8:  return "f8E4M3FNUZ";
-    case TT_F8E5B16: return "f8E5M2FNUZ";
-    default:      return "?";
-    }
+    const char *n = tt_dtype_ir_name(d);
+    return n ? n : "?";
 }
 
 char *ir_type_str(ir_type t, char *buf, size_t n)

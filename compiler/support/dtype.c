@@ -5,30 +5,50 @@
 #include <math.h>
 #include <string.h>
 
+/* The dtype table: the one list of tritium's element types and their names.
+ * Everything else derives from it: the front end's tl.NAME (tt_dtype_from_tl),
+ * the IR's scalar types (tt_dtype_ir_name, tt_dtype_from_ir), the command
+ * line's dtype names and their help (tt_dtype_parse, repl/help.c), .npy
+ * files, and the C API's codes and names (tritium.h's TRITIUM_* enum, whose
+ * values are the tt_dtype values: api/dtype.c checks them at compile time;
+ * tritium_dtypes_json hands this table to the Python package). Columns:
+ *   name    tritium's short name (command line, reports)
+ *   triton  Triton's dtype name (str(tl.float32), tl.dtype.name)
+ *   tl      the attribute of triton.language (tl.float32); NULL: none
+ *   torch   the attribute of torch (torch.float32); NULL: torch has none
+ *   ir      the IR's scalar type (MLIR's names); NULL: the IR is signless
+ *           (unsigned dtypes are its signless integers) or it is a pointer
+ *   npy     numpy's dtype.str of a .npy file tritium writes
+ *   ml      ml_dtypes' name for a dtype numpy lacks, else NULL
+ *   size    bytes per element; bits: the width Triton sees (bool: 1) */
 static const struct {
-    const char *name, *triton, *npy, *ml;
+    const char *name, *triton, *tl, *torch, *ir, *npy, *ml;
     int size, bits;
 } info[TT_DTYPE_COUNT] = {
-    [TT_BOOL] = { "bool", "int1",   "|b1", NULL, 1, 1 },
-    [TT_I8]   = { "i8",   "int8",   "|i1", NULL, 1, 8 },
-    [TT_I16]  = { "i16",  "int16",  "<i2", NULL, 2, 16 },
-    [TT_I32]  = { "i32",  "int32",  "<i4", NULL, 4, 32 },
-    [TT_I64]  = { "i64",  "int64",  "<i8", NULL, 8, 64 },
-    [TT_U8]   = { "u8",   "uint8",  "|u1", NULL, 1, 8 },
-    [TT_U16]  = { "u16",  "uint16", "<u2", NULL, 2, 16 },
-    [TT_U32]  = { "u32",  "uint32", "<u4", NULL, 4, 32 },
-    [TT_U64]  = { "u64",  "uint64", "<u8", NULL, 8, 64 },
-    [TT_F16]  = { "f16",  "fp16",   "<f2", NULL, 2, 16 },
-    [TT_BF16] = { "bf16", "bf16",   "<V2", "bfloat16", 2, 16 },  /* as ml_dtypes.bfloat16 saves: load with .view(ml_dtypes.bfloat16) */
-    [TT_F32]  = { "f32",  "fp32",   "<f4", NULL, 4, 32 },
-    [TT_F64]  = { "f64",  "fp64",   "<f8", NULL, 8, 64 },
-    /* ml_dtypes' float8 types save as 1-byte voids too (dtype_to_descr); ml_dtypes has no fp8e4b15 */
-    [TT_F8E4NV]  = { "f8e4nv",  "fp8e4nv",  "<V1", "float8_e4m3fn",   1, 8 },
-    [TT_F8E5]    = { "f8e5",    "fp8e5",    "<V1", "float8_e5m2",     1, 8 },
-    [TT_F8E4B15] = { "f8e4b15", "fp8e4b15", "|u1", NULL,              1, 8 },
-    [TT_F8E4B8]  = { "f8e4b8",  "fp8e4b8",  "<V1", "float8_e4m3fnuz", 1, 8 },
-    [TT_F8E5B16] = { "f8e5b16", "fp8e5b16", "<V1", "float8_e5m2fnuz", 1, 8 },
-    [TT_PTR]  = { "ptr",  "pointer","<u8", NULL, 8, 64 },
+    /*              name       triton      tl             torch              ir            npy     ml */
+    [TT_BOOL]    = { "bool",    "int1",     "int1",        "bool",            "i1",         "|b1", NULL, 1, 1 },
+    [TT_I8]      = { "i8",      "int8",     "int8",        "int8",            "i8",         "|i1", NULL, 1, 8 },
+    [TT_I16]     = { "i16",     "int16",    "int16",       "int16",           "i16",        "<i2", NULL, 2, 16 },
+    [TT_I32]     = { "i32",     "int32",    "int32",       "int32",           "i32",        "<i4", NULL, 4, 32 },
+    [TT_I64]     = { "i64",     "int64",    "int64",       "int64",           "i64",        "<i8", NULL, 8, 64 },
+    [TT_U8]      = { "u8",      "uint8",    "uint8",       "uint8",           NULL,         "|u1", NULL, 1, 8 },
+    [TT_U16]     = { "u16",     "uint16",   "uint16",      "uint16",          NULL,         "<u2", NULL, 2, 16 },
+    [TT_U32]     = { "u32",     "uint32",   "uint32",      "uint32",          NULL,         "<u4", NULL, 4, 32 },
+    [TT_U64]     = { "u64",     "uint64",   "uint64",      "uint64",          NULL,         "<u8", NULL, 8, 64 },
+    [TT_F16]     = { "f16",     "fp16",     "float16",     "float16",         "f16",        "<f2", NULL, 2, 16 },
+    /* as ml_dtypes.bfloat16 saves: load with .view(ml_dtypes.bfloat16) */
+    [TT_BF16]    = { "bf16",    "bf16",     "bfloat16",    "bfloat16",        "bf16",       "<V2", "bfloat16", 2, 16 },
+    [TT_F32]     = { "f32",     "fp32",     "float32",     "float32",         "f32",        "<f4", NULL, 4, 32 },
+    [TT_F64]     = { "f64",     "fp64",     "float64",     "float64",         "f64",        "<f8", NULL, 8, 64 },
+    /* fp8: ml_dtypes' float8 types save as 1-byte voids (float8_e5m2 as
+     * "<f1", which npy.c reads too); ml_dtypes and torch have no fp8e4b15,
+     * whose IR name is tritium's (Triton types it as i8) */
+    [TT_F8E4NV]  = { "f8e4nv",  "fp8e4nv",  "float8e4nv",  "float8_e4m3fn",   "f8E4M3FN",   "<V1", "float8_e4m3fn", 1, 8 },
+    [TT_F8E5]    = { "f8e5",    "fp8e5",    "float8e5",    "float8_e5m2",     "f8E5M2",     "<V1", "float8_e5m2", 1, 8 },
+    [TT_F8E4B15] = { "f8e4b15", "fp8e4b15", "float8e4b15", NULL,              "f8E4M3B15",  "|u1", NULL, 1, 8 },
+    [TT_F8E4B8]  = { "f8e4b8",  "fp8e4b8",  "float8e4b8",  "float8_e4m3fnuz", "f8E4M3FNUZ", "<V1", "float8_e4m3fnuz", 1, 8 },
+    [TT_F8E5B16] = { "f8e5b16", "fp8e5b16", "float8e5b16", "float8_e5m2fnuz", "f8E5M2FNUZ", "<V1", "float8_e5m2fnuz", 1, 8 },
+    [TT_PTR]     = { "ptr",     "pointer",  NULL,          NULL,              NULL,         "<u8", NULL, 8, 64 },
 };
 
 int tt_dtype_size(tt_dtype d) { return info[d].size; }
@@ -39,25 +59,45 @@ bool tt_dtype_is_int(tt_dtype d) { return d <= TT_U64; }
 bool tt_dtype_is_signed(tt_dtype d) { return (d >= TT_I8 && d <= TT_I64) || tt_dtype_is_float(d); }
 const char *tt_dtype_name(tt_dtype d) { return info[d].name; }
 const char *tt_dtype_triton_name(tt_dtype d) { return info[d].triton; }
+const char *tt_dtype_tl_name(tt_dtype d) { return info[d].tl; }
+const char *tt_dtype_torch_name(tt_dtype d) { return info[d].torch; }
+const char *tt_dtype_ir_name(tt_dtype d) { return info[d].ir; }
 const char *tt_dtype_npy_descr(tt_dtype d) { return info[d].npy; }
 const char *tt_dtype_ml_name(tt_dtype d) { return info[d].ml; }
 
-bool tt_dtype_parse(const char *s, tt_dtype *out)
+bool tt_dtype_from_tl(const char *s, tt_dtype *out)
 {
-    static const struct { const char *alias; tt_dtype d; } aliases[] = {
-        { "float16", TT_F16 }, { "half", TT_F16 }, { "bfloat16", TT_BF16 },
-        { "float32", TT_F32 }, { "float", TT_F32 }, { "float64", TT_F64 },
-        { "double", TT_F64 }, { "int1", TT_BOOL }, { "i1", TT_BOOL },
-        { "float8e4nv", TT_F8E4NV }, { "float8e5", TT_F8E5 }, { "float8e4b15", TT_F8E4B15 },
-        { "float8e4b8", TT_F8E4B8 }, { "float8e5b16", TT_F8E5B16 },
-        { "float8_e4m3fn", TT_F8E4NV }, { "float8_e5m2", TT_F8E5 },
-        { "float8_e4m3fnuz", TT_F8E4B8 }, { "float8_e5m2fnuz", TT_F8E5B16 },
-    };
-    for (int d = 0; d < TT_PTR; d++) {
-        if (!strcmp(s, info[d].name) || !strcmp(s, info[d].triton)) {
+    for (int d = 0; d < TT_DTYPE_COUNT; d++)
+        if (info[d].tl && !strcmp(s, info[d].tl)) {
             *out = (tt_dtype)d;
             return true;
         }
+    return false;
+}
+
+bool tt_dtype_from_ir(const char *s, size_t n, tt_dtype *out)
+{
+    for (int d = 0; d < TT_DTYPE_COUNT; d++)
+        if (info[d].ir && strlen(info[d].ir) == n && !memcmp(info[d].ir, s, n)) {
+            *out = (tt_dtype)d;
+            return true;
+        }
+    return false;
+}
+
+bool tt_dtype_parse(const char *s, tt_dtype *out)
+{
+    /* names of no column: C's and PyTorch's spellings */
+    static const struct { const char *alias; tt_dtype d; } aliases[] = {
+        { "half", TT_F16 }, { "float", TT_F32 }, { "double", TT_F64 }, { "i1", TT_BOOL },
+    };
+    for (int d = 0; d < TT_PTR; d++) {
+        const char *col[] = { info[d].name, info[d].triton, info[d].tl, info[d].torch, info[d].ml };
+        for (size_t k = 0; k < sizeof col / sizeof col[0]; k++)
+            if (col[k] && !strcmp(s, col[k])) {
+                *out = (tt_dtype)d;
+                return true;
+            }
     }
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
         if (!strcmp(s, aliases[i].alias)) {

@@ -215,8 +215,12 @@ static bool parse_descr(const char *s, tt_dtype hint, tt_dtype *out, char *err, 
     bool fp8_hint = hint != TT_DTYPE_COUNT && tt_dtype_is_fp8(hint);
     if (!strcmp(code, "V1") || (fp8_hint && (!strcmp(code, "u1") || !strcmp(code, "i1")))) {
         if (!fp8_hint) {
+            char names[64] = "";                    /* the fp8 dtypes' names (dtype.c) */
+            for (int d = TT_F8E4NV; d <= TT_F8E5B16; d++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", d > TT_F8E4NV ? " " : "",
+                         tt_dtype_name((tt_dtype)d));
             fail(err, errlen, "dtype '%s' is a 1-byte ml_dtypes type (float8_e4m3fn, float8_e4m3fnuz, float8_e5m2fnuz, ...) "
-                 "whose name the file does not record; say which: FILE.npy:f8e4nv (f8e4nv f8e5 f8e4b15 f8e4b8 f8e5b16)", s);
+                 "whose name the file does not record; say which: FILE.npy:%s (%s)", s, tt_dtype_name(TT_F8E4NV), names);
             return false;
         }
         *out = hint;

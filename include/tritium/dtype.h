@@ -7,8 +7,9 @@
 #ifndef TRITIUM_DTYPE_H
 #define TRITIUM_DTYPE_H
 
-#include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Order matters: tt_dtype_is_int / is_float rely on the ranges. */
 typedef enum tt_dtype {
@@ -34,16 +35,28 @@ bool tt_dtype_is_float(tt_dtype d);    /* fp16 .. fp64 and the fp8 dtypes */
 bool tt_dtype_is_fp8(tt_dtype d);
 bool tt_dtype_is_int(tt_dtype d);      /* bool and all integer types */
 bool tt_dtype_is_signed(tt_dtype d);   /* i8..i64 and floats */
-/* Short name as used on the command line: "f32", "bf16", "u8", "bool". */
+/* The names of a dtype, each a column of the dtype table (dtype.c, the one
+ * list of dtypes: every other derives from it). NULL where a dtype has none.
+ *   tt_dtype_name         tritium's short name (command line): "f32", "bf16", "u8", "bool"
+ *   tt_dtype_triton_name  Triton's name (tl.dtype.name): "fp32", "bf16", "uint8", "int1"
+ *   tt_dtype_tl_name      the attribute of triton.language: "float32", "int1", "float8e4nv"
+ *   tt_dtype_torch_name   the attribute of torch: "float32", "bool", "float8_e4m3fn"
+ *   tt_dtype_ir_name      the IR's scalar type: "f32", "i1", "f8E4M3FN" (NULL for
+ *                         unsigned dtypes, which the signless IR holds as i8..i64,
+ *                         and pointers) */
 const char *tt_dtype_name(tt_dtype d);
-/* Triton's name: "fp32", "bf16", "uint8", "int1". */
 const char *tt_dtype_triton_name(tt_dtype d);
-/* Parse "f32", "float32", "fp32", "i32", "int32", "u8", "uint8", "bool",
- * "int1", "f16", "float16", "bf16", "bfloat16", "f64", "float64", the fp8
- * names "f8e4nv", "fp8e4nv", "float8e4nv" (likewise e5, e4b15, e4b8,
- * e5b16) and ml_dtypes'/torch's "float8_e4m3fn", "float8_e5m2",
- * "float8_e4m3fnuz", "float8_e5m2fnuz".
- * Returns false when the name is unknown. */
+const char *tt_dtype_tl_name(tt_dtype d);
+const char *tt_dtype_torch_name(tt_dtype d);
+const char *tt_dtype_ir_name(tt_dtype d);
+/* The dtype of triton.language's attribute s (tl.float16), or false. */
+bool tt_dtype_from_tl(const char *s, tt_dtype *out);
+/* The dtype of the IR scalar type s[0..n) ("f32", "f8E4M3FN"), or false. */
+bool tt_dtype_from_ir(const char *s, size_t n, tt_dtype *out);
+/* Parse a dtype name of the command line: any of a dtype's names above
+ * ("f32", "fp32", "float32"; "f8e4nv", "fp8e4nv", "float8e4nv",
+ * "float8_e4m3fn"), ml_dtypes' name, or "half", "float", "double", "i1".
+ * Pointers have none. Returns false when the name is unknown. */
 bool tt_dtype_parse(const char *s, tt_dtype *out);
 /* numpy's dtype.str for this dtype ("<f4", "|b1", ...). bf16 has no numpy
  * type and returns "<V2", the descriptor ml_dtypes.bfloat16 arrays are saved

@@ -31,7 +31,9 @@ extern "C" {
 
 #define TRITIUM_API_VERSION 5
 
-/* Element types: the values of tt_dtype (dtype.h), fixed for the ABI. */
+/* Element types: the values of tt_dtype (dtype.h), fixed for the ABI
+ * (api/dtype.c checks each at compile time); TRITIUM_X is the dtype whose
+ * short name is x. Their names and sizes: tritium_dtypes_json. */
 enum {
     TRITIUM_BOOL = 0, TRITIUM_I8, TRITIUM_I16, TRITIUM_I32, TRITIUM_I64,
     TRITIUM_U8, TRITIUM_U16, TRITIUM_U32, TRITIUM_U64,
@@ -59,6 +61,15 @@ const char *tritium_version(void);
 int tritium_max_rank(void);
 /* The last failure's message on this thread ("" when none). */
 const char *tritium_last_error(void);
+/* The element types (the dtype table, compiler/support/dtype.c) as one JSON
+ * array, owned by the library, valid for the process; element i is the type
+ * of code i (TRITIUM_BOOL ...):
+ *   [{"code", "name" ("f32"), "triton" ("fp32"), "tl" ("float32": the
+ *     attribute of triton.language), "torch" ("float32", or null), "npy"
+ *     ("<f4": numpy's dtype.str in a .npy file), "ml" (ml_dtypes' name, or
+ *     null), "size" (bytes), "bits", "float", "fp8", "int", "signed"}]
+ * The Python package takes its dtype codes and names from it. */
+const char *tritium_dtypes_json(void);
 /* Every option and environment variable (include/tritium/settings.def) as
  * one JSON object, owned by the library, valid for the process:
  *   {"commands": the `tritium` sub-commands ["run", "ir", ...],

@@ -23,26 +23,25 @@ OPTION_KEYS = {"num_warps", "num_stages", "num_ctas", "maxnreg", "debug", "enabl
                "schedule_hint", "enable_reflect_ftz", "warp_size", "num_buffers_warp_spec",
                "num_consumer_groups", "reg_dec_producer", "reg_inc_consumer"}
 
-_TL_DTYPES = {"int1": _lib.BOOL, "int8": _lib.I8, "int16": _lib.I16, "int32": _lib.I32, "int64": _lib.I64,
-              "uint8": _lib.U8, "uint16": _lib.U16, "uint32": _lib.U32, "uint64": _lib.U64,
-              "fp16": _lib.F16, "bf16": _lib.BF16, "fp32": _lib.F32, "fp64": _lib.F64,
-              "fp8e4nv": _lib.F8E4NV, "fp8e5": _lib.F8E5, "fp8e4b15": _lib.F8E4B15, "fp8e4b8": _lib.F8E4B8,
-              "fp8e5b16": _lib.F8E5B16}
+_TL_DTYPES = None
 _TORCH_DTYPES = None
 
 
+def _tl_dtypes():
+    """{Triton's dtype name (tl.float16.name: "fp16"): the library's code}, from its dtype table."""
+    global _TL_DTYPES
+    if _TL_DTYPES is None:
+        _TL_DTYPES = {r["triton"]: r["code"] for r in _lib.dtypes() if r["tl"]}
+    return _TL_DTYPES
+
+
 def _torch_dtypes():
+    """{torch.dtype: the library's code} for the dtypes this torch has (torch.uint16 is 2.3's)."""
     global _TORCH_DTYPES
     if _TORCH_DTYPES is None:
         import torch
-        _TORCH_DTYPES = {torch.bool: _lib.BOOL, torch.int8: _lib.I8, torch.int16: _lib.I16, torch.int32: _lib.I32,
-                         torch.int64: _lib.I64, torch.uint8: _lib.U8, torch.float16: _lib.F16,
-                         torch.bfloat16: _lib.BF16, torch.float32: _lib.F32, torch.float64: _lib.F64}
-        for n, c in (("uint16", _lib.U16), ("uint32", _lib.U32), ("uint64", _lib.U64),
-                     ("float8_e4m3fn", _lib.F8E4NV), ("float8_e5m2", _lib.F8E5),
-                     ("float8_e4m3fnuz", _lib.F8E4B8), ("float8_e5m2fnuz", _lib.F8E5B16)):
-            if hasattr(torch, n):
-                _TORCH_DTYPES[getattr(torch, n)] = c
+        _TORCH_DTYPES = {getattr(torch, r["torch"]): r["code"] for r in _lib.dtypes()
+                         if r["torch"] and hasattr(torch, r["torch"])}
     return _TORCH_DTYPES
 
 
@@ -194,7 +193,7 @@ def _storage_of(name, v, staging):
     if base is not v:                                # triton.reinterpret(x, tl.dtype)
         tl_dtype = v.dtype
     if tl_dtype is not None:
-        code = _TL_DTYPES.get(getattr(tl_dtype, "name", None))
+        code = _tl_dtypes().get(getattr(tl_dtype, "name", None))
     else:
         try:
             code = _torch_dtypes().get(base.dtype)
@@ -218,9 +217,7 @@ def _storage_of(name, v, staging):
     if nbytes == 0 or sptr == 0:
         sptr = data = ctypes.addressof(_DUMMY)
         nbytes = 0
-    if tl_dtype is not None and esize != (1 if code in (_lib.BOOL, _lib.I8, _lib.U8) or code >= _lib.F8E4NV else
-                                          2 if code in (_lib.I16, _lib.U16, _lib.F16, _lib.BF16) else
-                                          4 if code in (_lib.I32, _lib.U32, _lib.F32) else 8):
+    if tl_dtype is not None and esize != _lib.dtypes()[code]["size"]:
         raise UnsupportedLaunch("tritium: argument '%s': reinterpreting %s as %s changes the element size"
                                 % (name, base.dtype, tl_dtype))
     return code, data, sptr, nbytes, base
@@ -423,8 +420,8 @@ def _add_const(L, name, v, refs=None):
         code = _torch_dtypes().get(v)
         if code is not None:
             return lib.tritium_launch_const_dtype(L, n, code)
-    if tn in _TL_DTYPES:
-        return lib.tritium_launch_const_dtype(L, n, _TL_DTYPES[tn])
+    if tn in _tl_dtypes():
+        return lib.tritium_launch_const_dtype(L, n, _tl_dtypes()[tn])
     if hasattr(v, "__index__") and not hasattr(v, "shape"):
         return _add_const(L, name, int(v))
     if type(v).__module__ == "numpy" and hasattr(v, "item"):

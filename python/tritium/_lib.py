@@ -11,9 +11,7 @@ import os
 
 API_VERSION = 5
 
-# Element type codes (TRITIUM_BOOL ... TRITIUM_F64) and run statuses.
-BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64 = range(13)
-F8E4NV, F8E5, F8E4B15, F8E4B8, F8E5B16 = range(13, 18)
+# Run statuses. Element types come from the library: dtypes().
 OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
 INTERRUPTED = 130      # Ctrl-C during tritium_run / tritium_check: a partial launch (KeyboardInterrupt)
 
@@ -88,6 +86,7 @@ def _declare(lib):
         "tritium_version": (C, []),
         "tritium_max_rank": (I, []),
         "tritium_last_error": (C, []),
+        "tritium_dtypes_json": (C, []),
         "tritium_settings_json": (C, []),
         "tritium_module_load": (P, [C]),
         "tritium_module_load_text": (P, [C, C]),
@@ -188,6 +187,21 @@ def __getattr__(name):
         raise AttributeError(name)
     v = globals()[name] = _codes(rows[name])
     return v
+
+
+_DTYPES = None
+
+
+def dtypes():
+    """The library's element types (tritium_dtypes_json: the dtype table of
+    compiler/support/dtype.c), parsed once: a list whose item i is the dict of
+    code i (TRITIUM_BOOL ...) with its name ("f32"), triton ("fp32"), tl
+    ("float32"), torch ("float32" or None), npy, ml, size and bits."""
+    global _DTYPES
+    if _DTYPES is None:
+        import json
+        _DTYPES = json.loads(lib().tritium_dtypes_json().decode())
+    return _DTYPES
 
 
 def last_error():

@@ -395,6 +395,37 @@ START_TEST(kwonly_and_varargs_helpers)
 }
 END_TEST
 
+
+/* semantic.py minus: Triton 3.8+ negates floats with fneg (-(+0.0) is -0.0,
+ * NaN keeps its payload with the sign flipped); 3.6 and 3.7 compute 0 - x. */
+START_TEST(negation_is_fneg_from_38)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, H):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 16), -x)\n"
+        "    tl.store(H + tl.arange(0, 16), -(x.to(tl.float16)))\n";
+    for (int v = 7; v <= 9; v++) {
+        front_set_triton_version(v);
+        launch l;
+        lrun(src, "X:*f32[16] Y:*f32[16] H:*f16[16]", &l, NULL);   /* X: +0.0 */
+        const uint32_t *y = targ(&l, "Y")->data;
+        const uint16_t *h = targ(&l, "H")->data;
+        for (int i = 0; i < 16; i++) {
+            ck_assert_uint_eq(y[i], v >= 8 ? 0x80000000u : 0u);
+            ck_assert_uint_eq(h[i], v >= 8 ? 0x8000u : 0u);
+        }
+        launch_free(&l);
+    }
+    front_set_triton_version(-1);
+    launch l;
+    lrun(src, "X:*f32[16] Y:*f32[16] H:*f16[16]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 16; i++) ck_assert(y[i] == -x[i]);
+    launch_free(&l);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -411,5 +442,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, logical_and_or_methods);
     tcase_add_test(tc, bitwise_literal_keeps_int16);
     tcase_add_test(tc, kwonly_and_varargs_helpers);
+    tcase_add_test(tc, negation_is_fneg_from_38);
     return tc;
 }

@@ -750,6 +750,36 @@ START_TEST(fuzz_mutations)
 }
 END_TEST
 
+/* Every dtype with an IR name (the dtype table's ir column) is a scalar type
+ * the parser reads and the printer writes back. */
+START_TEST(scalar_types_roundtrip)
+{
+    int n = 0;
+    for (int i = 0; i < TT_DTYPE_COUNT; i++) {
+        const char *name = tt_dtype_ir_name((tt_dtype)i);
+        if (!name) continue;
+        char buf[64];
+        ck_assert_str_eq(ir_type_str(ir_scalar((tt_dtype)i), buf, sizeof buf), name);
+        char *text = xasprintf("tt.func @k(%%a: %s, %%p: !tt.ptr<%s>) {\n  tt.return\n}\n", name, name);
+        capture_begin();
+        ir_func *f = ir_parse("scalar.ttir", text);
+        char *msgs = capture_end();
+        ck_assert_msg(f != NULL, "%s: %s", name, msgs);
+        free(msgs);
+        ck_assert_int_eq(ir_type_get(f->values.v[f->regions.v[IR_BODY].args[0]].type)->elem, i);
+        char *printed = print_str(f);
+        char *want = xasprintf(": %s, %%p.1: !tt.ptr<%s>)", name, name);   /* printed names carry their number */
+        ck_assert_msg(strstr(printed, want), "%s", printed);
+        free(want);
+        free(printed);
+        ir_func_free(f);
+        free(text);
+        n++;
+    }
+    ck_assert_int_eq(n, TT_DTYPE_COUNT - 5);       /* all but u8..u64 and ptr */
+}
+END_TEST
+
 START_TEST(deep_nesting)
 {
     /* 100 nested scf.if: the depth cap answers with a diagnostic */
@@ -798,6 +828,7 @@ TCase *text_tcase(void)
     tcase_add_test(tc, high_rank_and_array_attrs);
     tcase_add_test(tc, print_op_and_names);
     tcase_add_test(tc, parse_hand_written);
+    tcase_add_test(tc, scalar_types_roundtrip);
     tcase_add_test(tc, malformed_inputs);
     tcase_add_test(tc, fuzz_mutations);
     tcase_add_test(tc, deep_nesting);

@@ -122,6 +122,46 @@ START_TEST(names)
 }
 END_TEST
 
+/* The dtype table (dtype.c) is the one list of dtypes: every name of a dtype
+ * parses back to it, its tl and IR names look it up, no two dtypes share a
+ * name in one column, and the .npy descriptor has the element's size.
+ * tests/python/test_dtypes.py checks the same columns against tritium.h,
+ * numpy, ml_dtypes, torch, Triton and the Python package. */
+START_TEST(table_columns)
+{
+    for (int i = 0; i < TT_DTYPE_COUNT; i++) {
+        tt_dtype d = (tt_dtype)i, e;
+        const char *cols[] = { tt_dtype_name(d), tt_dtype_triton_name(d), tt_dtype_tl_name(d), tt_dtype_torch_name(d),
+                               tt_dtype_ml_name(d) };
+        for (size_t k = 0; k < TT_COUNTOF(cols); k++) {
+            if (!cols[k]) continue;
+            if (d == TT_PTR) {
+                ck_assert_msg(!tt_dtype_parse(cols[k], &e), "%s: pointers have no dtype name", cols[k]);
+                continue;
+            }
+            ck_assert_msg(tt_dtype_parse(cols[k], &e) && e == d, "%s does not parse to %s", cols[k], tt_dtype_name(d));
+            for (int j = 0; j < i; j++) {
+                const char *other[] = { tt_dtype_name((tt_dtype)j), tt_dtype_triton_name((tt_dtype)j),
+                                        tt_dtype_tl_name((tt_dtype)j), tt_dtype_torch_name((tt_dtype)j),
+                                        tt_dtype_ml_name((tt_dtype)j) };
+                ck_assert_msg(!other[k] || strcmp(other[k], cols[k]), "%s names two dtypes", cols[k]);
+            }
+        }
+        if (tt_dtype_tl_name(d)) ck_assert(tt_dtype_from_tl(tt_dtype_tl_name(d), &e) && e == d);
+        else ck_assert_int_eq(d, TT_PTR);
+        const char *ir = tt_dtype_ir_name(d);
+        if (ir) ck_assert(tt_dtype_from_ir(ir, strlen(ir), &e) && e == d);
+        else ck_assert(d == TT_PTR || (d >= TT_U8 && d <= TT_U64));     /* the IR is signless */
+        const char *npy = tt_dtype_npy_descr(d);
+        ck_assert_int_eq(npy[strlen(npy) - 1] - '0', tt_dtype_size(d));
+        ck_assert(tt_dtype_bits(d) <= 8 * tt_dtype_size(d));
+    }
+    tt_dtype e;
+    ck_assert(!tt_dtype_from_tl("float", &e) && !tt_dtype_from_tl("fp32", &e));   /* not triton.language's */
+    ck_assert(!tt_dtype_from_ir("f32x", 4, &e) && tt_dtype_from_ir("f32x", 3, &e) && e == TT_F32);
+}
+END_TEST
+
 /* fp8 encodings against values worked out by hand from the formats (OCP
  * e4m3fn/e5m2, the fnuz variants) and PTX's .satfinite rule; the
  * conformance suite checks every case against ml_dtypes. */
@@ -184,6 +224,7 @@ TCase *dtype_tcase(void)
     tcase_add_test(tc, store_f64_single_rounding);
     tcase_add_test(tc, store_int_casts);
     tcase_add_test(tc, names);
+    tcase_add_test(tc, table_columns);
     tcase_add_test(tc, fp8_known_values);
     return tc;
 }
