@@ -38,7 +38,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(REDUCE, "reduce", "input,axis,combine_fn,keep_dims", IN_TL | IN_METHOD) \
     X(ASSOC_SCAN, "associative_scan", "input,axis,combine_fn,reverse", IN_TL | IN_METHOD) \
     X(CUMSUM, "cumsum", "input,axis,reverse,dtype", IN_TL | IN_METHOD) \
-    X(CUMPROD, "cumprod", "input,axis,reverse", IN_TL | IN_METHOD) \
+    X(CUMPROD, "cumprod", "input,axis,reverse,dtype", IN_TL | IN_METHOD) \
     X(EXP, "exp", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(EXP2, "exp2", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \
     X(LOG, "log", "x", IN_TL | IN_MATH | IN_METHOD | IN_LIBDEVICE) \

@@ -151,7 +151,7 @@ static void emit_combine(sema *S, src_pos p, bool scan, const sval *xs, int n, i
  * axis, combine_fn, reverse), tl.cumsum(input, axis=0, reverse, dtype),
  * tl.cumprod(input, axis=0, reverse): input a tensor or a tuple of tensors
  * of one shape (core.py reduce / associative_scan; standard.py cumsum,
- * cumprod: bf16 -> fp32, cumsum's ints below 32 bits -> (u)int32). */
+ * cumprod: bf16 -> fp32 before 3.9, ints below 32 bits -> (u)int32). */
 static sval combine_builtin(sema *S, src_pos p, node *call, int id, const bargs *B)
 {
     bool scan = id != B_REDUCE;
@@ -167,8 +167,15 @@ static sval combine_builtin(sema *S, src_pos p, node *call, int id, const bargs 
     combiner c = { call, sv_none(), NULL };
     if (id == B_CUMSUM || id == B_CUMPROD) {
         if (n != 1) sema_error(S, p, "%s takes one tensor", name);
-        if (xs[0].dt == TT_BF16) xs[0] = sema_cast(S, p, xs[0], TT_F32, 0, false);
-        if (id == B_CUMSUM) {
+        /* standard.py cumsum/cumprod: 3.6-3.8 promote bf16 to fp32 and widen
+         * cumsum's narrow ints; 3.9 keeps bf16 and gives cumprod dtype= and
+         * the same _pick_sum_dtype (ints below 32 bits -> (u)int32) */
+        int ver = front_triton_version();
+        if (ver < 9 && id == B_CUMPROD && sema_arg_has(B, "dtype"))
+            sema_error(S, p, "cumprod() got an unexpected keyword argument 'dtype' (added in Triton 3.9; tritium follows "
+                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", ver);
+        if (ver < 9 && xs[0].dt == TT_BF16) xs[0] = sema_cast(S, p, xs[0], TT_F32, 0, false);
+        if (id == B_CUMSUM || ver >= 9) {
             if (sema_arg_has(B, "dtype")) xs[0] = sema_cast(S, p, xs[0], sema_want_dtype(S, p, sema_arg(B, "dtype"), NULL), 0, false);
             else if (tt_dtype_is_int(xs[0].dt) && tt_dtype_bits(xs[0].dt) < 32)
                 xs[0] = sema_cast(S, p, xs[0], tt_dtype_is_signed(xs[0].dt) ? TT_I32 : TT_U32, 0, false);

@@ -47,6 +47,12 @@ static void fill_iota_f32(launch *l)
     for (size_t i = 0; i < x->nbytes / 4; i++) v[i] = (float)i * 0.25f - 1.0f;
 }
 
+static void fill_small(launch *l)
+{
+    float *v = targ(l, "X")->data;
+    for (int i = 0; i < 8; i++) v[i] = (float)(i % 3 + 1) * (i & 1 ? -1 : 1);
+}
+
 static void expect_err(const char *src, const char *spec, const char *want)
 {
     const char *d = compile_err(src, "k", spec);
@@ -426,6 +432,44 @@ START_TEST(negation_is_fneg_from_38)
 }
 END_TEST
 
+
+/* standard.py cumsum/cumprod in 3.9: bf16 stays bf16, ints below 32 bits
+ * widen to (u)int32 for both, cumprod takes dtype=; 3.6-3.8 scan bf16 in
+ * fp32, widen only cumsum's ints and have no cumprod dtype=. */
+START_TEST(scan_dtypes_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    x = tl.load(X + tl.arange(0, 8))\n"
+        "    b = tl.cumsum(x.to(tl.bfloat16), 0)\n"
+        "    i = tl.cumprod(x.to(tl.int8), 0)\n"
+        "    f = tl.cumprod(x, 0, dtype=tl.float64)\n"
+        "    tl.static_assert(b.dtype == tl.bfloat16 and i.dtype == tl.int32 and f.dtype == tl.float64)\n"
+        "    tl.store(Y + tl.arange(0, 8), i)\n"
+        "    tl.store(Z + tl.arange(0, 8), f.to(tl.float32))\n";
+    launch l;
+    lrun(src, "X:*f32[8] Y:*i32[8] Z:*f32[8]", &l, fill_small);
+    const float *x = targ(&l, "X")->data, *z = targ(&l, "Z")->data;
+    const int32_t *y = targ(&l, "Y")->data;
+    int32_t pi = 1;
+    double pf = 1;
+    for (int i = 0; i < 8; i++) {
+        pi *= (int8_t)x[i];     /* int8 inputs, products in int32: 3 ** 8 does not wrap */
+        pf *= x[i];
+        ck_assert_int_eq(y[i], pi);
+        ck_assert(z[i] == (float)pf);
+    }
+    launch_free(&l);
+    front_set_triton_version(8);
+    expect_err(src, "X:*f32[8] Y:*i32[8] Z:*f32[8]", "cumprod() got an unexpected keyword argument 'dtype'");
+    ir_func *f = compile_ok(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 8))\n"
+                            "    b = tl.cumsum(x.to(tl.bfloat16), 0)\n    i = tl.cumprod(x.to(tl.int8), 0)\n"
+                            "    tl.static_assert(b.dtype == tl.float32 and i.dtype == tl.int8)\n", "k", "X:*f32[8]");
+    ir_func_free(f);
+    front_set_triton_version(-1);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -443,5 +487,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, bitwise_literal_keeps_int16);
     tcase_add_test(tc, kwonly_and_varargs_helpers);
     tcase_add_test(tc, negation_is_fneg_from_38);
+    tcase_add_test(tc, scan_dtypes_39);
     return tc;
 }
