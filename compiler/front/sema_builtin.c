@@ -358,6 +358,31 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
          * (semantic.py fdiv: floats, promoted; ieee_rounding is unused in
          * Triton 3.6: arith.divf) */
         sval x = sema_arg_req(S, p, &B, "x"), y = sema_arg_req(S, p, &B, "y");
+        int ver = front_triton_version();
+        if (id == B_FDIV && ver < 9 && sema_arg_has(&B, "approx"))
+            sema_error(S, p, "fdiv() got an unexpected keyword argument 'approx' (added in Triton 3.9; tritium follows "
+                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", ver);
+        if (id == B_FDIV && ver >= 9) {
+            /* Triton 3.9 semantic.py fdiv: the operands promoted as for `/`
+             * (div_or_mod), floating after promotion; approx= (fp32 only:
+             * div.approx.f32 on the GPU, here the division itself) or
+             * ieee_rounding= (a precise division), not both */
+            bool ieee = sema_arg_bool(S, p, &B, "ieee_rounding", false), approx = sema_arg_bool(S, p, &B, "approx", false);
+            if (ieee && approx) sema_error(S, p, "approx and ieee_rounding cannot both be True");
+            bool xi = x.k == V_TENSOR ? !tt_dtype_is_float(x.dt) : x.k != V_FLOAT;
+            bool yi = y.k == V_TENSOR ? !tt_dtype_is_float(y.dt) : y.k != V_FLOAT;
+            if (xi && yi) sema_error(S, p, "fdiv requires floating-point operands after type promotion");
+            sval r = sema_binop(S, p, "/", x, y);
+            if (approx && r.dt != TT_F32) sema_error(S, p, "approx division requires float32 operands");
+            if (!ieee) return r;
+            if (r.dt != TT_F32 && r.dt != TT_F64)
+                sema_error(S, p, "fdiv(ieee_rounding=True): tritium's precise division takes fp32 or fp64, got %s",
+                           tt_dtype_triton_name(r.dt));
+            sval v[2] = { x.k == V_TENSOR ? sema_cast(S, p, x, r.dt, 0, false) : sema_const_as(S, p, x, r.dt),
+                          y.k == V_TENSOR ? sema_cast(S, p, y, r.dt, 0, false) : sema_const_as(S, p, y, r.dt) };
+            for (int i = 0; i < 2; i++) v[i] = sema_want_tensor(S, p, v[i], "an operand");
+            return sema_mathfn_emit(S, p, IR_DIV_RN, r.dt == TT_F32 ? 0 : 1, v);
+        }
         for (int i = 0; i < 2; i++) {
             sval v = i ? y : x;
             if (v.k != V_TENSOR) continue;
@@ -414,6 +439,18 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
             return sema_cast(S, p, sema_binop(S, p, "&", b, m), x.dt, 0, true);
         }
         return sema_emit(S, tt_dtype_is_float(x.dt) ? IR_ABSF : IR_ABSI, ir_value_type(S->fn, x.v), 1, &x.v, x.dt, 0);
+    }
+    case B_EXPECT_ZERO: {
+        /* core.py expect_zero (Triton 3.8+): x itself; with debug, a
+         * device_assert that x is zero where mask holds */
+        sval x = sema_arg_req(S, p, &B, "x");
+        sval m = sema_to_tensor(S, p, sema_arg_req(S, p, &B, "mask"));
+        if (S->debug) {
+            sval cond = sema_binop(S, p, "|", sema_binop(S, p, "==", x, sv_int(0)), sema_unop(S, p, "not", m));
+            sval args[2] = { cond, { .k = V_STR, .s = "expect_zero expected x == 0 where mask is true", .v = -1 } };
+            sema_call_builtin(S, call, B_DEVICE_ASSERT, NULL, args, 2, NULL, NULL, 0);
+        }
+        return x;
     }
     case B_LOGICAL_AND:
     case B_LOGICAL_OR: {
@@ -479,20 +516,24 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (K < 16 || (tt_dtype_bits(a.dt) == 8 && K < 32))
             sema_error(S, p, "dot: K must be >= %d for %s operands on NVIDIA GPUs (got %lld)",
                        tt_dtype_bits(a.dt) == 8 ? 32 : 16, tt_dtype_triton_name(a.dt), (long long)K);
-        tt_dtype out;
+        tt_dtype out, def_out = TT_F32;
+        /* out_dtype's default: float32 before Triton 3.8; from 3.8
+         * (semantic.py dot) the accumulator's dtype when acc is given */
+        if (front_triton_version() >= 8 && sema_arg_has(&B, "acc") && sema_arg(&B, "acc").k == V_TENSOR)
+            def_out = sema_arg(&B, "acc").dt;
         if (fp8) {
             /* fp8 values are exact in fp16: tritium multiplies them as fp16
              * (semantic.py does so for fp8e4b15, and for fp8e4b8/fp8e5b16
              * where they are not native); the result type is out_dtype */
             a = sema_cast(S, p, a, TT_F16, 0, false);
             b = sema_cast(S, p, b, TT_F16, 0, false);
-            out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : TT_F32;
+            out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : def_out;
             if (out == TT_BF16)
                 sema_error(S, p, "dot: out_dtype=bfloat16 is unsupported; use out_dtype=float32/float16 and cast with .to(tl.bfloat16)");
         } else switch (a.dt) {
         case TT_I8: out = TT_I32; break;
         case TT_U8: out = TT_I32; break;
-        case TT_F16: out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : TT_F32; break;
+        case TT_F16: out = sema_arg_has(&B, "out_dtype") ? sema_want_dtype(S, p, sema_arg(&B, "out_dtype"), NULL) : def_out; break;
         case TT_BF16: case TT_F32: out = TT_F32; break;
         case TT_F64: out = TT_F64; break;
         default: sema_error(S, p, "dot: unsupported operand dtype %s", tt_dtype_triton_name(a.dt));

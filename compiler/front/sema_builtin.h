@@ -54,7 +54,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(SIGMOID, "sigmoid", "x", IN_TL | IN_METHOD) \
     X(FMA, "fma", "x,y,z", IN_TL | IN_MATH | IN_LIBDEVICE) \
     X(DIV_RN, "div_rn", "x,y", IN_TL | IN_MATH) \
-    X(FDIV, "fdiv", "x,y,ieee_rounding", IN_TL | IN_MATH) \
+    X(FDIV, "fdiv", "x,y,ieee_rounding,approx", IN_TL | IN_MATH) \
     X(SQRT_RN, "sqrt_rn", "x", IN_TL | IN_MATH | IN_METHOD) \
     X(DOT, "dot", "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", IN_TL) \
     X(TRANS, "trans", "input,*dims", IN_TL | IN_METHOD) \
@@ -109,6 +109,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(SPLIT, "split", "a", IN_TL | IN_METHOD) \
     X(CAT, "cat", "input,other,can_reorder,dim", IN_TL) \
     X(LOGICAL_AND, "logical_and", "input,other", IN_METHOD) \
+    X(EXPECT_ZERO, "expect_zero", "x,mask", IN_TL) \
     X(LOGICAL_OR, "logical_or", "input,other", IN_METHOD) \
     X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
     X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \

@@ -470,6 +470,73 @@ START_TEST(scan_dtypes_39)
 }
 END_TEST
 
+
+/* Triton 3.9 math.py fdiv(approx=, ieee_rounding=): promoted as `/`,
+ * not both; approx needs fp32. 3.6-3.8 have no approx. */
+START_TEST(fdiv_approx_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, Z):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 16), tl.fdiv(x, 3.0, approx=True))\n"
+        "    tl.store(Z + tl.arange(0, 16), tl.fdiv(x, 7, ieee_rounding=True))\n";
+    launch l;
+    lrun(src, "X:*f32[16] Y:*f32[16] Z:*f32[16]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
+    for (int i = 0; i < 16; i++) {
+        ck_assert(fabsf(y[i] - x[i] / 3.0f) <= 2 * 1.2e-7f * fabsf(x[i] / 3.0f));
+        ck_assert(z[i] == x[i] / 7.0f);
+    }
+    launch_free(&l);
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.fdiv(x, 2.0, approx=True, ieee_rounding=True)\n",
+               "X:*f32[1]", "approx and ieee_rounding cannot both be True");
+    expect_err(PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.fdiv(x, 2.0, approx=True)\n", "X:*f64[1]",
+               "approx division requires float32 operands");
+    front_set_triton_version(8);
+    expect_err(src, "X:*f32[16] Y:*f32[16] Z:*f32[16]", "fdiv() got an unexpected keyword argument 'approx'");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* semantic.py dot: from Triton 3.8 out_dtype defaults to the accumulator's
+ * dtype (fp16 inputs, fp16 acc: an fp16 result); 3.6 and 3.7 default to
+ * float32 and refuse an fp16 acc without out_dtype=. */
+START_TEST(dot_follows_acc_from_38)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y):\n"
+        "    r = tl.arange(0, 16)\n"
+        "    a = tl.load(X + r[:, None] * 16 + r[None, :])\n"
+        "    acc = tl.zeros((16, 16), tl.float16) + 1.0\n"
+        "    d = tl.dot(a, a, acc)\n"
+        "    tl.static_assert(d.dtype == tl.float16)\n"
+        "    tl.store(Y + r[:, None] * 16 + r[None, :], d)\n";
+    launch l;
+    lrun(src, "X:*f16[256] Y:*f16[256]", &l, NULL);
+    const uint16_t *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 256; i++) ck_assert_uint_eq(y[i], 0x3c00);   /* 0 @ 0 + 1.0 */
+    launch_free(&l);
+    front_set_triton_version(7);
+    expect_err(src, "X:*f16[256] Y:*f16[256]", "acc must be fp32");
+    front_set_triton_version(-1);
+}
+END_TEST
+
+/* core.py expect_zero (3.8+): x itself; under debug a device_assert. */
+START_TEST(expect_zero_38)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y):\n"
+        "    x = tl.load(X + tl.arange(0, 16))\n"
+        "    tl.store(Y + tl.arange(0, 16), tl.expect_zero(x, x < 0) + 1)\n";
+    launch l;
+    lrun(src, "X:*f32[16] Y:*f32[16]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 16; i++) ck_assert(y[i] == x[i] + 1);
+    launch_free(&l);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -488,5 +555,8 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, kwonly_and_varargs_helpers);
     tcase_add_test(tc, negation_is_fneg_from_38);
     tcase_add_test(tc, scan_dtypes_39);
+    tcase_add_test(tc, fdiv_approx_39);
+    tcase_add_test(tc, dot_follows_acc_from_38);
+    tcase_add_test(tc, expect_zero_38);
     return tc;
 }
