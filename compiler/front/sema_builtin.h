@@ -110,6 +110,8 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(CAT, "cat", "input,other,can_reorder,dim", IN_TL) \
     X(LOGICAL_AND, "logical_and", "input,other", IN_METHOD) \
     X(EXPECT_ZERO, "expect_zero", "x,mask", IN_TL) \
+    X(ATOMIC_LOAD, "atomic_load", "pointer,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_STORE, "atomic_store", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
     X(LOGICAL_OR, "logical_or", "input,other", IN_METHOD) \
     X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
     X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \
@@ -197,6 +199,7 @@ sval sema_reshape(sema *S, src_pos p, sval x, int rank, const int64_t *shape);
 sval sema_builtin_load(sema *S, src_pos p, const bargs *B);                /* sema_mem.c */
 void sema_builtin_store(sema *S, src_pos p, const bargs *B);
 sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B);
+sval sema_builtin_atomic_load_store(sema *S, src_pos p, int id, const bargs *B);
 /* sema_reduce.c: reductions and scans; call is the call node (for inlining
  * a combine_fn; may be NULL for builtins that take none) */
 sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B);

@@ -198,3 +198,69 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
     ir_attr_set(op, "scope", scope);
     return r;
 }
+
+/* Triton 3.9's tl.atomic_load / tl.atomic_store (semantic.py atomic_load,
+ * atomic_store): any integer or float element (int1 as int8); sem acquire
+ * (load, default) or relaxed, release (store, default) or relaxed; scope
+ * gpu, cta or sys; masked lanes are not performed (a masked load's value
+ * is unspecified). Lowered to atomic RMWs on the element's bits, so every
+ * back end has them: a load is an atomic or with 0 (it writes back what it
+ * read), a store an atomic exchange whose result is dropped. */
+sval sema_builtin_atomic_load_store(sema *S, src_pos p, int id, const bargs *B)
+{
+    bool load = id == B_ATOMIC_LOAD;
+    const char *name = load ? "atomic_load" : "atomic_store";
+    sval ptr = sema_arg_req(S, p, B, "pointer");
+    if (ptr.k != V_TENSOR || ptr.dt != TT_PTR) sema_error(S, p, "Unsupported ptr type %s in `tl.%s`", sv_describe(S, &ptr), name);
+    tt_dtype et = ptr.pt;
+    if (!tt_dtype_is_int(et) && !tt_dtype_is_float(et))
+        sema_error(S, p, "%s only supports integer and floating-point elements", name);
+    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
+    static const char *const scopes[] = { "gpu", "cta", "sys" };
+    int64_t sem = load ? SEM_ACQUIRE : SEM_RELEASE, scope = SCOPE_GPU;
+    if (sema_arg_has(B, "sem") && sema_arg(B, "sem").k != V_NONE) {
+        sval sv = sema_arg(B, "sem");
+        if (sv.k != V_STR) sema_error(S, p, "sem must be a string");
+        for (sem = 0; sem < 4 && strcmp(sems[sem], sv.s); sem++) {}
+        if (sem == 4) sema_error(S, p, "Memory semantic %s not supported", sv.s);
+    }
+    if (load ? (sem != SEM_ACQUIRE && sem != SEM_RELAXED) : (sem != SEM_RELEASE && sem != SEM_RELAXED))
+        sema_error(S, p, "%s only supports %s and relaxed semantics", name, load ? "acquire" : "release");
+    if (sema_arg_has(B, "scope") && sema_arg(B, "scope").k != V_NONE) {
+        sval sv = sema_arg(B, "scope");
+        if (sv.k != V_STR) sema_error(S, p, "scope must be a string");
+        for (scope = 0; scope < 3 && strcmp(scopes[scope], sv.s); scope++) {}
+        if (scope == 3) sema_error(S, p, "Memory scope %s not supported", sv.s);
+    }
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    tt_dtype st = et == TT_BOOL ? TT_I8 : et;       /* int1 is stored as int8 */
+    int bits = tt_dtype_bits(st);
+    tt_dtype it = bits == 8 ? TT_I8 : bits == 16 ? TT_I16 : bits == 32 ? TT_I32 : TT_I64;
+    sval iptr = it == et ? ptr : sema_cast(S, p, ptr, TT_PTR, it, false);
+    ir_value mask = -1;
+    if (sema_arg_has(B, "mask") && sema_arg(B, "mask").k != V_NONE) {
+        sval m = sema_to_tensor(S, p, sema_arg(B, "mask"));
+        if (m.dt != TT_BOOL) sema_error(S, p, "mask must be a boolean tensor, got %s", sv_describe(S, &m));
+        if (rank == 0 && sv_shape(S, &m)->rank > 0)
+            sema_error(S, p, "Mask argument cannot be block type if pointer argument is not a block");
+        mask = sema_broadcast_to(S, p, m, rank, shape).v;
+    }
+    sval v;
+    if (load) {
+        v = sema_const_tensor(S, p, 0, 0, it, rank, shape);
+    } else {
+        v = sema_to_tensor(S, p, sema_arg_req(S, p, B, "val"));
+        if (rank == 0 && sv_shape(S, &v)->rank > 0)
+            sema_error(S, p, "Value argument cannot be block type if pointer argument is not a block");
+        v = sema_broadcast_to(S, p, sema_cast(S, p, v, st, 0, false), rank, shape);
+        if (it != st) v = sema_cast(S, p, v, it, 0, true);
+    }
+    sema_setloc(S, p);
+    sval r = emit_rmw(S, load ? RMW_OR : RMW_XCHG, iptr, v, mask, sem, scope);
+    if (!load) return sv_none();
+    if (et == TT_BOOL) return sema_cast(S, p, r, TT_BOOL, 0, false);
+    return it == et ? r : sema_cast(S, p, r, et, 0, true);
+}

@@ -537,6 +537,36 @@ START_TEST(expect_zero_38)
 }
 END_TEST
 
+
+/* Triton 3.9 semantic.py atomic_load/atomic_store: masked lanes are not
+ * performed; sem acquire/relaxed (load), release/relaxed (store); any int or
+ * float element. Lowered to atomic RMWs on the bits (or 0, exchange). */
+START_TEST(atomic_load_store_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, H, F):\n"
+        "    o = tl.arange(0, 16)\n"
+        "    x = tl.atomic_load(X + o, mask=o < 12, sem='relaxed')\n"
+        "    tl.atomic_store(Y + o, tl.where(o < 12, x, 0.0) * 2, mask=o % 2 == 0)\n"
+        "    h = (X + o).atomic_load().to(tl.float16)\n"
+        "    tl.atomic_store(H + o, h, scope='cta')\n"
+        "    tl.atomic_store(F + o, x > 0, sem='release')\n";
+    launch l;
+    lrun(src, "X:*f32[16] Y:*f32[16] H:*f16[16] F:*i1[16]", &l, fill_iota_f32);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    const uint8_t *f = targ(&l, "F")->data;
+    for (int i = 0; i < 16; i++) {
+        ck_assert_msg(y[i] == (i % 2 == 0 ? (i < 12 ? x[i] * 2 : 0.0f) : 0.0f), "Y[%d] = %g", i, y[i]);
+        if (i < 12) ck_assert_int_eq(f[i], x[i] > 0);
+    }
+    launch_free(&l);
+    expect_err(PRELUDE "def k(X):\n    x = tl.atomic_load(X, sem='release')\n", "X:*i32[1]",
+               "atomic_load only supports acquire and relaxed semantics");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_store(X, 1, sem='acquire')\n", "X:*i32[1]",
+               "atomic_store only supports release and relaxed semantics");
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -558,5 +588,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, fdiv_approx_39);
     tcase_add_test(tc, dot_follows_acc_from_38);
     tcase_add_test(tc, expect_zero_38);
+    tcase_add_test(tc, atomic_load_store_39);
     return tc;
 }
