@@ -34,8 +34,10 @@ typedef struct faults {
     interp_fault f[FK_COUNT];
 } faults;
 
-static inline void note(faults *fs, int kind, int64_t lane, uint64_t addr, int buf, int64_t other, int32_t oloc)
+static inline void note(interp_prog *p, faults *fs, int kind, int64_t lane, uint64_t addr, int buf, int64_t other,
+                        int32_t oloc)
 {
+    if (__builtin_expect(p->s->trace_on, 0)) interp_trace_problem(p, kind, addr, other, oloc);   /* trace.c */
     interp_fault *f = &fs->f[kind];
     if (f->count++ == 0) {
         f->lane = lane;
@@ -157,10 +159,10 @@ static inline void shadow_read(interp_prog *p, interp_buf *b, int bi, int64_t e,
         if (wr) {
             uint32_t w = sh_get(wr, e);
             if ((w & SH_PROG) && (w & SH_PROG) != p->me && !(w & (SH_ATOMIC | SH_SYNC | SH_SAME)) && !p->synced)
-                note(fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
+                note(p, fs, FK_RACE_RW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
         }
     }
-    if (check_init && !sh_get(b->init, e)) note(fs, FK_UNINIT, lane, addr, bi, 0, -1);
+    if (check_init && !sh_get(b->init, e)) note(p, fs, FK_UNINIT, lane, addr, bi, 0, -1);
 }
 
 /* Shadow bookkeeping of one write of element e (flags: SH_ATOMIC/SH_SYNC);
@@ -179,12 +181,12 @@ static inline void shadow_write(interp_prog *p, interp_buf *b, int bi, int64_t e
     } else if (races) {
         uint32_t w = sh_get(wr, e);
         if ((w & SH_PROG) && (w & SH_PROG) != p->me && !((w | me) & (SH_ATOMIC | SH_SYNC)))
-            note(fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
+            note(p, fs, FK_RACE_WW, lane, addr, bi, (int64_t)(w & SH_PROG) - 1, (int32_t)sh_get(b->wloc, e));
         /* a reader other than me; when the one recorded is me, SH_MANY
          * says another read it too, which one is not kept */
         uint32_t r = reader ? sh_get(reader, e) : 0;
         if (r && r != p->me && !(me & (SH_ATOMIC | SH_SYNC)))
-            note(fs, FK_RACE_WR, lane, addr, bi, (r & SH_PROG) == p->me ? -1 : (int64_t)(r & SH_PROG) - 1, -1);
+            note(p, fs, FK_RACE_WR, lane, addr, bi, (r & SH_PROG) == p->me ? -1 : (int64_t)(r & SH_PROG) - 1, -1);
     }
     sh_set(b->wloc, e, (uint32_t)loc, par);
     sh_set(wr, e, me, par);
@@ -557,7 +559,7 @@ static void eval_load(interp_prog *p, const ir_op *op)
             }
             int fk = lane_fault(b, a, esz);
             if (fk >= 0) {
-                note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
+                note(p, &fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
                 goto fill;
             }
             memcpy(o, b->host + (a - b->base), (size_t)esz);
@@ -641,7 +643,7 @@ static void eval_store(interp_prog *p, const ir_op *op)
             }
             int fk = lane_fault(b, a, esz);
             if (fk >= 0) {
-                note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
+                note(p, &fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
                 continue;
             }
             shadow_write(p, b, bi, (int64_t)((a - b->base) >> b->eshift), i, a, &fs, wr, s->o.check_races, reader,
@@ -789,11 +791,11 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
         }
         int fk = lane_fault(b, a, esz);
         if (fk >= 0) {
-            note(&fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
+            note(p, &fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
             continue;
         }
         int64_t e = (int64_t)((a - b->base) >> b->eshift);
-        if (check_init && !sh_get(b->init, e)) note(&fs, FK_UNINIT, i, a, bi, 0, -1);
+        if (check_init && !sh_get(b->init, e)) note(p, &fs, FK_UNINIT, i, a, bi, 0, -1);
         uint64_t v = 0, c = 0, old;
         memcpy(&v, val + i * esz, (size_t)esz);
         void *h = b->host + (a - b->base);
@@ -936,9 +938,13 @@ static void eval_ptr_int(interp_prog *p, const ir_op *op)
 
 void interp_eval_mem(interp_prog *p, const ir_op *op)
 {
-    if (__builtin_expect(p->s->views_any, 0) && (ir_ops[op->opc].props & P_MEM)) {
-        for (int k = 0; k < op->nopnd; k++) interp_full(p, op->opnd[k]);
-        interp_view_check(p, op);
+    /* views to check, or a tracer (trace.c: --html) that sees every access before it happens */
+    if (__builtin_expect(p->s->views_any | p->s->trace_on, 0) && (ir_ops[op->opc].props & P_MEM)) {
+        if (p->s->trace_on) interp_trace_access(p, op);
+        if (p->s->views_any) {
+            for (int k = 0; k < op->nopnd; k++) interp_full(p, op->opnd[k]);
+            interp_view_check(p, op);
+        }
     }
     switch (op->opc) {
     case IR_ADDPTR: eval_addptr(p, op); break;

@@ -293,6 +293,9 @@ void interp_report_reset(interp_session *s);
 
 /* ---- the session ------------------------------------------------------ */
 
+struct interp_access;                  /* interp_trace.h */
+struct interp_problem;
+
 struct interp_session {
     const ir_func *f;
     launch *l;
@@ -336,9 +339,15 @@ struct interp_session {
     uint8_t *ovf;                  /* per global op: 1 check overflow, 2 and it forms an address */
     bool ovf_any;
     bool views_any;                /* some buffer has view_check */
+    bool trace_on;                 /* interp_set_tracer (trace.c): a tracer is set; next to
+                                    * views_any, which interp_eval_mem tests with it */
     int64_t printed, suppressed;
     int64_t fault_programs, race_programs;
     interp_stats st;
+    /* interp_set_tracer (trace.c, interp_trace.h) */
+    void (*trace_access)(void *user, const struct interp_access *a);
+    void (*trace_problem)(void *user, const struct interp_problem *pb);
+    void *trace_user;
 };
 
 /* ---- execution (exec.c) ---------------------------------------------- */
@@ -386,6 +395,12 @@ int interp_eval_debug(interp_prog *p, const ir_op *op);
  * creation) and check one op's result (flag: its s->ovf entry). */
 void interp_overflow_plan(interp_session *s);
 void interp_overflow_check(interp_prog *p, const ir_op *op, int flag);
+
+/* Tracing (trace.c, interp_trace.h): the tracer's access call for one
+ * memory op about to run, and its problem call for one lane. */
+void interp_trace_access(interp_prog *p, const ir_op *op) __attribute__((cold));
+void interp_trace_problem(interp_prog *p, int kind, uint64_t addr, int64_t other, int32_t other_loc)
+    __attribute__((cold));
 
 /* View bounds (view.c): mark buffers whose views do not cover them
  * (session creation); check one load/store/atomic's lanes. */
