@@ -5,6 +5,7 @@
  * with the results the caller's own launch produced (Triton's GPU code) or
  * with tritium's GPU path. */
 #include "api.h"
+#include "api_html.h"
 
 #ifdef TRITIUM_HAVE_GPU
 #include "tritium/diff.h"
@@ -157,12 +158,17 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
         snprintf(r->message, sizeof r->message, "the launch does not match kernel %s", L->kernel);
         r->status = 2;
     } else {
+        page_launch *page = api_html_begin(L, &cl, s, (int)d->sched, (int)d->numerics);   /* tritium_html_begin */
         interp_run_launch(s);
         interp_get_stats(s, &r->interp);
         r->interp_ran = r->gpu_ran = true;
         dbg_diff_compare(L->fn, &in, &cl, s, &gl, d, r);
         api_report_sites(rep, L, s);
         r->status = r->mismatches || r->interp.faults ? 1 : 0;
+        if (page) {
+            page_launch_diff(page, &cl, &gl, r);
+            api_html_end(page, s);
+        }
         interp_session_free(s);
     }
     fclose(io.output);
@@ -221,7 +227,10 @@ int tritium_check(tritium_launch *L, const tritium_check_options *o, tritium_rep
     memset(&dr, 0, sizeof dr);
     api_capture_begin();
     interp_sigint_begin();                   /* Ctrl-C stops the interpreter's launch (TRITIUM_INTERRUPTED) */
-    if (o->against == TRITIUM_AGAINST_GPU) dbg_diff_run(L->fn, &L->l, &d, &dr);
+    if (o->against == TRITIUM_AGAINST_GPU) {
+        api_html_watch_diff(&d, L);          /* tritium_html_begin */
+        dbg_diff_run(L->fn, &L->l, &d, &dr);
+    }
     else against_results(L, o, &d, r, &dr);
     bool interrupted = interp_sigint_end();
     api_capture_end(false);

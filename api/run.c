@@ -1,6 +1,7 @@
 /* run.c — libtritium: running a launch in the interpreter or on the GPU
  * path, and the report. */
 #include "api.h"
+#include "api_html.h"
 #include "tritium/interp.h"
 #ifdef TRITIUM_HAVE_GPU
 #include "tritium/gpu.h"
@@ -58,9 +59,11 @@ int tritium_run(tritium_launch *L, const tritium_options *opt, tritium_report **
         tritium_report_free(r);
         return TRITIUM_INPUT_ERROR;
     }
+    page_launch *page = api_html_begin(L, &L->l, s, opt->schedule, opt->numerics);   /* tritium_html_begin */
     interp_sigint_begin();                   /* Ctrl-C stops the launch (TRITIUM_INTERRUPTED) */
     interp_run_launch(s);
     bool interrupted = interp_sigint_end();
+    api_html_end(page, s);
     interp_stats st;
     interp_get_stats(s, &st);
     api_report_sites(r, L, s);

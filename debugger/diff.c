@@ -377,6 +377,7 @@ interp:
         r->status = 2;
         goto out;
     }
+    if (o.on_session) o.on_session(o.watch_user, s, &cl);
     double t0 = now_seconds();
     interp_run_launch(s);
     interp_get_stats(s, &r->interp);
@@ -386,6 +387,7 @@ interp:
     /* 3. compare the tensors either side wrote */
     if (r->gpu_ran) dbg_diff_compare(f, l, &cl, s, &gl, &o, r);
     r->status = r->mismatches || r->gpu_failed || r->interp.faults ? 1 : 0;
+    if (o.on_done) o.on_done(o.watch_user, l, &cl, s, r->gpu_ran ? &gl : NULL, r);
 out:
     if (s) interp_session_free(s);
     launch_free(&gl);

@@ -5,6 +5,7 @@
  * a `tritium debug` command that replays it, and runs the launch in the
  * interpreter for the accesses the proof leaves open. */
 #include "repl.h"
+#include "repl_html.h"
 #include "tritium/diag.h"
 #include "tritium/prove.h"
 
@@ -196,9 +197,10 @@ static const char *status_name(prove_status s)
     return s == PROVE_PROVED ? "proved" : s == PROVE_REFUTED ? "refuted" : "open";
 }
 
-/* Run the launch in the interpreter (tensors generated). Returns the number
- * of fault sites, or -1 when it could not run. */
-static int64_t run_fallback(int argc, char *const *argv, double *secs)
+/* Run the launch in the interpreter (tensors generated), into the page of
+ * --html when there is one (quiet: its reports are not printed). Returns the
+ * number of fault sites, or -1 when it could not run. */
+static int64_t run_fallback(int argc, char *const *argv, double *secs, repl_html *h, bool quiet)
 {
     repl_target t;
     repl_resolve_opts ro = { .need_grid = true };
@@ -207,15 +209,24 @@ static int64_t run_fallback(int argc, char *const *argv, double *secs)
         ir_func *fn = repl_target_compile(&t);
         interp_options io;
         interp_options_default(&io);
+        char *held = NULL;
+        size_t hlen = 0;
+        if (quiet) io.report = open_memstream(&held, &hlen);
         interp_session *s = fn ? interp_session_new(fn, &t.launch, &io) : NULL;
         if (s) {
+            repl_html_begin(h, "check", t.file, fn, &t.launch, s, io.sched, io.numerics);
             double t0 = now_seconds();
             interp_run_launch(s);
             *secs = now_seconds() - t0;
+            repl_html_end(h, s);
             interp_stats st;
             interp_get_stats(s, &st);
             faults = st.faults;
             interp_session_free(s);
+        }
+        if (quiet) {
+            fclose(io.report);
+            free(held);
         }
         if (fn) ir_func_free(fn);
     }
@@ -285,12 +296,19 @@ int repl_cmd_check(int argc, char *const *argv)
     }
     int64_t fb_faults = -2;
     double fb_secs = 0;
+    repl_html html;                        /* --html FILE: the page of the launch's interpreter run */
+    repl_html_init(&html, cs.html);
     if (res.open && !no_run) {
         fflush(stdout);
-        fb_faults = run_fallback(ac, av, &fb_secs);
+        fb_faults = run_fallback(ac, av, &fb_secs, &html, false);
         if (fb_faults != 0) rc = REPL_EXIT_KERNEL;
         if (fb_faults < 0) rc = REPL_EXIT_INPUT;
+    } else if (html.path && !no_run) {     /* proved or refuted: the launch runs for the page alone */
+        double secs;
+        run_fallback(ac, av, &secs, &html, true);
     }
+    if (!repl_html_write(&html) && rc == REPL_EXIT_OK) rc = REPL_EXIT_INPUT;
+    repl_html_free(&html);
     const launch *l = &t.launch;
     int64_t programs = l->grid[0] * l->grid[1] * l->grid[2];
     if (t.spec.set.json) {

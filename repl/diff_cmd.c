@@ -3,6 +3,7 @@
  * (engine: debugger/diff.c). --trials repeats with fresh random inputs and,
  * with --sizes, fresh sizes; --json prints one object for CI. */
 #include "repl_gpu.h"
+#include "repl_html.h"
 #include "tritium/diff.h"
 #include "tritium/cuda.h"
 #include "tritium/diag.h"
@@ -210,6 +211,8 @@ int repl_cmd_diff(int argc, char *const *argv)
     if (rc) { repl_target_close(&t); sizes_free(&z); return rc; }
     const tt_settings *st = &t.spec.set;
     int trials = (int)st->trials;
+    repl_html html;                        /* --html FILE: the page of the launch (every trial's) */
+    repl_html_init(&html, st->html);
     if (!check_sizes(&t, &z)) { rc = REPL_EXIT_INPUT; goto done; }
     /* no driver: say so before any work */
     if (st->against.v == TT_AGAINST_GPU && cuda_init()) {
@@ -266,6 +269,9 @@ int repl_cmd_diff(int argc, char *const *argv)
         dbg_diff_options o;
         repl_diff_options(st, seed, &o);
         if (trials > 1) o.max_interp_reports = 3;
+        char label[64];
+        snprintf(label, sizeof label, "trial %d, seed %llu", trial, (unsigned long long)seed);
+        repl_html_watch_diff(&html, "diff", t.file, trials > 1 ? label : NULL, fn, &o);
         /* with a progress bar the interpreter's reports are held back and
          * printed between redraws */
         char *rbuf = NULL;
@@ -330,7 +336,9 @@ int repl_cmd_diff(int argc, char *const *argv)
     }
     if (runs) json_decref(runs);
     free(sizes);
+    if (!repl_html_write(&html) && rc == REPL_EXIT_OK) rc = REPL_EXIT_INPUT;
 done:
+    repl_html_free(&html);
     repl_target_close(&t);
     sizes_free(&z);
     return rc;

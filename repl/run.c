@@ -1,6 +1,7 @@
 /* run.c — `tritium run`: interpret a launch, save and check tensors, print a
  * summary (text or --json). */
 #include "repl.h"
+#include "repl_html.h"
 #include "tritium/diag.h"
 #ifdef TRITIUM_HAVE_GPU
 #include "repl_gpu.h"              /* --device gpu (gpu_exec.c) */
@@ -372,9 +373,13 @@ static int run_command(int argc, char *const *argv)
         return REPL_EXIT_INPUT;
     }
     argv = cargv;
+    repl_html html;                        /* --html FILE: the page of the launch */
+    repl_html_init(&html, cs.html);
     bool gpu = cs.device == TT_DEVICE_GPU;
-    if (gpu && ck.determinism) {
-        diag_error(REPL_NOPOS, "--check determinism runs in the interpreter, not with --device gpu");
+    if (gpu && (ck.determinism || html.path)) {
+        diag_error(REPL_NOPOS, "%s runs in the interpreter, not with --device gpu%s",
+                   ck.determinism ? "--check determinism" : "--html",
+                   ck.determinism ? "" : " (tritium diff --html draws the GPU's results against the interpreter's)");
         tt_settings_free(&cs);
         free(cargv);
         return REPL_EXIT_INPUT;
@@ -454,6 +459,7 @@ static int run_command(int argc, char *const *argv)
     io.check_overflow = ck.overflow;
     sess = interp_session_new(fn, &t.launch, &io);
     if (!sess) goto out;
+    repl_html_begin(&html, "run", t.file, fn, &t.launch, sess, io.sched, io.numerics);
     if (s->set.bench > 0) launch_copy(before = xmalloc(sizeof *before), &t.launch);
     double t0 = now_seconds(), c0 = cpu_seconds();
     g_running = sess;
@@ -463,6 +469,7 @@ static int run_command(int argc, char *const *argv)
     rr.seconds = now_seconds() - t0;
     rr.cpu_seconds = cpu_seconds() - c0;
     interp_get_stats(sess, &rr.st);
+    repl_html_end(&html, sess);
     if (interp_interrupted(sess)) {
         /* no determinism rerun, --save or --expect on a partial launch: the summary, then 130 */
         rr.interrupted = true;
@@ -473,6 +480,7 @@ static int run_command(int argc, char *const *argv)
         if (s->set.json) print_json(&t, &rr);
         else print_text(&t, &rr);
         fflush(stdout);
+        repl_html_write(&html);
         rc = REPL_EXIT_INTERRUPTED;
         goto out;
     }
@@ -517,6 +525,7 @@ ran:
     if (s->set.json) print_json(&t, &rr);
     else print_text(&t, &rr);
     fflush(stdout);
+    if (!repl_html_write(&html) && rc == REPL_EXIT_OK) rc = REPL_EXIT_INPUT;
 out:
     if (before) launch_free(before);
     free(before);
@@ -526,6 +535,7 @@ out:
     if (sess) interp_session_free(sess);
     if (fn) ir_func_free(fn);
     repl_target_close(&t);
+    repl_html_free(&html);
     free(cargv);
     return rc;
 }

@@ -51,7 +51,7 @@ LAYERS = [
     ["compiler/ir"],
     ["compiler/front", "compiler/cuda"],
     ["compiler/gpu", "interp"],
-    ["debugger"],
+    ["debugger", "page"],           # page: the HTML page of a launch (include/tritium/page.h)
     ["api"],                        # the C API (include/tritium/tritium.h)
     ["repl"],                       # the command line: tritium_main, tritium_debug
 ]

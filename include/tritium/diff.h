@@ -35,6 +35,8 @@
 /* How many mismatching elements a report keeps per tensor, at most. */
 #define DBG_DIFF_MAX_SHOW 10
 
+struct dbg_diff_report;
+
 typedef struct dbg_diff_options {
     tt_numerics numerics;          /* the same mode for the interpreter and the GPU
                                     * (NUMERICS_IEEE or NUMERICS_FAST) */
@@ -57,6 +59,16 @@ typedef struct dbg_diff_options {
     bool against_interp;
     interp_sched other_sched;
     uint64_t other_seed;
+    /* Watching the interpreter's side (tritium's HTML page, page.h; NULL:
+     * none): on_session gets its session (on launch l, the interpreter's
+     * copy) before the launch runs; on_done, once both sides ran and were
+     * compared, before the copies are freed, the inputs (in), the
+     * interpreter's results (ref) and session (s), the other side's results
+     * (got; NULL when it did not run) and the report. */
+    void (*on_session)(void *user, interp_session *s, const launch *l);
+    void (*on_done)(void *user, const launch *in, const launch *ref, interp_session *s, const launch *got,
+                    const struct dbg_diff_report *r);
+    void *watch_user;
 } dbg_diff_options;
 
 /* Defaults: ieee, per-dtype tolerances, no ULPs, 10 mismatches, in order. */

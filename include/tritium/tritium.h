@@ -377,6 +377,28 @@ typedef struct tritium_debug_result {
  * launch's tensors. Returns TRITIUM_OK or TRITIUM_INPUT_ERROR. */
 int tritium_debug(tritium_launch *L, int numerics, int argc, char **argv, tritium_debug_result *res);
 
+/* ---- the HTML page of the launches -------------------------------------- */
+
+/* Collect every later launch of tritium_run and tritium_check of the
+ * process (their interpreter runs) into one self-contained HTML page
+ * (docs/html.md: access maps, faults, races, uninitialized reads, the
+ * error maps of a check, a program picker), written to `path` by
+ * tritium_html_write and tritium_html_end; launches that faulted, raced or
+ * disagreed come first. Collecting costs the traced runs time (the
+ * interpreter calls the page's tracer per memory op); runs without a page
+ * pay nothing. title: the page's title (NULL: "tritium"). TRITIUM_OK, or
+ * TRITIUM_INPUT_ERROR when a page is already being collected. */
+int tritium_html_begin(const char *path, const char *title);
+/* Pause (1) or resume (0) collecting; returns the previous state. */
+int tritium_html_pause(int paused);
+/* Launches collected so far (0 when none is being collected). */
+int tritium_html_launches(void);
+/* Write the page as it is (collecting goes on) / write it and stop
+ * collecting. TRITIUM_OK, or TRITIUM_INPUT_ERROR (tritium_last_error: no
+ * page, cannot write the file). *bytes (may be NULL): the file's size. */
+int tritium_html_write(int64_t *bytes);
+int tritium_html_end(int64_t *bytes);
+
 /* ---- the command line ---------------------------------------------------- */
 
 /* Run a `tritium` sub-command (`run`, `debug`, `diff`, ...) with argv

@@ -44,6 +44,9 @@ def enable(mode="interp", **options):
     from . import _lib, _patch
     _lib.lib()                                       # fail now if the library is missing
     _patch.install(mode)
+    if CONFIG.html:                                  # --html FILE: the page of the launches (_html.py)
+        from . import _html
+        _html.start(CONFIG.html)
     if CONFIG.verbose:
         import atexit
         atexit.register(_summary)

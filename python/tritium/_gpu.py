@@ -25,6 +25,7 @@ import struct
 from . import _lib
 from ._config import CONFIG
 from . import _launch
+from . import _html
 from .errors import UnsupportedLaunch
 
 COUNTS = {"launches": 0, "compiles": 0}
@@ -316,6 +317,8 @@ def runner(jitfn):
 def gpu_launch(jitfn, args, kwargs, grid):
     """JITFunction.run's replacement in gpu mode: returns the _Compiled
     specialization that ran (or would have run, for an empty grid)."""
+    if _html._STATE["path"]:                       # --html: the launch in the interpreter too, on copies
+        _html.shadow_run(jitfn, args, kwargs, grid)
     r = getattr(jitfn, "_tritium_gpu", None) or runner(jitfn)
     for hook in r.hooks:
         hook(*args, **kwargs)

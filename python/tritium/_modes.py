@@ -34,7 +34,7 @@ import shlex
 import sys
 
 from ._config import CONFIG
-from . import _launch, _resolve
+from . import _html, _launch, _resolve
 
 _GPU = [False]
 _STATE = None
@@ -143,6 +143,7 @@ def _const_text(v):
 
 
 def _record_hook(jitfn, args, kwargs, grid, real):
+    _html.shadow_run(jitfn, args, kwargs, grid)        # --html: the page's interpreter run, on copies
     record(jitfn, args, kwargs, grid)
     return real()
 
@@ -257,7 +258,8 @@ def _other_interp_run(jitfn, args, kwargs, grid):
         g = _launch.grid_of(grid, bound)
         L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, debug=opts.get("debug"))
         try:
-            L.run_interp()
+            with _html.paused():                     # the page shows the check, not this run
+                L.run_interp()
         finally:
             L.free()
     finally:
@@ -386,6 +388,8 @@ def _debug_hook(jitfn, args, kwargs, grid, real):
         _DEBUG["breaks"] = [parse_break(b) for b in CONFIG.breaks]
         if not _DEBUG["breaks"]:
             sys.stderr.write("tritium: --mode debug without --break: no launch will stop (give --break KERNEL)\n")
+    if not (_STATE and _STATE.in_autotune):
+        _html.shadow_run(jitfn, args, kwargs, grid)    # --html: the page's interpreter run, on copies
     if _DEBUG["detached"] or not _DEBUG["breaks"] or (_STATE and _STATE.in_autotune):
         return real()
     info = _launch.kernel_info(jitfn)
