@@ -240,7 +240,9 @@ def run_tritium(exe, case, tmp, iters):
     for t in case["tensors"]:
         cmd += ["--save", f"{t}={tmp}/{case['name']}-{t}.npy"]
     # CUDA_CACHE_DISABLE: a cold compile, not a hit in the driver's own JIT cache
-    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, CUDA_CACHE_DISABLE="1", **case.get("env", {}))
+    # the block-pointer cases are Triton 3.6-3.8 language (3.9 removed block pointers)
+    env = dict(os.environ, TRITIUM_CACHE_DIR=cache, CUDA_CACHE_DISABLE="1", TRITIUM_TRITON_VERSION="3.8",
+               **case.get("env", {}))
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0

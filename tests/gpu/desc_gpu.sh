@@ -18,6 +18,8 @@ T=${2:?usage: desc_gpu.sh ptx|diff TRITIUM}
 case "$T" in */*) case "$T" in /*) ;; *) T=$(pwd)/$T ;; esac ;; esac
 cd "$(dirname "$0")/../.." || exit 2
 TUT=tests/python/tutorials
+# kernels.py's bp_mm and attn_heads_bp are block-pointer kernels (Triton 3.6-3.8; 3.9 removed them)
+export TRITIUM_TRITON_VERSION=3.8
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tritium-desc-gpu.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PTXAS=$(command -v ptxas || { [ -x /usr/local/cuda/bin/ptxas ] && echo /usr/local/cuda/bin/ptxas; })

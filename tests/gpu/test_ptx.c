@@ -879,6 +879,9 @@ END_TEST
 
 int main(void)
 {
+    /* kernels.py's bp_mm and bmm are block-pointer kernels: the language of
+     * Triton 3.6-3.8 (3.9's core.py removed make_block_ptr) */
+    front_set_triton_version(8);
     Suite *s = suite_create("gpu_ptx");
     TCase *tc = tcase_create("ptx");
     tcase_set_timeout(tc, 120);

@@ -532,10 +532,16 @@ START_TEST(programs_wrap_and_refuse_division_by_zero)
 }
 END_TEST
 
+/* Block pointers and their TMA maps are the language of Triton 3.6-3.8
+ * (3.9's core.py removed make_block_ptr): these tests follow 3.8. */
+static void follow_38(void) { front_set_triton_version(8); }
+static void follow_default(void) { front_set_triton_version(-1); }
+
 int main(void)
 {
     Suite *s = suite_create("gpu_tma");
     TCase *tc = tcase_create("tma");
+    tcase_add_checked_fixture(tc, follow_38, follow_default);
     tcase_add_test(tc, box_rule);
     tcase_add_test(tc, fill_from_the_packed_buffer);
     tcase_add_test(tc, maps_of_in_kernel_descriptors);
