@@ -2,6 +2,7 @@
  * position and keyword, as Python does), named accessors for them, and the
  * small argument checks the builtin files share. */
 #include "sema_builtin.h"
+#include "tritium/limits.h"
 
 #include <string.h>
 
@@ -122,8 +123,9 @@ int sema_want_shape(sema *S, src_pos p, sval v, int64_t *shape, bool check_pow2)
     for (int i = 0; i < rank; i++) {
         if (shape[i] <= 0 || (check_pow2 && !sema_is_pow2(shape[i])))   /* _utils.py validate_block_shape */
             sema_error(S, p, "Shape element %d must be a power of 2, got %lld", i, (long long)shape[i]);
-        if (shape[i] > (1 << 20) / numel)     /* before multiplying: no int64 overflow */
-            sema_error(S, p, "numel exceeds triton maximum tensor numel (1048576, TRITON_MAX_TENSOR_NUMEL)");
+        if (shape[i] > TT_MAX_TENSOR_NUMEL / numel)     /* before multiplying: no int64 overflow */
+            sema_error(S, p, "numel exceeds triton maximum tensor numel (%lld, TRITON_MAX_TENSOR_NUMEL)",
+                       (long long)TT_MAX_TENSOR_NUMEL);
         numel *= shape[i];
     }
     return rank;

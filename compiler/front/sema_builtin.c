@@ -4,6 +4,7 @@
  * (sema_builtin.h), name lookup, and the dispatcher. Memory ops live in
  * sema_mem.c, reductions in sema_reduce.c, argument binding in sema_bind.c. */
 #include "sema_builtin.h"
+#include "tritium/limits.h"
 
 #include <math.h>
 #include <string.h>
@@ -273,7 +274,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         if (start < INT32_MIN || end > INT32_MAX) sema_error(S, p, "arange's arguments must be within int32 range");
         if (end <= start) sema_error(S, p, "arange's end must be greater than start (got %lld, %lld)", (long long)start, (long long)end);
         if (!sema_is_pow2(end - start)) sema_error(S, p, "arange's range must be a power of 2, got %lld", (long long)(end - start));
-        if (end - start > (1 << 20)) sema_error(S, p, "arange: more than 1048576 elements");
+        if (end - start > TT_MAX_TENSOR_NUMEL)
+            sema_error(S, p, "arange: more than %lld elements (TRITON_MAX_TENSOR_NUMEL)", (long long)TT_MAX_TENSOR_NUMEL);
         int64_t n = end - start;
         sval r = sema_emit(S, IR_MAKE_RANGE, ir_tensor(ir_scalar(TT_I32), 1, &n), 0, NULL, TT_I32, 0);
         ir_attr_set(ir_def(S->fn, r.v), "start", start);

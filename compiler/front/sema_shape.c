@@ -6,6 +6,7 @@
  * bitonic_merge, flip and interleave are Triton code in prelude.c, as in
  * standard.py. */
 #include "sema_builtin.h"
+#include "tritium/limits.h"
 
 #include <string.h>
 
@@ -166,8 +167,9 @@ static sval histogram(sema *S, src_pos p, const bargs *B)
     const ir_type_info *t = sv_shape(S, &x);
     if (t->rank != 1) sema_error(S, p, "histogram only supports 1D input, got %s", sv_describe(S, &x));
     if (!tt_dtype_is_int(x.dt) || x.dt == TT_BOOL) sema_error(S, p, "histogram only supports integer input, got %s", sv_describe(S, &x));
-    if (nb < 1 || nb > (1 << 20) || !sema_is_pow2(nb))
-        sema_error(S, p, "histogram: num_bins must be a power of two between 1 and 2^20, got %lld", (long long)nb);
+    if (nb < 1 || nb > TT_MAX_TENSOR_NUMEL || !sema_is_pow2(nb))
+        sema_error(S, p, "histogram: num_bins must be a power of two between 1 and %lld (TRITON_MAX_TENSOR_NUMEL), got %lld",
+                   (long long)TT_MAX_TENSOR_NUMEL, (long long)nb);
     ir_value ops[2] = { x.v, 0 };
     int n = 1;
     if (sema_arg_has(B, "mask")) {

@@ -9,6 +9,7 @@
  * where it is in scope), operand/result/region counts and attribute names
  * against ops.def, and types; ir_verify checks the rest. */
 #include "tritium/ir.h"
+#include "tritium/limits.h"
 #include "attrspec.h"
 
 #include <ctype.h>
@@ -16,7 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_DEPTH 64               /* nested regions */
 #define MAX_LOCS (1 << 22)
 #define MAX_RESULTS 255            /* ir_op.nres is a uint8_t */
 #define MAX_OPERANDS (1 << 20)
@@ -685,7 +685,12 @@ static bool parse_region(parser *P, int32_t parent, int opidx)
     ws(P);
     const char *open = P->p;
     if (!expect(P, '{', "to open a region")) return false;
-    if (P->depth >= MAX_DEPTH) return err_at(P, open, "regions nested deeper than %d", MAX_DEPTH);
+    if (P->depth >= TT_MAX_REGION_DEPTH) {                 /* this region would be at level depth + 1 */
+        char *why = tt_limit_exceeded(TT_LIM_REGION_DEPTH);
+        bool r = err_at(P, open, "%s (regions nested deeper than %d)", why, TT_MAX_REGION_DEPTH);
+        free(why);
+        return r;
+    }
     P->depth++;
     int mark = P->syms.n;
     struct argtok { const char *tok; size_t len; } *args = NULL;

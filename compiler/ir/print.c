@@ -23,6 +23,7 @@
  * line (`^bb0:` without arguments). Locations print as #locN, N the index in
  * ir_func.locs; every location is listed after the module. */
 #include "tritium/ir.h"
+#include "tritium/limits.h"
 #include "attrspec.h"
 
 #include <math.h>
@@ -37,8 +38,6 @@ typedef struct printer {
     int next;
 } printer;
 
-#define MAX_DEPTH 200
-
 static bool region_ok(const ir_func *f, int32_t r) { return r >= 0 && r < f->regions.n; }
 
 static void number_value(printer *p, ir_value v)
@@ -46,9 +45,10 @@ static void number_value(printer *p, ir_value v)
     if (v >= 0 && v < p->f->values.n && p->num[v] < 0) p->num[v] = p->next++;
 }
 
+/* depth: r's nesting level (0: the body; limits.h TT_MAX_REGION_DEPTH) */
 static void number_region(printer *p, int32_t r, int depth)
 {
-    if (!region_ok(p->f, r) || depth > MAX_DEPTH) return;
+    if (!region_ok(p->f, r) || depth > TT_MAX_REGION_DEPTH) return;
     const ir_region *rg = &p->f->regions.v[r];
     for (int i = 0; i < rg->nargs; i++) number_value(p, rg->args[i]);
     for (int i = 0; i < rg->nops; i++) {
@@ -167,11 +167,21 @@ static void print_loc_ref(printer *p, int32_t loc)
 
 static void print_op(printer *p, int32_t region, int index, int indent, int depth);
 
+/* depth: the nesting level of the op that owns r (0: an op of the body), so
+ * r is at level depth + 1. A region past TT_MAX_REGION_DEPTH is printed as
+ * an error line, which the parser refuses at the region's brace: IR the
+ * parser could not read back is never printed as if it could. */
 static void print_region(printer *p, int32_t r, int indent, int depth)
 {
     fputs(" {\n", p->out);
-    if (!region_ok(p->f, r) || depth > MAX_DEPTH) {
+    if (!region_ok(p->f, r)) {
         fprintf(p->out, "%*s<bad region %d>\n%*s}", indent, "", r, indent, "");
+        return;
+    }
+    if (depth + 1 > TT_MAX_REGION_DEPTH) {
+        char *why = tt_limit_exceeded(TT_LIM_REGION_DEPTH);
+        fprintf(p->out, "%*s<error: %s: region %d not printed>\n%*s}", indent, "", why, r, indent, "");
+        free(why);
         return;
     }
     const ir_region *rg = &p->f->regions.v[r];

@@ -13,6 +13,7 @@ static const tt_limit_info g_limits[TT_LIM_COUNT] = {
     [TT_LIM_SCRIPT_BYTES] = { "a debugger command file or line", "TRITIUM_MAX_SCRIPT_BYTES", (int64_t)8 << 20, "bytes" },
     [TT_LIM_NPY_BYTES] = { "an .npy file", "TRITIUM_MAX_NPY_BYTES", (int64_t)4 << 30, "bytes" },
     [TT_LIM_LAUNCH_BYTES] = { "the memory of a launch's tensors", "TRITIUM_MAX_LAUNCH_BYTES", (int64_t)8 << 30, "bytes" },
+    [TT_LIM_REGION_DEPTH] = { "the nesting of the IR's regions", NULL, TT_MAX_REGION_DEPTH, "levels" },
 };
 
 const tt_limit_info *tt_limit_info_of(tt_limit_id id) { return &g_limits[id]; }

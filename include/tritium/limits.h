@@ -17,6 +17,14 @@
  * semantic.py (arange, full) and core.py (block_type.__init__) for every tile. */
 #define TT_MAX_TENSOR_NUMEL ((int64_t)1 << 20)
 
+/* The deepest nesting of regions in a function's IR: a region of an op in
+ * the body is at level 1, a region of an op in that region at level 2, and
+ * so on (an scf.for in an scf.if, a reduce's combine region in a loop). The
+ * IR's text parser (ir/parse.c) refuses deeper text and its printer
+ * (ir/print.c) prints an error in place of a deeper region, so that every IR
+ * the printer writes parses back: one limit for both (TT_LIM_REGION_DEPTH). */
+#define TT_MAX_REGION_DEPTH 64
+
 /* The most dims a host tensor or a tile (ir.h IR_MAX_RANK) may have. Triton
  * 3.6 sets no rank limit on tiles (only TRITON_MAX_TENSOR_NUMEL = 2^20
  * elements, python/triton/_utils.py) and allows tensor descriptors of rank
@@ -36,6 +44,7 @@ typedef enum tt_limit_id {
     TT_LIM_SCRIPT_BYTES,  /* bytes of a debugger command file (-x, source) or one command line */
     TT_LIM_NPY_BYTES,     /* bytes of one .npy file (--arg X=@FILE, load) */
     TT_LIM_LAUNCH_BYTES,  /* bytes of all the tensors of one launch together */
+    TT_LIM_REGION_DEPTH,  /* nesting of the IR's regions (a rule of its text form, fixed) */
     TT_LIM_COUNT
 } tt_limit_id;
 

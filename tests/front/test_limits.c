@@ -50,8 +50,15 @@ START_TEST(tile_limit_everywhere)
     front_set_triton_version(-1);
     tile_err("r[:, None, None, None] + r[None, :, None, None] + r[None, None, :, None] + r[None, None, None, :]");
     tile_err("tl.zeros((2048, 1024), tl.float32)");
+    tile_err("tl.arange(0, 2097152)");               /* sema_builtin.c: arange's length */
+    tile_err("tl.histogram(r, 2097152)");            /* sema_shape.c: histogram's num_bins */
+    tile_err("tl.full((2048, 1024), 0, tl.int32)");  /* sema_bind.c: a shape's numel */
     /* exactly the limit compiles */
     ir_func *f = compile_ok(kern("r[:, None] + r[None, :]"), "k", "Z:*f32[1]");
+    ir_func_free(f);
+    f = compile_ok(kern("tl.arange(0, 1048576)"), "k", "Z:*f32[1]");
+    ir_func_free(f);
+    f = compile_ok(kern("tl.histogram(r, 1048576)"), "k", "Z:*f32[1]");
     ir_func_free(f);
 }
 END_TEST

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tir.h"
+#include "tritium/limits.h"
 
 /* ---- vector add, the golden kernel ---- */
 
@@ -780,18 +781,98 @@ START_TEST(scalar_types_roundtrip)
 }
 END_TEST
 
-START_TEST(deep_nesting)
+/* n scf.if nested in each other's then-region (regions at levels 1..n). */
+static void nested_if(strbuf *b, int n, int ind)
 {
-    /* 100 nested scf.if: the depth cap answers with a diagnostic */
+    if (!n) return;
+    sb_printf(b, "%*sscf.if %%c {\n", ind, "");
+    nested_if(b, n - 1, ind + 2);
+    sb_printf(b, "%*sscf.yield\n%*s} {\n%*sscf.yield\n%*s}\n", ind + 2, "", ind, "", ind + 2, "", ind, "");
+}
+
+static char *nested_ifs(int n)
+{
     strbuf b = { 0 };
     sb_puts(&b, "tt.func @k(%c: i1) {\n");
-    for (int i = 0; i < 100; i++) sb_puts(&b, "scf.if %c {\n");
-    char *text = sb_take(&b);
+    nested_if(&b, n, 2);
+    sb_puts(&b, "  tt.return\n}\n");
+    return sb_take(&b);
+}
+
+/* The region depth limit (limits.h TT_MAX_REGION_DEPTH) is the parser's and
+ * the printer's: IR nested at the limit prints and parses back to the same
+ * text; one level more is refused by the parser, and the printer prints an
+ * error in place of the deepest region (which the parser refuses again). */
+START_TEST(deep_nesting)
+{
+    char *text = nested_ifs(TT_MAX_REGION_DEPTH);
     capture_begin();
     ir_func *f = ir_parse("deep.ttir", text);
     char *msgs = capture_end();
-    ck_assert_ptr_null(f);
-    ck_assert_ptr_nonnull(strstr(msgs, "regions nested deeper than 64"));
+    ck_assert_msg(f != NULL, "%s", msgs);
+    free(msgs);
+    ck_assert_int_eq(ir_verify(f), 0);
+    char *p1 = print_str(f);
+    ck_assert_ptr_null(strstr(p1, "<error"));
+    capture_begin();
+    ir_func *g = ir_parse("deep2.ttir", p1);
+    msgs = capture_end();
+    ck_assert_msg(g != NULL, "%s", msgs);
+    free(msgs);
+    char *p2 = print_str(g);
+    ck_assert_str_eq(p1, p2);
+    free(p1);
+    free(p2);
+    ir_func_free(g);
+    free(text);
+
+    /* one past: the parser refuses it, naming the limit */
+    text = nested_ifs(TT_MAX_REGION_DEPTH + 1);
+    capture_begin();
+    ck_assert_ptr_null(ir_parse("deep.ttir", text));
+    msgs = capture_end();
+    ck_assert_msg(strstr(msgs, "the nesting of the IR's regions exceeds the limit of 64 levels"), "%s", msgs);
+    ck_assert_ptr_nonnull(strstr(msgs, "deep.ttir:"));
+    free(msgs);
+    free(text);
+
+    /* one past, built in memory: the printer says so where the region would be */
+    ir_value c = f->regions.v[IR_BODY].args[0];
+    int32_t r = IR_BODY;
+    for (int lvl = 0; lvl < TT_MAX_REGION_DEPTH; lvl++) r = f->regions.v[r].ops[0].region[0];
+    ir_builder b = { f, r, -1 };
+    ir_region *deepest = &f->regions.v[r];
+    int yield = deepest->nops - 1;
+    ck_assert_int_eq(deepest->ops[yield].opc, IR_YIELD);
+    deepest->nops--;                                  /* the if goes before the yield */
+    int idx = ir_emit(&b, IR_IF, 0, NULL, 1, &c);
+    for (int k = 0; k < 2; k++) {                     /* then and else, each a yield */
+        int32_t inner = ir_new_region(f, 0, NULL);
+        ir_op_add_region(f, r, idx, inner);
+        ir_builder bi = { f, inner, -1 };
+        ir_emit(&bi, IR_YIELD, 0, NULL, 0, NULL);
+    }
+    ir_emit(&b, IR_YIELD, 0, NULL, 0, NULL);
+    ck_assert_int_eq(ir_verify(f), 0);
+    char *p3 = print_str(f);
+    ck_assert_msg(strstr(p3, "<error: the nesting of the IR's regions exceeds the limit of 64 levels"), "%s", p3);
+    capture_begin();
+    ck_assert_ptr_null(ir_parse("deep3.ttir", p3));
+    msgs = capture_end();
+    ck_assert_msg(strstr(msgs, "exceeds the limit of 64 levels"), "%s", msgs);
+    free(msgs);
+    free(p3);
+    ir_func_free(f);
+
+    /* far past (100 levels, unclosed): still one clean diagnostic */
+    strbuf sb = { 0 };
+    sb_puts(&sb, "tt.func @k(%c: i1) {\n");
+    for (int i = 0; i < 100; i++) sb_puts(&sb, "scf.if %c {\n");
+    text = sb_take(&sb);
+    capture_begin();
+    ck_assert_ptr_null(ir_parse("deep.ttir", text));
+    msgs = capture_end();
+    ck_assert_ptr_nonnull(strstr(msgs, "exceeds the limit of 64 levels"));
     free(msgs);
     free(text);
 }
