@@ -389,6 +389,11 @@ static bool parse_call_args(parser *P, node *call)
             }
             node *v = parse_expr(P);
             if (!v) return false;
+            if (is_kw(peek(P), "for")) {      /* f(x for x in t): Triton 3.6-3.9 have no visit_GeneratorExp */
+                error_at(P, peek(P), "unsupported AST node type: GeneratorExp (Triton compiles no generator "
+                         "expressions; write a list comprehension over a tuple: tuple([x for x in t]))");
+                return false;
+            }
             list_push(P, &call->items, v);
         }
         if (!accept_op(P, ",")) break;
