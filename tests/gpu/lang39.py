@@ -1,0 +1,69 @@
+"""Kernels of Triton 3.7-3.9's language (tests/gpu/lang39_gpu.sh): each
+feature is lowered by the front end to IR ops the GPU path already has, so
+`tritium diff` compares the GPU with the interpreter. Follows Triton 3.9
+(TRITIUM_TRITON_VERSION=3.9)."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale(a, *, s):
+    return a * s
+
+
+@triton.jit
+def total(first, *rest):
+    acc = first
+    for i in tl.static_range(len(rest)):
+        acc = acc + rest[i]
+    return acc
+
+
+@triton.jit
+def shapes(X, Y, Z, W):
+    # squeeze/unsqueeze (3.7), order-keeping cat(dim=) (3.7), softmax keeping dims (3.9), topk(descending=) (3.8)
+    r = tl.arange(0, 16)
+    x = tl.load(X + r[:, None] * 16 + r[None, :])
+    c = tl.cat(x, x * 2, dim=1)
+    tl.store(Y + r[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+    s = tl.squeeze(tl.unsqueeze(tl.sum(x, 1), 0), 0)
+    tl.store(Z + r, s + tl.topk(x, 4, descending=False).sum(1))
+    tl.store(W + r[:, None] * 16 + r[None, :], tl.softmax(x, 1))
+
+
+@triton.jit
+def syntax(X, Y, N, *, S: tl.constexpr):
+    # chained comparisons (3.9), walrus (3.8), keyword-only and *args helpers (3.9/3.8),
+    # comprehension filters and tuple targets (3.9), logical_and
+    r = tl.arange(0, 64)
+    x = tl.load(X + r)
+    m = (0 <= r < N).logical_and(x > -1)
+    t = [a * b for a, b in ((1, 2), (3, 4), (5, 6)) if a > 1]
+    y = tl.where(m, total(scale(x, s=S), x, t[0]), (w := x * 3) + w)
+    tl.store(Y + r, y + t[1])
+
+
+@triton.jit
+def numerics(X, I, Y, J, C, A):
+    # -(+0.0) is -0.0 (3.8), int16 ^ literal stays int16, fdiv(approx=) (3.9),
+    # bf16 cumsum stays bf16 and int8 cumprod widens (3.9), dot's out_dtype from acc (3.8)
+    r = tl.arange(0, 16)
+    x = tl.load(X + r[:, None] * 16 + r[None, :])
+    y = -x + tl.fdiv(x, 3.0, approx=True)
+    tl.store(Y + r[:, None] * 16 + r[None, :], y)
+    b = tl.load(I + r)
+    tl.store(J + r, (b ^ -32768).to(tl.float16, bitcast=True))
+    cs = tl.cumsum(x.to(tl.bfloat16), 1).to(tl.float32) + tl.cumprod((x * 4).to(tl.int8), 1).to(tl.float32)
+    tl.store(C + r[:, None] * 16 + r[None, :], cs)
+    acc = tl.zeros((16, 16), tl.float16) + 1.0
+    d = tl.dot(x.to(tl.float16), x.to(tl.float16), acc)
+    tl.store(A + r[:, None] * 16 + r[None, :], d)
+
+
+@triton.jit
+def atomics(X, Y, N):
+    # atomic_load / atomic_store (3.9) with masks
+    r = tl.arange(0, 64)
+    m = r < N
+    x = tl.atomic_load(X + r, mask=m, sem="relaxed")
+    tl.atomic_store(Y + r, tl.where(m, x, 0.0) * 2 + 1, mask=m)
