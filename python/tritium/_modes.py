@@ -145,7 +145,8 @@ def _const_text(v):
 def _record_hook(jitfn, args, kwargs, grid, real):
     _html.shadow_run(jitfn, args, kwargs, grid)        # --html: the page's interpreter run, on copies
     record(jitfn, args, kwargs, grid)
-    return real()
+    with _html.paused():                               # (the program's own launch is not drawn twice)
+        return real()
 
 
 def record(jitfn, args, kwargs, grid):
@@ -384,12 +385,17 @@ def _pid_in_grid(pid, g):
 
 
 def _debug_hook(jitfn, args, kwargs, grid, real):
+    if not (_STATE and _STATE.in_autotune):
+        _html.shadow_run(jitfn, args, kwargs, grid)    # --html: the page's interpreter run, on copies
+    with _html.paused():                               # (the program's own launch is not drawn twice)
+        return _debug_launch(jitfn, args, kwargs, grid, real)
+
+
+def _debug_launch(jitfn, args, kwargs, grid, real):
     if _DEBUG["breaks"] is None:
         _DEBUG["breaks"] = [parse_break(b) for b in CONFIG.breaks]
         if not _DEBUG["breaks"]:
             sys.stderr.write("tritium: --mode debug without --break: no launch will stop (give --break KERNEL)\n")
-    if not (_STATE and _STATE.in_autotune):
-        _html.shadow_run(jitfn, args, kwargs, grid)    # --html: the page's interpreter run, on copies
     if _DEBUG["detached"] or not _DEBUG["breaks"] or (_STATE and _STATE.in_autotune):
         return real()
     info = _launch.kernel_info(jitfn)

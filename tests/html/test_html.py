@@ -8,8 +8,8 @@ DevTools protocol through a pipe).
 Cases: fault (examples/oob_bug.py), race (examples/order_bug.py), uninit
 (kernels/uninit_read.py), diff (order_bug.py under `tritium diff --against
 reverse`: no GPU needed), python (python -m tritium --html over a program
-with a fault, a race and a clean launch, in interp mode and in check mode
---against reverse), big (a 2^24-element launch: the
+with a fault, a race and a clean launch, in interp mode, in check mode
+--against reverse, in record and debug modes), big (a 2^24-element launch: the
 page stays a few megabytes and says it reduced its maps). Every page must
 log no script error. Exit 77 (skipped) when no chromium is installed, or
 for the python case when torch and triton are not importable.
@@ -42,7 +42,7 @@ def check(cond, what):
 
 def run(cmd, expect=None, env=None):
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=SRC, capture_output=True, text=True, env=env)
+    p = subprocess.run(cmd, cwd=SRC, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     dt = time.monotonic() - t0
     if expect is not None and p.returncode not in expect:
         print(p.stdout)
@@ -250,6 +250,17 @@ def case_python(b, tritium, tmp, shots):
     check(tip and "out_ptr[3]" in tip and "reverse" in tip and "mismatch" in tip,
           "python check: out_ptr[3] mismatches against reverse: %r" % tip)
     s.no_errors("python check")
+    # record and debug modes: each launch drawn once, from an interpreter run on copies
+    for mode, extra in (("record", ["--record-dir", os.path.join(tmp, "rec")]),
+                        ("debug", ["--break", "prefix_kernel", "-ex", "continue"])):
+        page = os.path.join(tmp, "python-%s.html" % mode)
+        run([sys.executable, "-m", "tritium", "--mode", mode, "--on-error", "warn", "--html", page] + extra
+            + [os.path.join(HERE, "kernels", "py_launches.py")], expect=[0], env=env)
+        s = Session(b, page)
+        order = s.js("[...document.querySelectorAll('nav.launches button')].map(x => x.textContent)")
+        check(order and len(order) == 3 and "fault" in order[0] and "race" in order[1],
+              "python %s: the three launches, each once, the fault first: %s" % (mode, order))
+        s.no_errors("python " + mode)
     return 0
 
 
