@@ -47,9 +47,11 @@ class Browser:
                 "--mute-audio", "--remote-debugging-pipe", "--user-data-dir=" + self.profile, "about:blank"]
         # the pipe ends become the browser's fds 3 (commands in) and 4 (replies out)
         cmd = 'exec "$@" 3<&%d 4>&%d' % (to_chrome_r, from_chrome_w)
+        # a sanitizer build's test environment preloads its runtime (tests/meson.build's py_env): not into the browser
+        env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS", "TSAN_OPTIONS")}
         self.proc = subprocess.Popen(["sh", "-c", cmd, "sh"] + args, pass_fds=(to_chrome_r, from_chrome_w),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+                                     stderr=subprocess.DEVNULL, env=env)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
         self._buf = b""
