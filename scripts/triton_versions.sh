@@ -8,7 +8,7 @@
 # For each version: a venv with Triton and the torch that pins it (created,
 # or reused when it has them already), numpy, ml_dtypes, pytest and tabulate;
 # then, with this checkout's package (python/) and library ($TRITIUM_LIB, else
-# build/repl/libtritium.so; build it first), tests/python/run_tutorials.py and
+# build/api/libtritium.so; build it first), tests/python/run_tutorials.py and
 # the Python test suite. Prints a table (Markdown) of what passed.
 #
 # Where the venvs are: $TRITIUM_VENVS/triton-X.Y (default
@@ -18,7 +18,7 @@
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VENVS="${TRITIUM_VENVS:-$HOME/.cache/tritium/venvs}"
-LIB="${TRITIUM_LIB:-$ROOT/build/repl/libtritium.so}"
+LIB="${TRITIUM_LIB:-$ROOT/build/api/libtritium.so}"
 LOGS="${TRITIUM_VERSIONS_LOGS:-$(mktemp -d /tmp/tritium-versions-XXXXXX)}"
 PYTHON="${PYTHON:-python3}"
 TESTS="test_interp_mode.py test_live.py test_modes.py test_record_mode.py test_tuples.py test_named_tuples.py
