@@ -174,6 +174,8 @@ def layers(root, check):
     rank = {d: i for i, ds in enumerate(LAYERS) for d in ds}
     defined, texts = {}, {}
     for d in rank:
+        if not os.path.isdir(os.path.join(root, d)):
+            continue                                    # an older tree's layers (see git history)
         for f in sorted(os.listdir(os.path.join(root, d))):
             if f.endswith((".c", ".h")):
                 t = read(os.path.join(root, d, f))
