@@ -108,16 +108,8 @@ def shadow_run(jitfn, args, kwargs, grid):
         return
     try:
         lib = _lib.lib()
-        o = _lib.Options()
-        lib.tritium_options_default(ctypes.byref(o))
-        o.schedule = _lib.SCHEDULES[CONFIG.schedule]
-        o.schedule_seed = CONFIG.schedule_seed
-        o.threads = CONFIG.threads
-        o.numerics = _lib.NUMERICS[CONFIG.numerics]
-        o.check_races = int(CONFIG.check_races)
-        o.check_uninit = int(CONFIG.check_uninit)
         rep = ctypes.c_void_p()
-        lib.tritium_run(L.L, ctypes.byref(o), ctypes.byref(rep))
+        lib.tritium_run(L.L, ctypes.byref(_launch.run_options()), ctypes.byref(rep))
         if rep:
             lib.tritium_report_free(rep)
     finally:

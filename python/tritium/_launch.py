@@ -473,6 +473,19 @@ def _add_runtime(L, name, v, staging, refs=None):
 
 # ---- running ----------------------------------------------------------------
 
+def run_options():
+    """The interpreter's options for a run (tritium_options), from CONFIG."""
+    o = _lib.Options()
+    _lib.lib().tritium_options_default(ctypes.byref(o))
+    o.schedule = _lib.SCHEDULES[CONFIG.schedule]
+    o.schedule_seed = CONFIG.schedule_seed
+    o.threads = CONFIG.threads
+    o.numerics = _lib.NUMERICS[CONFIG.numerics]
+    o.check_races = int(CONFIG.check_races)
+    o.check_uninit = int(CONFIG.check_uninit)
+    return o
+
+
 class Launch:
     """A built launch (libtritium handle) with its CUDA staging."""
 
@@ -522,16 +535,8 @@ class Launch:
         op) raises KeyboardInterrupt here, after what the finished programs
         wrote is written back, as on host tensors, which are run in place."""
         lib = _lib.lib()
-        o = _lib.Options()
-        lib.tritium_options_default(ctypes.byref(o))
-        o.schedule = _lib.SCHEDULES[CONFIG.schedule]
-        o.schedule_seed = CONFIG.schedule_seed
-        o.threads = CONFIG.threads
-        o.numerics = _lib.NUMERICS[CONFIG.numerics]
-        o.check_races = int(CONFIG.check_races)
-        o.check_uninit = int(CONFIG.check_uninit)
         rep = ctypes.c_void_p()
-        rc = lib.tritium_run(self.L, ctypes.byref(o), ctypes.byref(rep))
+        rc = lib.tritium_run(self.L, ctypes.byref(run_options()), ctypes.byref(rep))
         if rc == _lib.INPUT_ERROR:
             raise compile_error(_lib.last_error())
         st = _lib.Stats()
