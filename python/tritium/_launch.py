@@ -641,10 +641,17 @@ def interp_launch(jitfn, args, kwargs, grid):
     if g[0] * g[1] * g[2] == 0:                      # Triton launches nothing for an empty grid
         return
     L = Launch(jitfn, bound, g, opts.get("num_warps") or 4, debug=opts.get("debug"))
+    timed = None
+    if CONFIG.recompiles or CONFIG.recompiles_json:  # --recompiles: the compilation timed apart from the run
+        from . import _recompiles
+        timed = _recompiles.compile_timed(L)
     try:
         rc, stats, text = L.run_interp()             # Ctrl-C: KeyboardInterrupt, the launch freed
     finally:
         L.free()
+    if timed is not None:
+        stats["compiled"] = int(timed[0])
+        _recompiles.observe(jitfn, L.info, bound, opts, timed[1], L.resolved)
     COUNTS["launches"] += 1
     COUNTS["compiles"] += stats["compiled"]
     COUNTS["seconds"] += stats["seconds"]

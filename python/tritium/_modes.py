@@ -287,6 +287,9 @@ def _check_hook(jitfn, args, kwargs, grid, real):
         L = _launch.Launch(jitfn, bound, g, opts.get("num_warps") or 4, staging=staging, debug=opts.get("debug"))
     except (_launch.UnsupportedLaunch, _launch.CompileError) as e:
         return _unchecked_launch(row, info, e, real)
+    if CONFIG.recompiles or CONFIG.recompiles_json:  # --recompiles: Triton's key of this launch
+        from . import _recompiles
+        _recompiles.observe(jitfn, info, bound, opts, _recompiles.compile_timed(L)[1], L.resolved)
     try:
         if CONFIG.against in ("triton", "tritium-gpu"):
             ret = real()
