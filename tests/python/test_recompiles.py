@@ -205,3 +205,29 @@ def test_changed_global(tmp_path):
     lines = _recompile_lines(err)
     assert len(lines) == 1 and lines[0].endswith(": SCALE 2 -> 3 (global)"), err
     assert data["kernels"][0]["causes"] == [{"name": "SCALE", "kind": "global", "compilations": 1, "values": [2, 3]}]
+
+
+NOSPEC = '''
+import torch, triton, triton.language as tl
+
+@triton.jit(do_not_specialize=["n"])
+def fill(x, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, 1.0, mask=offs < n)
+
+x = torch.ones(64)
+for n in (1, 16, 17, 32):
+    fill[(1,)](x, n, BLOCK=64)
+fill[(1,)](x, 32, BLOCK=64, num_warps=8)
+print("program ok")
+'''
+
+
+def test_do_not_specialize_and_an_option(tmp_path):
+    err, data, _ = _run(tmp_path, NOSPEC)
+    lines = _recompile_lines(err)
+    # n is not specialized: its classes change nothing; num_warps does
+    assert len(lines) == 1 and lines[0].endswith(": num_warps 4 -> 8 (option)"), err
+    (k,) = data["kernels"]
+    assert (k["launches"], k["compilations"]) == (5, 2)
+    assert k["causes"] == [{"name": "num_warps", "kind": "option", "compilations": 1, "values": [4, 8]}]
