@@ -153,11 +153,12 @@ def observe(jitfn, info, bound, opts, seconds, resolved=None):
         sys.stderr.flush()
 
 
-def _fix(name, kind):
+def _fix(name, kind, values=()):
     if kind == "constexpr":
         return ("if %s only bounds a loop or a mask, drop tl.constexpr from it (a runtime int is compiled "
                 "once per class), else round it to a few values" % name)
-    if kind == "specialization" and "align" not in name:
+    align = any(v in ("aligned 16", "unaligned") for v in values)
+    if kind == "specialization" and not align:
         return "do_not_specialize=[\"%s\"] in @triton.jit" % name
     if kind == "specialization":
         return "do_not_specialize_on_alignment=[\"%s\"] in @triton.jit" % name
@@ -196,7 +197,7 @@ def at_exit():
             for c in k["causes"]:
                 w("    %d x %s (%s): %s\n" % (c["compilations"], c["name"], c["kind"],
                                              ", ".join(str(v) for v in c["values"])))
-                fix = _fix(c["name"], c["kind"])
+                fix = _fix(c["name"], c["kind"], c["values"])
                 if fix:
                     w("      fix: %s\n" % fix)
         sys.stderr.flush()

@@ -231,3 +231,26 @@ def test_do_not_specialize_and_an_option(tmp_path):
     (k,) = data["kernels"]
     assert (k["launches"], k["compilations"]) == (5, 2)
     assert k["causes"] == [{"name": "num_warps", "kind": "option", "compilations": 1, "values": [4, 8]}]
+
+
+ALIGN = '''
+import torch, triton, triton.language as tl
+
+@triton.jit
+def fill(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 1.0)
+
+x = torch.zeros(64)
+fill[(1,)](x, BLOCK=16)
+fill[(1,)](x[1:], BLOCK=16)
+fill[(1,)](x[4:], BLOCK=16)
+print("program ok")
+'''
+
+
+def test_pointer_alignment(tmp_path):
+    err, data, _ = _run(tmp_path, ALIGN)
+    lines = _recompile_lines(err)
+    assert len(lines) == 1 and lines[0].endswith(": x aligned 16 -> unaligned (specialization)"), err
+    assert 'do_not_specialize_on_alignment=["x"]' in err
+    assert data["kernels"][0]["compilations"] == 2
