@@ -168,7 +168,15 @@ def _autotune_run(self, *args, **kwargs):
             finally:
                 self.perf_model = perf_model
             self.bench_time = 0.0
-    return _ORIG["Autotuner.run"](self, *args, **kwargs)
+    # --recompiles: what a config sets is the autotuner's (kind "autotune")
+    tuned, prev = set(), getattr(_STATE, "tuned", None)
+    for c in self.configs:
+        tuned.update(c.all_kwargs() if hasattr(c, "all_kwargs") else c.kwargs)
+    _STATE.tuned = tuned
+    try:
+        return _ORIG["Autotuner.run"](self, *args, **kwargs)
+    finally:
+        _STATE.tuned = prev
 
 
 class _CPUDriver:

@@ -94,6 +94,10 @@ def key_of(jitfn, bound, opts, params, resolved=None):
     for k in sorted(opts):
         if k not in ("num_warps", "num_stages") and opts[k] is not None:
             out[k] = ("option", _plain(opts[k]))
+    from ._patch import _STATE
+    for f in getattr(_STATE, "tuned", None) or ():      # set by the autotuner's config (_patch._autotune_run)
+        if f in out and out[f][0] in ("constexpr", "option"):
+            out[f] = ("autotune", out[f][1])
     for where, name, v in getattr(resolved, "probes", ()):   # the globals the kernel reads (_resolve.py)
         v = getattr(v, "value", v) if type(v).__name__ == "constexpr" else v
         if name.__class__ is str and (v is None or isinstance(v, (bool, int, float, str))):
@@ -166,6 +170,8 @@ def _fix(name, kind, values=()):
         return "pass %s in one dtype (cast it before the launch)" % name
     if kind == "option":
         return "launch with one %s" % name
+    if kind == "autotune":
+        return "the autotuner chose another config for %s (fewer configs, or a coarser key=)" % name
     if kind == "global":
         return "do not change the globals the kernel reads between launches"
     return None

@@ -254,3 +254,33 @@ def test_pointer_alignment(tmp_path):
     assert len(lines) == 1 and lines[0].endswith(": x aligned 16 -> unaligned (specialization)"), err
     assert 'do_not_specialize_on_alignment=["x"]' in err
     assert data["kernels"][0]["compilations"] == 2
+
+
+TUNED = '''
+import torch, triton, triton.language as tl
+
+def prune(configs, nargs, **kw):
+    return [c for c in configs if c.kwargs["BLOCK"] >= nargs["n"]]
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 32}), triton.Config({"BLOCK": 64})], key=["n"],
+                 prune_configs_by={"early_config_prune": prune})
+@triton.jit
+def fill(x, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, 1.0, mask=offs < n)
+
+x = torch.zeros(64)
+for n in (16, 48, 16):
+    fill[(1,)](x, n)
+print("program ok")
+'''
+
+
+def test_autotune_config(tmp_path):
+    err, data, _ = _run(tmp_path, TUNED)
+    lines = _recompile_lines(err)
+    # n stays divisible by 16; the config the autotuner picks for n = 48 is another
+    assert len(lines) == 1 and lines[0].endswith(": BLOCK 32 -> 64 (autotune)"), err
+    (k,) = data["kernels"]
+    assert (k["launches"], k["compilations"]) == (3, 2)
+    assert k["causes"] == [{"name": "BLOCK", "kind": "autotune", "compilations": 1, "values": [32, 64]}]
