@@ -33,21 +33,34 @@ class _Loader:
 
     def exec_module(self, module):
         self.loader.exec_module(module)
+        if _FINDER in sys.meta_path:
+            sys.meta_path.remove(_FINDER)
         _activate()
 
 
 class _Finder:
+    """Wraps Triton's loader when triton is imported. It stays in place
+    until the import really happens: a probe such as torch's
+    importlib.util.find_spec("triton") gets a spec and discards it."""
+
+    busy = False
+
     def find_spec(self, name, path=None, target=None):
-        if name != "triton":
+        if name != "triton" or _Finder.busy:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
+        _Finder.busy = True                      # the lookup below asks the other finders
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            _Finder.busy = False
         if spec is not None and spec.loader is not None:
             spec.loader = _Loader(spec.loader)
         return spec
 
 
+_FINDER = _Finder()
+
 if "triton" in sys.modules:
     _activate()
 else:
-    sys.meta_path.insert(0, _Finder())
+    sys.meta_path.insert(0, _FINDER)

@@ -335,3 +335,19 @@ def test_a_constexpr_function_folds_at_compile_time():
     o = torch.zeros(10)
     k[(1,)](o, B=4)
     assert o.tolist() == [1.0] * 8 + [0.0] * 2
+
+
+def test_tritium_mode_survives_a_probe_for_triton(tmp_path):
+    """TRITIUM_MODE turns the mode on when triton is imported; a probe before
+    that (torch 2.15's importlib.util.find_spec("triton")) must not use up the
+    hook (the launch then went to Triton's own path: 'no active driver')."""
+    prog = tmp_path / "prog.py"
+    prog.write_text("import importlib.util\nassert importlib.util.find_spec('triton') is not None\n"
+                    "import torch, triton, triton.language as tl\n"
+                    "@triton.jit\ndef k(o_ptr):\n    tl.store(o_ptr + tl.arange(0, 4), tl.zeros([4], tl.float32) + 1)\n"
+                    "o = torch.zeros(4)\nk[(1,)](o)\nassert o.tolist() == [1.0] * 4\nprint('probe ok')\n")
+    env = dict(os.environ, TRITIUM_MODE="interp")
+    env["PYTHONPATH"] = os.path.join(os.path.dirname(tritium.__file__), "_subprocess") + os.pathsep + \
+        os.environ.get("PYTHONPATH", "")
+    p = subprocess.run([sys.executable, str(prog)], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and "probe ok" in p.stdout, p.stdout + p.stderr
