@@ -102,6 +102,11 @@ int module_unit_file(front_module *m, const char *path, const char **why);
 /* The jit function "NAME" (its last definition) or "NAME@LINE" (the first
  * def of that name at or after LINE) of unit `unit`; -1 when none. */
 int module_find_in(const front_module *m, int unit, const char *spec);
+/* Parse the jit function whose `def` is at P->i (f->tok) without printing
+ * diagnostics; one that does not parse is kept as `bad` (named, located,
+ * skipped) and diagnosed when it is called, as Triton parses a function
+ * when a launch reaches it (runtime/jit.py). */
+void module_parse_helper(front_module *m, parser *P, funcdef *f);
 /* Re-parse a helper that did not parse quietly, printing its diagnostics. */
 void module_reparse(front_module *m, int fi);
 /* Add a unit for `text` (lexed; display: the file's name in diagnostics);

@@ -86,17 +86,7 @@ static bool add_function(front_module *m, const char *name, json_t *jf, bool ker
         int errs = diag_error_count();
         if (!parse_funcdef(&P, &f) || diag_error_count() != errs) return false;
     } else {
-        FILE *null = fopen("/dev/null", "w");
-        FILE *old = diag_set_stream(null);
-        bool ok = parse_funcdef(&P, &f) && !P.errors;
-        diag_set_stream(old);
-        if (null) fclose(null);
-        if (!ok) {
-            token *nt = &P.toks[f.tok + 1];
-            f.name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
-            f.pos = (src_pos){ un->file, P.toks[f.tok].line, P.toks[f.tok].col };
-            f.bad = true;
-        }
+        module_parse_helper(m, &P, &f);
     }
     nospec_decorator(m, &f, json_object_get(jf, "do_not_specialize"));
     vec_push(&m->funcs, f);

@@ -698,21 +698,7 @@ static bool scan_stmt(parser *P, scanctx *c)
             int errs = diag_error_count();
             /* a def without a name cannot be reached: report it now */
             if (quiet && (unit > 1 || P->toks[P->i + 1].kind == TK_NAME)) {
-                FILE *null = fopen("/dev/null", "w");
-                FILE *old = diag_set_stream(null);
-                int perrs = P->errors;
-                bool ok = parse_funcdef(P, &f);
-                diag_set_stream(old);
-                if (null) fclose(null);
-                if (!ok || P->errors != perrs) {
-                    P->errors = perrs;
-                    token *nt = &P->toks[f.tok + 1];
-                    f.name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
-                    f.pos = (src_pos){ P->file, P->toks[f.tok].line, P->toks[f.tok].col };
-                    f.bad = true;
-                    P->i = f.tok;
-                    parse_skip_statement(P);
-                }
+                module_parse_helper(m, P, &f);
             } else if (!parse_funcdef(P, &f) || diag_error_count() != errs) {
                 return false;
             }
@@ -791,6 +777,24 @@ static bool scan(front_module *m, int unit)
         return false;
     }
     return scan_block(&P, &c, true);
+}
+
+void module_parse_helper(front_module *m, parser *P, funcdef *f)
+{
+    FILE *null = fopen("/dev/null", "w");
+    FILE *old = diag_set_stream(null);
+    int perrs = P->errors;
+    bool ok = parse_funcdef(P, f);
+    diag_set_stream(old);
+    if (null) fclose(null);
+    if (ok && P->errors == perrs) return;
+    P->errors = perrs;
+    token *nt = &P->toks[f->tok + 1];
+    f->name = nt->kind == TK_NAME ? arena_strndup(&m->mem, nt->start, (size_t)nt->len) : "?";
+    f->pos = (src_pos){ P->file, P->toks[f->tok].line, P->toks[f->tok].col };
+    f->bad = true;
+    P->i = f->tok;
+    parse_skip_statement(P);
 }
 
 void module_reparse(front_module *m, int fi)
