@@ -149,6 +149,7 @@ static void against_results(tritium_launch *L, const tritium_check_options *o, c
     io.sched_seed = d->sched_seed;
     io.threads = d->threads;
     io.report = d->interp_report;
+    io.bounds = dbg_diff_wants_bounds(d);
     if (d->max_interp_reports > 0) io.max_reports = d->max_interp_reports;
     char *printed = NULL;                    /* device_print: the program's own launch printed it */
     size_t plen = 0;

@@ -4,6 +4,7 @@
 #include "tritium/cuda.h"
 #include "tritium/diag.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -175,6 +176,62 @@ static bool any_written(interp_session *s, int arg, int64_t n)
     return false;
 }
 
+/* The op that dominated a bound, for reports: "tt.dot at f.py:12, tf32, K=64". */
+static void bound_why(const ir_func *f, const ir_op *op, char *buf, size_t n)
+{
+    if (!op) { snprintf(buf, n, "?"); return; }
+    int k = snprintf(buf, n, "%s", ir_ops[op->opc].name);
+    if (op->loc >= 0 && op->loc < f->locs.n && f->locs.v[op->loc].file >= 0 && k < (int)n)
+        k += snprintf(buf + k, n - (size_t)k, " at %s:%d", diag_file_name(f->locs.v[op->loc].file), f->locs.v[op->loc].line);
+    if (k >= (int)n) return;
+    const ir_type_info *t0 = op->nopnd ? ir_type_get(ir_value_type(f, op->opnd[0])) : NULL;
+    static const char *const prec[] = { "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6" };
+    switch (op->opc) {
+    case IR_DOT:
+        snprintf(buf + k, n - (size_t)k, ", %s, K=%lld",
+                 t0->elem == TT_F32 && op->attr[0] >= 0 && op->attr[0] < 5 ? prec[op->attr[0]] : tt_dtype_name(t0->elem),
+                 (long long)t0->shape[t0->rank - 1]);
+        break;
+    case IR_REDUCE:
+        snprintf(buf + k, n - (size_t)k, ", order of %lld terms", (long long)(t0->rank ? t0->shape[op->attr[0]] : 1));
+        break;
+    case IR_DIVF:
+        snprintf(buf + k, n - (size_t)k, ", div.full.f32 (2 ulp)");
+        break;
+    case IR_ATOMIC_RMW:
+        snprintf(buf + k, n - (size_t)k, ", order of the programs' adds");
+        break;
+    case IR_ADDF:
+    case IR_SUBF:
+        snprintf(buf + k, n - (size_t)k, ", FMA contraction");
+        break;
+    default:
+        if (ir_mathfns[op->opc].arity) {
+            ir_type t[4];
+            for (int i = 0; i < op->nopnd && i < 4; i++) t[i] = ir_value_type(f, op->opnd[i]);
+            int v = ir_mathfn_variant(op->opc, t, op->nopnd, ir_value_type(f, op->res));
+            if (v >= 0)
+                snprintf(buf + k, n - (size_t)k, ", %lld ulp%s", (long long)ir_mathfns[op->opc].var[v].ulp,
+                         v == 0 && ir_mathfns[op->opc].fast[0] ? " + fast form" : "");
+        }
+        break;
+    }
+}
+
+/* Bound acceptance (dt->bounds): gpu value a against interpreter value b
+ * whose bound, if any, is *bd (has: false when exact). */
+static bool within_bound(tt_dtype d, double a, double b, bool has, const interp_bound *bd)
+{
+    if (a != a || b != b) return a != a && b != b;
+    if (!has) {
+        if (a == b) return true;
+        /* the GPU may flush subnormals to zero (f32 only: ftz) */
+        return d == TT_F32 && fabs(a) < FLT_MIN && fabs(b) < FLT_MIN;
+    }
+    if (isinf(bd->dn) || isinf(bd->up)) return true;
+    return a >= b - bd->dn && a <= b + bd->up;
+}
+
 /* Compare tensor `arg`: ref = interpreter, got = GPU. */
 static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_report *r, interp_session *s, int arg,
                     const tt_tensor *ref, const tt_tensor *got, dbg_diff_tensor *dt)
@@ -193,6 +250,25 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
     }
     /* integers: exact unless a tolerance was asked for */
     dt->exact = !isf && dt->rtol == 0 && dt->atol == 0 && dt->ulp < 0;
+    /* the numerics' bounds replace the tolerances unless one was given */
+    dt->bounds = interp_has_bounds(s) && !o->has_rtol && !o->has_atol && o->ulp < 0 && !o->against_interp;
+    if (dt->bounds) {
+        dt->exact = false;
+        dt->ulp = -1;
+        dt->math_ulp = 0;
+        for (int64_t i = 0; i < dt->numel; i++) {
+            interp_bound bd;
+            if (!interp_elem_bound(s, arg, i, &bd)) continue;
+            dt->inexact++;
+            double m = fmax(bd.dn, bd.up);
+            if (isinf(m)) {
+                if (!dt->unmodeled++ && !dt->max_bound_why[0]) bound_why(f, bd.op, dt->max_bound_why, sizeof dt->max_bound_why);
+            } else if (m > dt->max_bound) {
+                dt->max_bound = m;
+                bound_why(f, bd.op, dt->max_bound_why, sizeof dt->max_bound_why);
+            }
+        }
+    }
     int show = o->max_show > 0 && o->max_show <= DBG_DIFF_MAX_SHOW ? o->max_show : DBG_DIFF_MAX_SHOW;
     dt->first = xcalloc((size_t)show, sizeof *dt->first);
     dt->max_abs_at = dt->max_rel_at = dt->max_ulp_at = -1;
@@ -204,7 +280,13 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
         double a = tt_load_f64(got->data, d, i), b = tt_load_f64(ref->data, d, i);
         bool ok;
         double err = INFINITY;
-        if (isf) {
+        interp_bound bd = { 0, 0, NULL };
+        bool has = dt->bounds && interp_elem_bound(s, arg, i, &bd);
+        if (dt->bounds) {
+            ok = within_bound(d, a, b, has, &bd);
+            err = isf ? (a != a && b != b ? 0 : isinf(a) && a == b ? 0 : fabs(a - b)) : (double)ulp;
+            if (ok) dt->within += has;
+        } else if (isf) {
             bool an = isnan(a), bn = isnan(b);
             if (an || bn) ok = an && bn;
             else if (isinf(a) || isinf(b)) ok = a == b;
@@ -237,10 +319,19 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
             e->got = a;
             e->abs_err = err;
             e->ulp = ulp;
+            e->has_bound = has;
+            e->bdn = bd.dn;
+            e->bup = bd.up;
+            if (has) bound_why(f, bd.op, e->why, sizeof e->why);
             fill_writer(s, f, r->grid, arg, e);
         }
     }
     dt->ok = dt->mismatches == 0;
+}
+
+bool dbg_diff_wants_bounds(const dbg_diff_options *o)
+{
+    return o->numerics == NUMERICS_FAST && !o->against_interp && !o->has_rtol && !o->has_atol && o->ulp < 0;
 }
 
 void dbg_diff_compare(const ir_func *f, const launch *in, const launch *ref, interp_session *s, const launch *got,
@@ -370,6 +461,7 @@ interp:
     io.sched_seed = o.sched_seed;
     io.threads = o.threads;
     io.report = o.interp_report;
+    io.bounds = dbg_diff_wants_bounds(&o);
     if (o.max_interp_reports > 0) io.max_reports = o.max_interp_reports;
     s = interp_session_new(f, &cl, &io);
     if (!s) {
@@ -438,7 +530,9 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     const char *side = (t->written_interp && t->written_gpu) || t->ok ? ""
                        : t->written_interp ? (writers ? " (only the interpreter changed it)" : " (only tritium changed it)")
                        : !strcmp(other, "gpu") ? " (only the GPU changed it)" : " (only the other run changed it)";
-    if (t->exact) snprintf(b1, sizeof b1, "exact");
+    if (t->bounds && !t->inexact) snprintf(b1, sizeof b1, "exact: no inexact operation reached it");
+    else if (t->bounds) snprintf(b1, sizeof b1, "numerics' bounds");
+    else if (t->exact) snprintf(b1, sizeof b1, "exact");
     else {
         int k = snprintf(b1, sizeof b1, "rtol %g, atol %g", t->rtol, t->atol);
         if (t->ulp >= 0)
@@ -450,6 +544,14 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
     else
         fprintf(out, "%-8s %s  MISMATCH: %lld of %lld elements differ (%s)%s\n", t->name, sh,
                 (long long)t->mismatches, (long long)t->numel, b1, side);
+    if (t->bounds && t->inexact) {
+        fprintf(out, "         bounds: %lld inexact element%s, largest ±%.3g from %s", (long long)t->inexact,
+                t->inexact == 1 ? "" : "s", t->max_bound, t->max_bound_why[0] ? t->max_bound_why : "?");
+        if (t->within) fprintf(out, "; %lld differing element%s within %s", (long long)t->within,
+                               t->within == 1 ? "" : "s", t->within == 1 ? "its bound" : "their bounds");
+        if (t->unmodeled) fprintf(out, "; %lld not compared (an op the bounds do not model)", (long long)t->unmodeled);
+        fputc('\n', out);
+    }
     if (t->max_abs_at < 0 && t->max_ulp_at < 0) {
         fprintf(out, "         bit-identical\n");
     } else {
@@ -484,6 +586,14 @@ static void print_tensor(FILE *out, const dbg_diff_tensor *t, const char *kernel
             snprintf(wb, sizeof wb, "program (%lld, %lld, %lld)", (long long)e->pid[0], (long long)e->pid[1],
                      (long long)e->pid[2]);
         fprintf(out, "           %-16s %-16s %-16s %-11s %-10s %s\n", ib, rv, gv, eb, ub, wb);
+        if (t->bounds) {
+            if (!e->has_bound) fprintf(out, "             bound: exact (no inexact operation reached it)\n");
+            else if (tt_dtype_is_float(t->dtype))
+                fprintf(out, "             bound: -%.3g/+%.3g from %s\n", e->bdn, e->bup, e->why);
+            else
+                fprintf(out, "             bound: {%lld..%lld} from %s\n", (long long)(e->ref - e->bdn),
+                        (long long)(e->ref + e->bup), e->why);
+        }
     }
     /* quote each distinct writing line once */
     for (int k = 0; k < t->nfirst; k++) {

@@ -58,6 +58,14 @@ static json_t *tensor_json(const dbg_diff_tensor *t)
     json_object_set_new(o, "written_interp", json_boolean(t->written_interp));
     json_object_set_new(o, "written_gpu", json_boolean(t->written_gpu));
     json_object_set_new(o, "exact", json_boolean(t->exact));
+    json_object_set_new(o, "rule", json_string(t->bounds ? "bounds" : "tolerance"));
+    if (t->bounds) {
+        json_object_set_new(o, "inexact", json_integer(t->inexact));
+        json_object_set_new(o, "unmodeled", json_integer(t->unmodeled));
+        json_object_set_new(o, "within", json_integer(t->within));
+        json_object_set_new(o, "max_bound", jnum(t->max_bound));
+        json_object_set_new(o, "max_bound_op", t->max_bound_why[0] ? json_string(t->max_bound_why) : json_null());
+    }
     json_object_set_new(o, "rtol", json_real(t->rtol));
     json_object_set_new(o, "atol", json_real(t->atol));
     json_object_set_new(o, "ulp", t->ulp >= 0 ? json_integer(t->ulp) : json_null());
@@ -78,6 +86,10 @@ static json_t *tensor_json(const dbg_diff_tensor *t)
         json_object_set_new(j, "gpu", jvalue(t->dtype, e->got_bits));
         json_object_set_new(j, "abs_err", jnum(e->abs_err));
         json_object_set_new(j, "ulp", julp(e->ulp));
+        if (t->bounds)
+            json_object_set_new(j, "bound", e->has_bound ? json_pack("{s:o,s:o,s:s}", "dn", jnum(e->bdn), "up", jnum(e->bup),
+                                                                       "op", e->why)
+                                                         : json_null());
         if (e->has_writer) {
             json_t *w = json_object();
             json_object_set_new(w, "program", json_pack("[III]", (json_int_t)e->pid[0], (json_int_t)e->pid[1],

@@ -83,14 +83,6 @@ DEF_MM(mm_mad_f32, float, float, float, ci[j] + aik * bk[j])
 DEF_MM(mm_fma_f64, double, double, double, fma(aik, bk[j], ci[j]))
 DEF_MM(mm_i32, uint32_t, int32_t, int32_t, ci[j] + (uint32_t)aik * (uint32_t)bk[j])
 
-static float tf32(float x)
-{
-    union { float f; uint32_t u; } v = { x };
-    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;     /* inf, NaN */
-    v.u &= ~0x1fffu;
-    return v.f;
-}
-
 /* cvt.rna.tf32.f32: round to 10 mantissa bits, ties away from zero */
 static float tf32_rna(float x)
 {
@@ -110,8 +102,8 @@ static void mm_batch(interp_prog *p, float *c, const float *a, const float *b, i
     const float *ta = a, *tb = b;
     if (tf) {
         float *x = ts_alloc(&p->mem, (size_t)(B * M * K) * 4), *y = ts_alloc(&p->mem, (size_t)(B * K * N) * 4);
-        for (int64_t i = 0; i < B * M * K; i++) x[i] = tf32(a[i]);
-        for (int64_t i = 0; i < B * K * N; i++) y[i] = tf32(b[i]);
+        for (int64_t i = 0; i < B * M * K; i++) x[i] = interp_tf32(a[i]);
+        for (int64_t i = 0; i < B * K * N; i++) y[i] = interp_tf32(b[i]);
         ta = x;
         tb = y;
     }
@@ -172,7 +164,7 @@ static float *f32_tile(interp_prog *p, tt_dtype dt, const void *x, int64_t n, bo
     case TT_F16: { const uint16_t *h = x; for (int64_t i = 0; i < n; i++) t[i] = interp_h2f(h[i]); break; }
     case TT_BF16: { const uint16_t *h = x; for (int64_t i = 0; i < n; i++) t[i] = interp_bf2f(h[i]); break; }
     case TT_F32:
-        if (trunc) { const float *f = x; for (int64_t i = 0; i < n; i++) t[i] = tf32(f[i]); }
+        if (trunc) { const float *f = x; for (int64_t i = 0; i < n; i++) t[i] = interp_tf32(f[i]); }
         else memcpy(t, x, (size_t)n * 4);
         break;
     default: die("tt.dot: f32 tile of %s", tt_dtype_name(dt));

@@ -23,14 +23,25 @@ void interp_prog_init(interp_session *s, interp_prog *p)
     p->s = s;
     p->vals = interp_line_alloc(sizeof *p->vals * (size_t)(s->nvals ? s->nvals : 1));
     p->contig = interp_line_alloc((size_t)(s->nvals ? s->nvals : 1));
+    if (s->bounds) {
+        p->bnd = interp_line_alloc(sizeof *p->bnd * (size_t)(s->nvals ? s->nvals : 1));
+        p->bsrc = interp_line_alloc(sizeof *p->bsrc * (size_t)(s->nvals ? s->nvals : 1));
+        p->bcontig = interp_line_alloc((size_t)(s->nvals ? s->nvals : 1));
+    }
 }
 
 void interp_prog_free(interp_prog *p)
 {
     free(p->vals);
     free(p->contig);
+    free(p->bnd);
+    free(p->bsrc);
+    free(p->bcontig);
     p->vals = NULL;
     p->contig = NULL;
+    p->bnd = NULL;
+    p->bsrc = NULL;
+    p->bcontig = NULL;
     ts_free(&p->mem);
 }
 
@@ -154,6 +165,7 @@ int interp_exec_region(interp_prog *p, int32_t r, const ir_op **term)
         default:
             die("interp: op %s is not implemented", ir_ops[op->opc].name);
         }
+        if (__builtin_expect(p->bnd != NULL, 0)) interp_bound_op(p, op);
     }
     *term = NULL;
     return EXEC_OK;
@@ -164,6 +176,7 @@ int interp_prog_run(interp_prog *p, const int64_t pid[3])
     interp_session *s = p->s;
     ts_reset(&p->mem);
     memset(p->vals, 0, sizeof *p->vals * (size_t)s->nvals);
+    if (p->bnd) memset(p->bnd, 0, sizeof *p->bnd * (size_t)s->nvals);
     const ir_region *body = &s->f->regions.v[IR_BODY];
     for (int i = 0; i < body->nargs; i++) p->vals[body->args[i]] = s->argdata[i];
     for (int d = 0; d < 3; d++) p->pid[d] = pid[d];

@@ -163,6 +163,11 @@ static inline int64_t sh_piece(const sh_layer *L, int64_t e, int64_t end, uint32
 
 /* ---- buffers and shadow state (memory.c) ----------------------------- */
 
+/* A per-element bound (bound.c): the GPU's value may be anywhere in
+ * [v - dn, v + up]; both 0: exact; INFINITY: not modeled. */
+typedef struct interp_bnd { float dn, up; } interp_bnd;
+
+
 /* Shadow writer words: linear program id + 1, with flag bits. */
 #define SH_ATOMIC 0x80000000u      /* written by an atomic */
 #define SH_SYNC   0x40000000u      /* written by a program that took a lock */
@@ -186,6 +191,8 @@ typedef struct interp_buf {
     sh_layer *init;                /* 1 when written (uninit-marked buffers) */
     bool uninit;                   /* created with `empty` */
     bool view_check;               /* views of it do not cover it: check lanes (view.c) */
+    interp_bnd *bnd;               /* per element: its bound (bound.c; NULL until a bounded store) */
+    int32_t *bsrc;                 /* per element: the op its bound came from, -1 none */
 } interp_buf;
 
 /* ---- program state (one per thread) --------------------------------- */
@@ -211,6 +218,9 @@ static inline uint8_t interp_ct_single(const ival_info *vi)
 typedef struct interp_prog {
     struct interp_session *s;
     void **vals;                   /* per ir_value */
+    interp_bnd **bnd;              /* per ir_value: its bound tile, NULL exact (only with s->bounds) */
+    int32_t *bsrc;                 /* per ir_value: the op (global index) its largest bound came from */
+    uint8_t *bcontig;              /* the bound view's row facts (always 0) */
     uint8_t *contig;               /* per ir_value: CT_* facts about its tile's rows, set by the
                                     * ops that track them every time they run (0 for the others) */
     tstack mem;
@@ -344,6 +354,8 @@ struct interp_session {
     int64_t printed, suppressed;
     int64_t fault_programs, race_programs;
     interp_stats st;
+    bool bounds;                   /* per-element bounds are carried (bound.c) */
+    struct interp_session *bview;  /* the session seen by bound tiles: 8-byte elements */
     /* interp_set_tracer (trace.c, interp_trace.h) */
     void (*trace_access)(void *user, const struct interp_access *a);
     void (*trace_problem)(void *user, const struct interp_problem *pb);
@@ -395,6 +407,12 @@ int interp_eval_debug(interp_prog *p, const ir_op *op);
  * creation) and check one op's result (flag: its s->ovf entry). */
 void interp_overflow_plan(interp_session *s);
 void interp_overflow_check(interp_prog *p, const ir_op *op, int flag);
+
+/* Bounds (bound.c): set s->bounds and its view (session creation); the
+ * bounds of op's results after it ran (the executor, when s->bounds). */
+void interp_bound_session(interp_session *s);
+void interp_bound_session_free(interp_session *s);
+void interp_bound_op(interp_prog *p, const ir_op *op);
 
 /* Tracing (trace.c, interp_trace.h): the tracer's access call for one
  * memory op about to run, and its problem call for one lane. */
@@ -515,6 +533,16 @@ static inline float interp_d2f_odd(double d)
 }
 static inline uint16_t interp_d2h(double d) { return interp_f2h(interp_d2f_odd(d)); }
 static inline uint16_t interp_d2bf(double d) { return interp_f2bf(interp_d2f_odd(d)); }
+
+/* f32 as the tensor cores read it for a tf32 MMA: the low 13 mantissa bits
+ * zeroed (inf and NaN kept). */
+static inline float interp_tf32(float x)
+{
+    union { float f; uint32_t u; } v = { x };
+    if ((v.u & 0x7f800000u) == 0x7f800000u) return x;
+    v.u &= ~0x1fffu;
+    return v.f;
+}
 
 /* Element e of a tile of dtype dt as double (ints signed unless `uns`). */
 double interp_get_f64(const void *data, tt_dtype dt, int64_t e, bool uns);

@@ -81,6 +81,8 @@ void interp_buffers_free(interp_session *s)
         sh_free(b->wloc);
         sh_free(b->reader);
         sh_free(b->init);
+        free(b->bnd);
+        free(b->bsrc);
     }
     free(s->bufs);
     free(s->arg_buf);

@@ -284,6 +284,7 @@ interp_session *interp_session_new(const ir_func *f, launch *l, const interp_opt
         interp_session_free(s);
         return NULL;
     }
+    interp_bound_session(s);
     for (int i = 0; i < l->nargs + l->nextra; i++)
         if (l->args[i].kind == ARG_TENSOR && l->args[i].uninit) interp_mark_uninitialized(s, i);
     interp_prog_init(s, &s->main);
@@ -295,6 +296,7 @@ void interp_session_free(interp_session *s)
     if (!s) return;
     interp_pool_free(s);
     interp_prog_free(&s->main);
+    interp_bound_session_free(s);
     interp_buffers_free(s);
     arena_free(&s->perm);
     free(s->vi);

@@ -23,7 +23,13 @@
  * functions (dbg_diff_math_ulp), when it has one.
  * Integer and bool tensors compare exactly unless a tolerance or --ulp is
  * given (for integers the "ULP distance" is |gpu - interp|). Default
- * tolerances per dtype: dbg_diff_default_tol. */
+ * tolerances per dtype: dbg_diff_default_tol.
+ *
+ * In fast numerics, against the GPU and without --rtol/--atol/--ulp, the
+ * interpreter carries per-element bounds instead (interp_elem_bound,
+ * docs/bounds.md): an element agrees when the other side lies within its
+ * bound; an element no inexact op reached must be equal (or both below the
+ * smallest normal: the GPU may flush subnormals). */
 #ifndef TRITIUM_DIFF_H
 #define TRITIUM_DIFF_H
 
@@ -122,6 +128,9 @@ typedef struct dbg_diff_elem {
     int32_t loc;                   /* ir_loc of the writing op, -1 unknown */
     int file, line, col;           /* that location (file -1: unknown); innermost */
     char func[64];                 /* function the writing op was written in ("" unknown) */
+    bool has_bound;                /* compared by its bound (dbg_diff_tensor.bounds): */
+    double bdn, bup;               /* the other side may be in [ref - bdn, ref + bup] */
+    char why[160];                 /* the op that dominated it: "tt.dot at f.py:12, tf32, K=64" */
 } dbg_diff_elem;
 
 /* One written tensor. */
@@ -138,6 +147,14 @@ typedef struct dbg_diff_tensor {
     int64_t math_ulp;              /* dbg_diff_math_ulp for this dtype when no --ulp
                                     * was given (then ulp = math_ulp if > 0), else 0 */
     bool exact;                    /* compared bit for bit (integers without tolerance) */
+    bool bounds;                   /* compared by the numerics' per-element bounds (fast numerics,
+                                    * no --rtol/--atol/--ulp; docs/bounds.md): an element agrees when
+                                    * the other side is within its bound, exact elements bit for bit */
+    int64_t inexact;               /* elements with a bound (the rest had to be exact) */
+    int64_t unmodeled;             /* elements an op the bounds do not model reached: not compared */
+    int64_t within;                /* differing elements their bounds accepted */
+    double max_bound;              /* the largest finite bound (max of dn, up) ... */
+    char max_bound_why[160];       /* ... and the op that dominated it ("" none) */
     int64_t mismatches;
     double max_abs, max_rel;       /* over finite pairs */
     uint64_t max_ulp;              /* over all pairs (UINT64_MAX: NaN against a number) */
@@ -170,6 +187,10 @@ typedef struct dbg_diff_report {
     char **unwritten; int nunwritten;         /* names of tensors neither side wrote */
     int64_t mismatches;            /* over all tensors */
 } dbg_diff_report;
+
+/* Whether the interpreter's side should carry bounds (interp_options.bounds):
+ * fast numerics, the GPU as the other side, no --rtol/--atol/--ulp. */
+bool dbg_diff_wants_bounds(const dbg_diff_options *o);
 
 /* Run launch l (not modified: both sides get deep copies of its tensors, so
  * they start from identical inputs) with kernel f — GPU first, so that a

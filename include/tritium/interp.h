@@ -35,6 +35,8 @@ typedef struct interp_options {
     int max_reports;               /* distinct fault reports printed; 0: 20 */
     FILE *report;                  /* where fault reports go; NULL: stderr */
     FILE *output;                  /* tl.device_print / print output; NULL: stdout */
+    bool bounds;                   /* NUMERICS_FAST only: carry per-element bounds on how far
+                                    * the GPU's results may be (interp_elem_bound, docs/bounds.md) */
 } interp_options;
 
 /* ---- the grid and the schedule: one source for run, debug and diff ------ */
@@ -189,5 +191,23 @@ uint64_t interp_buffer_base(const interp_session *s, int arg);
  * program id), and the location (ir_loc index) of the writing op; false when
  * never written. */
 bool interp_last_writer(const interp_session *s, int arg, int64_t elem, int64_t *program, int32_t *loc);
+
+/* How far the GPU's value of an element may legitimately be from the
+ * interpreter's v: anywhere in [v - dn, v + up] (interp_options.bounds,
+ * docs/bounds.md). An integer made by rounding a float has whole dn/up (the
+ * set {v - dn, ..., v + up}); INFINITY: a value the bounds do not model. */
+typedef struct interp_bound {
+    double dn, up;
+    const ir_op *op;               /* the op whose error dominated the bound (NULL: unknown) */
+} interp_bound;
+/* Element elem of launch argument arg after the launch: false when the
+ * element is exact (no inexact operation reached it) or there are no
+ * bounds (not asked for, or ieee numerics); else fills *out. */
+bool interp_elem_bound(const interp_session *s, int arg, int64_t elem, interp_bound *out);
+/* Whether session s carries bounds (interp_options.bounds in fast numerics). */
+bool interp_has_bounds(const interp_session *s);
+/* One unit in the last place of float dtype dt at |x| (the smallest normal's
+ * below it; integers: 1). */
+double interp_bound_ulp(double x, tt_dtype dt);
 
 #endif
