@@ -72,6 +72,8 @@ def disable():
 def _summary():
     import sys
     from ._launch import COUNTS
+    if CONFIG.mode == "watch":                 # Triton ran every launch; --recompiles' table says what it saw
+        return
     if CONFIG.mode == "gpu":
         from ._gpu import COUNTS as G
         sys.stderr.write("tritium: gpu mode: %d launches on the GPU (%d specializations compiled)\n"

@@ -14,10 +14,14 @@ gpu: JITFunction.run is replaced by tritium's GPU executor (_gpu.py): the
 program's CUDA tensors in place, torch's current stream; autotuning and
 benchmarks run and time as usual.
 
+watch: Triton's own JITFunction.run and _do_compile, timed and observed
+for --recompiles (_watch.py); nothing else changes.
+
 Every patch goes through patch(), which keeps the original; disable()
 puts them all back, after which Triton's own launch path runs. Nothing
 outside Triton is patched: no builtin, no other library.
 """
+import contextlib
 import sys
 import types
 
@@ -168,13 +172,20 @@ def _autotune_run(self, *args, **kwargs):
             finally:
                 self.perf_model = perf_model
             self.bench_time = 0.0
-    # --recompiles: what a config sets is the autotuner's (kind "autotune")
-    tuned, prev = set(), getattr(_STATE, "tuned", None)
-    for c in self.configs:
-        tuned.update(c.all_kwargs() if hasattr(c, "all_kwargs") else c.kwargs)
-    _STATE.tuned = tuned
-    try:
+    with tuned(self):
         return _ORIG["Autotuner.run"](self, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def tuned(autotuner):
+    """--recompiles: while the autotuner runs, what its configs set is the
+    autotuner's (kind "autotune"; _recompiles.key_of reads _STATE.tuned)."""
+    names, prev = set(), getattr(_STATE, "tuned", None)
+    for c in autotuner.configs:
+        names.update(c.all_kwargs() if hasattr(c, "all_kwargs") else c.kwargs)
+    _STATE.tuned = names
+    try:
+        yield
     finally:
         _STATE.tuned = prev
 
@@ -272,6 +283,11 @@ def install(mode):
         return
     jit, autotuner, interpreter, drv = f.jit, f.autotuner, f.interpreter, f.driver
     _launch.OPTION_KEYS.update(f.option_keys)       # this Triton's compile options are launch keywords too
+    if mode == "watch":
+        # Triton's own launch path, observed (_watch.py); a clear error without a GPU
+        from . import _watch
+        _watch.install(f, _STATE)
+        return
     if interpreter is not None:
         patch(interpreter.InterpretedFunction, "__init__", _interpreted_init)
     if mode == "interp":

@@ -10,6 +10,12 @@ no earlier launch of the kernel had is a compilation; the fields that
 differ from the nearest earlier compilation are its causes. Globals the
 kernel reads (tritium's live resolution, _resolve.py, compiles again when
 one changes) are in the key too: a changed one shows as kind "global".
+
+In watch mode (_watch.py) Triton runs the launch: whether it compiled is
+Triton's answer (its kernel cache missed), the seconds are those of its
+_do_compile and of the compiled kernel's load at its first launch, and
+each kernel also has the host time per launch (the launch's Python call
+less those).
 """
 import json
 import os
@@ -20,6 +26,7 @@ from ._config import CONFIG
 
 _KERNELS = {}            # (name, file, line) -> _Kernel
 _REGISTERED = [False]
+WATCH = [False]          # watch mode: compilations and times are Triton's (host time per launch too)
 
 
 class _Kernel:
@@ -30,6 +37,8 @@ class _Kernel:
         self.keys = []              # one dict per compilation, in order
         self.seen = set()
         self.seconds = 0.0
+        self.host_seconds = 0.0     # watch mode: the launches' Python calls less their compilations
+        self.host_launches = 0
         self.history = []
         self.causes = {}            # (name, kind) -> {"compilations": n, "values": [...]}
 
@@ -116,8 +125,11 @@ def _diff(old, new):
     return ch
 
 
-def observe(jitfn, info, bound, opts, seconds, resolved=None):
-    """One launch: a compilation when its key is new for the kernel (logged)."""
+def observe(jitfn, info, bound, opts, seconds, resolved=None, compiled=None, host_seconds=None, launch=True):
+    """One launch: a compilation when its key is new for the kernel (logged).
+    Watch mode says whether Triton compiled (compiled), the host time of the
+    launch, and launch=False for a call that launched nothing (warmup, the
+    autotuner's benchmark)."""
     if not (CONFIG.recompiles or CONFIG.recompiles_json):
         return
     if not _REGISTERED[0]:
@@ -129,21 +141,27 @@ def observe(jitfn, info, bound, opts, seconds, resolved=None):
         k = _KERNELS[(info.name, info.file, info.line)] = _Kernel(info)
     key = key_of(jitfn, bound, opts, info.params, resolved)
     frozen = tuple(sorted((f, json.dumps(v, default=str)) for f, v in key.items()))
-    launch = k.launches
-    k.launches += 1
-    if frozen in k.seen:
+    index = k.launches
+    if launch:
+        k.launches += 1
+    if host_seconds is not None:
+        k.host_seconds += host_seconds
+        k.host_launches += 1
+    if (frozen in k.seen) if compiled is None else not compiled:
+        k.seen.add(frozen)           # (watch: a key Triton had compiled before tritium saw it)
         return
     k.seen.add(frozen)
     k.seconds += seconds
     if not k.keys:
         k.keys.append(key)
-        k.history.append({"launch": launch, "compilation": 0, "changed": []})
+        k.history.append({"launch": index, "compilation": 0, "changed": []})
         return
+    # (watch: Triton compiled a key tritium had seen, e.g. on another device: no cause, "?")
     nearest = min(reversed(k.keys), key=lambda o: len(_diff(o, key)))
     changed = _diff(nearest, key)
     k.keys.append(key)
     n = len(k.keys) - 1
-    k.history.append({"launch": launch, "compilation": n, "changed": changed})
+    k.history.append({"launch": index, "compilation": n, "changed": changed})
     for c in changed:
         e = k.causes.setdefault((c["name"], c["kind"]), {"compilations": 0, "values": []})
         e["compilations"] += 1
@@ -181,11 +199,14 @@ def data():
     ks = []
     for k in _KERNELS.values():
         causes = sorted(k.causes.items(), key=lambda kv: -kv[1]["compilations"])
-        ks.append({"name": k.name, "file": k.file, "line": k.line, "launches": k.launches,
-                   "compilations": len(k.keys), "compile_seconds": round(k.seconds, 6),
-                   "causes": [{"name": n, "kind": kind, "compilations": e["compilations"],
-                               "values": e["values"]} for (n, kind), e in causes],
-                   "history": k.history})
+        row = {"name": k.name, "file": k.file, "line": k.line, "launches": k.launches,
+               "compilations": len(k.keys), "compile_seconds": round(k.seconds, 6)}
+        if WATCH[0]:
+            row["host_seconds_per_launch"] = round(k.host_seconds / k.host_launches, 9) if k.host_launches else None
+        row["causes"] = [{"name": n, "kind": kind, "compilations": e["compilations"], "values": e["values"]}
+                         for (n, kind), e in causes]
+        row["history"] = k.history
+        ks.append(row)
     return {"kernels": ks}
 
 
@@ -198,8 +219,10 @@ def at_exit():
         w = sys.stderr.write
         w("tritium: recompiles: %d kernel%s\n" % (len(d["kernels"]), "" if len(d["kernels"]) == 1 else "s"))
         for k in d["kernels"]:
-            w("  %s (%s:%d): %d launches, %d compilations, %.1f ms compiling\n"
-              % (k["name"], k["file"], k["line"], k["launches"], k["compilations"], k["compile_seconds"] * 1e3))
+            host = k.get("host_seconds_per_launch")
+            w("  %s (%s:%d): %d launches, %d compilations, %.1f ms compiling%s\n"
+              % (k["name"], k["file"], k["line"], k["launches"], k["compilations"], k["compile_seconds"] * 1e3,
+                 ", %.1f us host per launch" % (host * 1e6) if host is not None else ""))
             for c in k["causes"]:
                 w("    %d x %s (%s): %s\n" % (c["compilations"], c["name"], c["kind"],
                                              ", ".join(str(v) for v in c["values"])))

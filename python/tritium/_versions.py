@@ -13,6 +13,11 @@ an attribute, a dataclass field) and by version only where it cannot:
   and 3.7 write every parameter as a plain positional-or-keyword one (a
   keyword-only parameter may be passed by position, `*args` is one parameter
   named args); 3.8 keeps `*args`; 3.9 keeps the keyword-only separator too.
+- JITFunction._do_compile(self, key, signature, device, constexprs, options,
+  attrs, warmup), called by run on a miss of its kernel cache (3.6-3.9):
+  watch mode times Triton's own compilations there (self.watch_compile), and
+  the load of a compiled kernel at its first launch,
+  CompiledKernel._init_handles (self.watch_load).
 - runtime/interpreter.py's InterpretedFunction (TRITON_INTERPRET=1), its run
   with the same arguments: patched when present.
 - Autotuner.run(*args, **kwargs), prune_configs(kwargs), _bench(*args,
@@ -142,6 +147,11 @@ class Facts:
         src = _source(getattr(jit, "create_function_from_signature", None))
         self.binds_var_positional = "VAR_POSITIONAL" in src          # 3.8
         self.binds_keyword_only = "KEYWORD_ONLY" in src              # 3.9
+        # watch mode: run compiles through _do_compile on a miss of its kernel cache
+        dc = _params(_original(getattr(jit, "JITFunction", None), "_do_compile"))
+        self.watch_compile = (dc is not None and list(dc) == ["self", "key", "signature", "device", "constexprs",
+                                                              "options", "attrs", "warmup"]
+                              and "self._do_compile(" in _source(_original(jit.JITFunction, "run")))
         try:
             from triton.runtime import interpreter
         except ImportError:
@@ -151,8 +161,13 @@ class Facts:
         try:
             from triton.compiler.compiler import CompiledKernel
             self.compiled_launch = "def runner(*args, stream=None)" in _source(CompiledKernel.__getitem__)
+            # watch mode: the first launch of a compiled kernel loads it (its launcher, the binary) here
+            self.compiled_kernel = CompiledKernel
+            self.watch_load = "self.moduleisnotNone" in re.sub(r"\s+", "", _source(_original(CompiledKernel,
+                                                                                              "_init_handles")))
         except (ImportError, AttributeError):
             self.compiled_launch = False
+            self.compiled_kernel, self.watch_load = None, False
 
     def _autotuner(self):
         try:
@@ -269,6 +284,8 @@ class Facts:
         rows = [("triton", "%s (tested: %s)" % (self.version_text, ", ".join(TESTED))),
                 ("binds *args", self.binds_var_positional), ("binds keyword-only", self.binds_keyword_only),
                 ("InterpretedFunction", self.interpreter is not None),
+                ("watch: run compiles through _do_compile", self.watch_compile),
+                ("watch: CompiledKernel._init_handles loads", self.watch_load),
                 ("CompiledKernel[grid](*args, stream=None)", self.compiled_launch),
                 ("autotune: one config not benchmarked", self.autotune_single_config_not_benched),
                 ("autotune: key names checked", self.autotune_checks_key_names),
