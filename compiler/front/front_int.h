@@ -44,6 +44,7 @@ typedef struct unit {
  * kernel argument (fields only). Triton 3.6 keeps the field names in the
  * value's tuple_type.fields (language/core.py) and builds one by calling the
  * class in a kernel (code_generator.py call_Function, _apply_to_tuple_values). */
+struct sval;
 typedef struct ntclass {
     const char *name;        /* the name bound in the module (NULL for an argument's class) */
     const char *tname;       /* the class's __name__ */
@@ -52,6 +53,21 @@ typedef struct ntclass {
     node **defaults;         /* per field; NULL: none (NULL array: no defaults) */
     int unit;
     src_pos pos;
+    /* A @triton.aggregate class (Triton 3.8+ language/core.py _aggregate):
+     * an immutable value with named fields, kept as a tuple of its fields
+     * in the order of the class's annotations (the bases' first), built by
+     * the generated __init__ (fields by position or keyword, defaults),
+     * copied by tl.aggregate_replace, with @triton.jit methods that take the
+     * instance as `self` (sema_expr.c). */
+    bool aggregate;
+    char *ann;               /* aggregates: per field, the annotation the generated __init__ checks:
+                              * 't' tl.tensor, 'c' tl.constexpr, 'u' tl.tuple, 0 anything else */
+    const void *live;        /* live modules: the class's JSON entry (live.c; defaults are read from it) */
+    int nm;                  /* methods (inherited ones too) */
+    const char **mnames;
+    int *mfuncs;             /* function index; -1: not a @triton.jit method (mwhy says what it is) */
+    const char **mwhy;
+    const char *init_why;    /* a user-defined __init__ tritium does not run: why (NULL: the generated one) */
 } ntclass;
 
 /* A top-level def without @triton.jit, kept for `kernel = triton.jit(fn)`. */
@@ -126,7 +142,7 @@ extern const char front_prelude_text[];
 typedef enum {
     V_NONE, V_INT, V_FLOAT, V_BOOL, V_STR, V_DTYPE, V_FUNC, V_MODULE, V_BUILTIN,
     V_METHOD, V_TUPLE, V_TENSOR,
-    V_CLASS,                 /* a named tuple class (nt), callable to build one */
+    V_CLASS,                 /* a named tuple or aggregate class (nt), callable to build one */
     V_BLOCKPTR,              /* tl.make_block_ptr: i = rank; items = base, shape[i] (i64), strides[i] (i64),
                               * offsets[i] (i32) as tensors, then block_shape[i] as V_INT */
     V_TDESC,                 /* tl.make_tensor_descriptor: laid out as a block pointer at offset 0;
@@ -144,7 +160,7 @@ struct sval {
     const char *s;           /* STR */
     int n;                   /* TUPLE */
     sval *items;
-    const ntclass *nt;       /* TUPLE: a named tuple's class (NULL: a plain tuple); CLASS: the class */
+    const ntclass *nt;       /* TUPLE: a named tuple's or aggregate's class (NULL: a plain tuple); CLASS: the class */
     sval *self;              /* METHOD: the receiver */
 };
 
@@ -326,6 +342,15 @@ bool sema_python_builtin(const char *name, sval *out);
  * load/store keywords 3.9 dropped (kwn: the call's keyword names). */
 void sema_version_attr(sema *S, src_pos p, const char *name);
 void sema_version_call(sema *S, src_pos p, const char *name, const char **kwn, int nkw);
+/* A @triton.aggregate class used under a Triton that has no public
+ * triton.aggregate (before 3.8): an error at p. */
+void sema_version_aggregate(sema *S, src_pos p, const ntclass *k);
+/* Calling named tuple or aggregate class k (sema_expr.c): fields by position
+ * and keyword, the rest from the class's defaults; an aggregate's fields are
+ * checked against their annotations as its generated __init__ does. */
+sval sema_construct(sema *S, src_pos p, const ntclass *k, sval *args, int n, const char **kwn, sval *kwv, int nk);
+/* tl.aggregate_replace(instance, **changes) (Triton 3.8+ core.py). */
+sval sema_aggregate_replace(sema *S, src_pos p, sval *args, int n, const char **kwn, sval *kwv, int nk);
 /* The module with absolute dotted name `name` (Triton's, or a file found on
  * the search path); false with *why (arena) when there is none. */
 bool sema_module_by_name(sema *S, const char *name, sval *out, const char **why);
@@ -333,6 +358,9 @@ bool sema_module_by_name(sema *S, const char *name, sval *out, const char **why)
  * resolved); false when the unit has no such entry. Errors (a name Triton
  * refuses, a value tritium cannot represent) are sema errors at p. */
 bool live_name(sema *S, src_pos p, int unit, const char *name, sval *out);
+/* live.c: field f's default of live class k, as Python evaluated it; false
+ * when the class has none for it. */
+bool live_class_default(sema *S, src_pos p, const ntclass *k, int f, sval *out);
 /* Does Triton 3.6 define `name` in module `mod` (MOD_TL, MOD_LIBDEVICE; tl.math: no name tritium lacks)? (triton_names.c) */
 bool sema_triton_defines(int mod, const char *name);
 sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int nargs,

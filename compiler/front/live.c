@@ -155,44 +155,68 @@ static int func_index(sema *S, src_pos p, json_int_t k)
     return k == 0 ? 0 : m->live_func0 + (int)k - 1;
 }
 
-static node *const_node(sema *S, sval v)
-{
-    node *n = arena_alloc(&S->m->mem, sizeof *n);
-    switch (v.k) {
-    case V_INT: *n = (node){ .kind = E_INT, .ival = v.i }; break;
-    case V_FLOAT: *n = (node){ .kind = E_FLOAT, .fval = v.f }; break;
-    case V_BOOL: *n = (node){ .kind = v.i ? E_TRUE : E_FALSE }; break;
-    case V_STR: *n = (node){ .kind = E_STR, .name = v.s }; break;
-    default: *n = (node){ .kind = E_NONE }; break;
-    }
-    return n;
-}
-
-/* {"k": "class"|"tuple", "name": T, "fields": [...], "defaults": [V|null]}:
- * a named tuple class (defaults: scalars, as Python evaluated them). */
+/* {"k": "class"|"tuple", "class": T, "fields": [...], "defaults": [V|null]}:
+ * a named tuple class (defaults: scalars, as Python evaluated them); with
+ * "aggregate": true, a @triton.aggregate class (Triton 3.8+): "defaults"
+ * any values, "ann" the annotation kind of each field ("tensor",
+ * "constexpr", "tuple" or null), "methods" {NAME: V} (a jit function, or an
+ * error entry saying what else it is), "init" a user-defined __init__'s
+ * description (null: the generated one). One class per JSON entry, so that
+ * every use of the name is the same class. */
 static const ntclass *live_class(sema *S, src_pos p, const char *name, json_t *v)
 {
     front_module *m = S->m;
+    for (int i = 0; i < m->classes.n; i++)
+        if (m->classes.v[i]->live == v) return m->classes.v[i];
     json_t *fields = json_object_get(v, "fields"), *defs = json_object_get(v, "defaults");
     const char *tname = json_string_value(json_object_get(v, "class"));
     if (!tname || !json_is_array(fields)) return NULL;
     ntclass *k = arena_alloc(&m->mem, sizeof *k);
     size_t n = json_array_size(fields);
     *k = (ntclass){ .name = arena_strdup(&m->mem, name), .tname = arena_strdup(&m->mem, tname), .unit = S->unit,
-                    .pos = p, .n = (int)n };
+                    .pos = p, .n = (int)n, .live = v, .aggregate = json_is_true(json_object_get(v, "aggregate")) };
     k->fields = arena_alloc(&m->mem, sizeof(char *) * (n + 1));
     for (size_t i = 0; i < n; i++) {
         const char *f = json_string_value(json_array_get(fields, i));
         k->fields[i] = arena_strdup(&m->mem, f ? f : "?");
     }
-    if (json_is_array(defs) && json_array_size(defs) == n) {
-        k->defaults = arena_alloc(&m->mem, sizeof(node *) * (n + 1));
+    if (!json_is_array(defs) || json_array_size(defs) != n) k->live = NULL;
+    if (k->aggregate) {
+        json_t *ann = json_object_get(v, "ann"), *meths = json_object_get(v, "methods");
+        k->ann = arena_alloc(&m->mem, n + 1);
         for (size_t i = 0; i < n; i++) {
-            json_t *d = json_array_get(defs, i);
-            k->defaults[i] = json_is_null(d) ? NULL : const_node(S, live_value(S, p, name, d));
+            const char *a = json_string_value(json_array_get(ann, i));
+            k->ann[i] = !a ? 0 : !strcmp(a, "tensor") ? 't' : !strcmp(a, "constexpr") ? 'c' : !strcmp(a, "tuple") ? 'u' : 0;
+        }
+        const char *init = json_string_value(json_object_get(v, "init"));
+        if (init) k->init_why = arena_strdup(&m->mem, init);
+        size_t nm = json_is_object(meths) ? json_object_size(meths) : 0;
+        k->mnames = arena_alloc(&m->mem, sizeof(char *) * (nm + 1));
+        k->mfuncs = arena_alloc(&m->mem, sizeof(int) * (nm + 1));
+        k->mwhy = arena_alloc(&m->mem, sizeof(char *) * (nm + 1));
+        const char *mname;
+        json_t *mv;
+        json_object_foreach(meths, mname, mv) {
+            const char *kind = json_string_value(json_object_get(mv, "k"));
+            int i = k->nm++;
+            k->mnames[i] = arena_strdup(&m->mem, mname);
+            k->mfuncs[i] = -1;
+            k->mwhy[i] = NULL;
+            if (kind && !strcmp(kind, "func")) k->mfuncs[i] = func_index(S, p, json_integer_value(json_object_get(mv, "v")));
+            else k->mwhy[i] = arena_strdup(&m->mem, json_string_value(json_object_get(mv, "v")) ?
+                                                    json_string_value(json_object_get(mv, "v")) : "not a @triton.jit function");
         }
     }
+    vec_push(&m->classes, k);
     return k;
+}
+
+bool live_class_default(sema *S, src_pos p, const ntclass *k, int f, sval *out)
+{
+    json_t *d = json_array_get(json_object_get((json_t *)k->live, "defaults"), (size_t)f);
+    if (!d || json_is_null(d)) return false;
+    *out = live_value(S, p, k->fields[f], d);
+    return true;
 }
 
 /* One entry of a names table (the format: python/tritium/_resolve.py). */

@@ -254,6 +254,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         return sema_libdevice_call(S, p, self->s, args, nargs, kwn, kwv, nkw);
     }
     sema_version_call(S, p, btab[id].name, kwn, nkw);
+    if (id == B_AGGREGATE_REPLACE) return sema_aggregate_replace(S, p, args, nargs, kwn, kwv, nkw);
     bargs B;
     sema_bind_args(S, p, id, self, args, nargs, kwn, kwv, nkw, &B);
     sema_setloc(S, p);

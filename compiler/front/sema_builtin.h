@@ -110,6 +110,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(CAT, "cat", "input,other,can_reorder,dim", IN_TL) \
     X(LOGICAL_AND, "logical_and", "input,other", IN_METHOD) \
     X(EXPECT_ZERO, "expect_zero", "x,mask", IN_TL) \
+    X(AGGREGATE_REPLACE, "aggregate_replace", "instance", IN_TL)   /* core.py (3.8+): instance, **changes */ \
     X(ATOMIC_LOAD, "atomic_load", "pointer,mask,sem,scope", IN_TL | IN_METHOD) \
     X(ATOMIC_STORE, "atomic_store", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
     X(LOGICAL_OR, "logical_or", "input,other", IN_METHOD) \

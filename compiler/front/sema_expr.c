@@ -124,6 +124,27 @@ static bool module_attr(sema *S, src_pos p, sval mod, const char *name, sval *ou
     return ok;
 }
 
+/* Method `name` of aggregate class k: a @triton.jit method, bound to self
+ * when given (code_generator.py get_Attribute: BoundJITMethod), else the
+ * function itself (`Base.method(self, ...)`). False when k has none. */
+static bool aggregate_method(sema *S, src_pos p, const ntclass *k, const sval *self, const char *name, sval *out)
+{
+    if (!k || !k->aggregate) return false;
+    for (int i = 0; i < k->nm; i++) {
+        if (strcmp(k->mnames[i], name)) continue;
+        if (k->mfuncs[i] < 0)
+            sema_error(S, p, "%s.%s is %s; tritium runs only @triton.jit methods of aggregates", k->tname, name,
+                       k->mwhy && k->mwhy[i] ? k->mwhy[i] : "not a @triton.jit function");
+        *out = (sval){ .k = V_FUNC, .i = k->mfuncs[i], .v = -1 };
+        if (self) {
+            out->self = arena_alloc(S->a, sizeof(sval));
+            *out->self = *self;
+        }
+        return true;
+    }
+    return false;
+}
+
 bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out)
 {
     const char *why = NULL;
@@ -134,8 +155,9 @@ bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out)
                 *out = base.items[i];
                 return true;
             }
-        return false;
+        return aggregate_method(S, p, base.nt, &base, name, out);
     }
+    if (base.k == V_CLASS) return aggregate_method(S, p, base.nt, NULL, name, out);
     return sema_tensor_attr(S, p, base, name, out);
 }
 
@@ -332,12 +354,62 @@ int sema_call_args(sema *S, node *call, sval **out)
     return n;
 }
 
+/* The Python class of v, as Triton's generated __init__ names it in its
+ * TypeError (core.py _aggregate: __setattr__). */
+static const char *py_class(sema *S, const sval *v)
+{
+    switch (v->k) {
+    case V_TENSOR: return "<class 'triton.language.core.tensor'>";
+    case V_TDESC: return "<class 'triton.language.core.tensor_descriptor'>";
+    case V_TUPLE:
+        if (v->nt && v->nt->aggregate) {
+            char *s = xasprintf("<class '%s'>", v->nt->tname);
+            const char *r = arena_strdup(S->a, s);
+            free(s);
+            return r;
+        }
+        return "<class 'triton.language.core.tuple'>";
+    default: return "<class 'triton.language.core.constexpr'>";
+    }
+}
+
+/* Does v pass the generated __init__'s isinstance(value, annotation)?
+ * (_wrap_init_args: Python values become constexprs, Python tuples tl.tuple) */
+static bool ann_ok(char ann, const sval *v)
+{
+    bool agg = v->k == V_TUPLE && v->nt && v->nt->aggregate;
+    switch (ann) {
+    case 't': return v->k == V_TENSOR;
+    case 'u': return v->k == V_TUPLE && !agg;
+    case 'c': return v->k != V_TENSOR && v->k != V_TUPLE && v->k != V_TDESC && v->k != V_BLOCKPTR;
+    default: return true;
+    }
+}
+
+static const char *ann_class(char ann)
+{
+    return ann == 't' ? "<class 'triton.language.core.tensor'>" : ann == 'u' ? "<class 'triton.language.core.tuple'>"
+                                                                             : "<class 'triton.language.core.constexpr'>";
+}
+
 /* Calling a named tuple class: its fields bound by position and keyword,
  * missing ones from the class's defaults (evaluated in its module), as
- * Python's generated __new__ does. */
-static sval construct(sema *S, node *call, const ntclass *k, sval *args, int n, const char **kwn, sval *kwv, int nk)
+ * Python's generated __new__ does. An aggregate class (Triton 3.8+ core.py
+ * _aggregate) binds them the same way in its generated __init__, with its
+ * messages, and checks each field against its annotation. */
+sval sema_construct(sema *S, src_pos p, const ntclass *k, sval *args, int n, const char **kwn, sval *kwv, int nk)
 {
-    if (n > k->n) sema_error(S, call->pos, "%s() takes %d positional arguments but %d were given", k->tname, k->n, n);
+    char fn[300];
+    if (k->aggregate) {
+        sema_version_aggregate(S, p, k);
+        if (k->init_why) sema_error(S, p, "%s.__init__ %s; tritium runs only the __init__ that @triton.aggregate "
+                                          "generates from the class's annotations", k->tname, k->init_why);
+        snprintf(fn, sizeof fn, "%s.__init__", k->tname);
+    } else {
+        snprintf(fn, sizeof fn, "%s", k->tname);
+    }
+    if (n > k->n) sema_error(S, p, "%s() takes %d positional arguments but %d were given", fn, k->n + k->aggregate,
+                             n + k->aggregate);
     sval t = { .k = V_TUPLE, .n = k->n, .nt = k, .v = -1 };
     t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(k->n + 1));
     bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(k->n + 1));
@@ -345,15 +417,17 @@ static sval construct(sema *S, node *call, const ntclass *k, sval *args, int n, 
     for (int j = 0; j < nk; j++) {
         int f = 0;
         while (f < k->n && strcmp(k->fields[f], kwn[j])) f++;
-        if (f == k->n) sema_error(S, call->pos, "%s() got an unexpected keyword argument '%s'", k->tname, kwn[j]);
-        if (has[f]) sema_error(S, call->pos, "%s() got multiple values for argument '%s'", k->tname, kwn[j]);
+        if (f == k->n) sema_error(S, p, "%s() got an unexpected keyword argument '%s'", fn, kwn[j]);
+        if (has[f]) sema_error(S, p, "%s() got multiple values for argument '%s'", fn, kwn[j]);
         t.items[f] = kwv[j];
         has[f] = true;
     }
     for (int f = 0; f < k->n; f++) {
         if (has[f]) continue;
+        if (k->live && live_class_default(S, p, k, f, &t.items[f])) continue;   /* as Python evaluated it */
         if (!k->defaults || !k->defaults[f])
-            sema_error(S, call->pos, "%s() missing required argument '%s'", k->tname, k->fields[f]);
+            sema_error(S, p, k->aggregate ? "%s() missing required argument: '%s'" : "%s() missing required argument '%s'",
+                       fn, k->fields[f]);
         scope empty = {0}, *saved = S->sc;
         int unit = S->unit;
         bool pg = S->plain_globals;
@@ -365,7 +439,37 @@ static sval construct(sema *S, node *call, const ntclass *k, sval *args, int n, 
         S->unit = unit;
         S->plain_globals = pg;
     }
+    if (k->aggregate && k->ann)
+        for (int f = 0; f < k->n; f++)
+            if (!ann_ok(k->ann[f], &t.items[f]))
+                sema_error(S, p, "TypeError: Expected %s for attribute '%s', got %s", ann_class(k->ann[f]), k->fields[f],
+                           py_class(S, &t.items[f]));
     return t;
+}
+
+/* tl.aggregate_replace(instance, **changes): a new instance of the same
+ * class, the named fields replaced, through its generated __init__
+ * (Triton 3.8+ core.py aggregate_replace). */
+sval sema_aggregate_replace(sema *S, src_pos p, sval *args, int n, const char **kwn, sval *kwv, int nk)
+{
+    if (n != 1) sema_error(S, p, "aggregate_replace() takes 1 positional argument (the instance) but %d were given", n);
+    const ntclass *k = args[0].k == V_TUPLE ? args[0].nt : NULL;
+    if (!k || !k->aggregate)
+        sema_error(S, p, "TypeError: aggregate_replace() expects an aggregate instance, got %s", py_class(S, &args[0]));
+    for (int j = 0; j < nk; j++) {
+        int f = 0;
+        while (f < k->n && strcmp(k->fields[f], kwn[j])) f++;
+        if (f == k->n) sema_error(S, p, "TypeError: %s has no field '%s'", k->tname, kwn[j]);
+    }
+    const char **names = arena_alloc(S->a, sizeof(char *) * (size_t)(k->n + 1));
+    sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(k->n + 1));
+    for (int f = 0; f < k->n; f++) {
+        names[f] = k->fields[f];
+        vals[f] = args[0].items[f];
+        for (int j = 0; j < nk; j++)
+            if (!strcmp(kwn[j], k->fields[f])) vals[f] = kwv[j];
+    }
+    return sema_construct(S, p, k, NULL, 0, names, vals, k->n);
 }
 
 static sval eval_call(sema *S, node *e)
@@ -394,7 +498,7 @@ static sval eval_call(sema *S, node *e)
         }
         return sema_call_jit(S, e, (int)f.i, args, n, kwn, kwv, nk);
     }
-    case V_CLASS: return construct(S, e, f.nt, args, n, kwn, kwv, nk);
+    case V_CLASS: return sema_construct(S, e->pos, f.nt, args, n, kwn, kwv, nk);
     case V_DTYPE: sema_error(S, e->pos, "a dtype is not callable; use x.to(%s)", tt_dtype_triton_name(f.dt));
     default: sema_error(S, e->pos, "%s is not callable", sv_describe(S, &f));
     }
@@ -547,6 +651,15 @@ static sval tuple_slice(sema *S, node *sl, sval t)
 static sval eval_subscript(sema *S, node *e)
 {
     sval base = sema_expr(S, e->a);
+    if (base.k == V_TUPLE && base.nt && base.nt->aggregate) {   /* a jit __getitem__, else not subscriptable */
+        sval m;
+        if (!aggregate_method(S, e->pos, base.nt, &base, "__getitem__", &m))
+            sema_error(S, e->pos, "'%s' object is not subscriptable", base.nt->tname);
+        if (e->items.n != 1 || e->items.v[0]->kind == E_SLICE)
+            sema_error(S, e->pos, "%s.__getitem__ takes one index", base.nt->tname);
+        sval args[2] = { base, sema_expr(S, e->items.v[0]) };
+        return sema_call_jit(S, e, (int)m.i, args, 2, NULL, NULL, 0);
+    }
     if (base.k == V_TUPLE) {
         if (e->items.n != 1) sema_error(S, e->pos, "tuple indices must be a single integer");
         if (e->items.v[0]->kind == E_SLICE) return tuple_slice(S, e->items.v[0], base);
@@ -585,8 +698,43 @@ static sval expr_value(sema *S, node *e);
 
 /* tuple + tuple concatenates, tuple * n repeats (core.py tuple.__add__,
  * __mul__ with a constexpr n); other operators on tuples are errors. */
+/* a OP b where one side is an aggregate: its @triton.jit __add__ & co.
+ * (Triton 3.9 code_generator.py _apply_binary_method: an aggregate operand
+ * outranks tensors and constexprs; the left one's method first, then the
+ * right one's reflected method). False when neither has one. */
+static bool aggregate_binop(sema *S, src_pos p, const char *op, sval a, sval b, sval *out)
+{
+    static const char *const tab[][3] = {
+        { "+", "__add__", "__radd__" }, { "-", "__sub__", "__rsub__" }, { "*", "__mul__", "__rmul__" },
+        { "/", "__truediv__", "__rtruediv__" }, { "//", "__floordiv__", "__rfloordiv__" },
+        { "%", "__mod__", "__rmod__" }, { "**", "__pow__", "__rpow__" }, { "<<", "__lshift__", "__rlshift__" },
+        { ">>", "__rshift__", "__rrshift__" }, { "&", "__and__", "__rand__" }, { "|", "__or__", "__ror__" },
+        { "^", "__xor__", "__rxor__" },
+    };
+    bool aa = a.k == V_TUPLE && a.nt && a.nt->aggregate, ba = b.k == V_TUPLE && b.nt && b.nt->aggregate;
+    if (!aa && !ba) return false;
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
+        if (strcmp(tab[i][0], op)) continue;
+        sval m;
+        if (aa && aggregate_method(S, p, a.nt, &a, tab[i][1], &m)) {
+            sval args[2] = { a, b };
+            *out = sema_call_jit(S, &(node){ .kind = E_CALL, .pos = p }, (int)m.i, args, 2, NULL, NULL, 0);
+            return true;
+        }
+        if (ba && aggregate_method(S, p, b.nt, &b, tab[i][2], &m)) {
+            sval args[2] = { b, a };
+            *out = sema_call_jit(S, &(node){ .kind = E_CALL, .pos = p }, (int)m.i, args, 2, NULL, NULL, 0);
+            return true;
+        }
+    }
+    sema_error(S, p, "unsupported operand type(s) for %s: '%s' and '%s'", op,
+               aa ? a.nt->tname : sv_describe(S, &a), ba ? b.nt->tname : sv_describe(S, &b));
+}
+
 static sval tuple_binop(sema *S, src_pos p, const char *op, sval a, sval b)
 {
+    sval r;
+    if (aggregate_binop(S, p, op, a, b, &r)) return r;
     int64_t reps = 1;
     if (!strcmp(op, "+") && a.k == V_TUPLE && b.k == V_TUPLE) {
     } else if (!strcmp(op, "*") && a.k == V_TUPLE && (b.k == V_INT || b.k == V_BOOL)) {

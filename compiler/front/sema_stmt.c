@@ -182,13 +182,15 @@ static void assigned_names(sema *S, node_list *a, node_list *b, const char *var,
 /* Plain assignment turns Python numbers into 0-d tensors (code_generator.py
  * _sanitize_value); dtypes, tuples, strings and None stay as they are. A jit
  * function or a named tuple class cannot be assigned (also not inside a
- * tuple): _sanitize_value's to_tensor refuses them. */
+ * tuple): _sanitize_value's to_tensor refuses them. An aggregate (Triton
+ * 3.8+) is kept as it is, constexpr fields too. */
 static sval sanitize(sema *S, src_pos p, sval v)
 {
     if (sv_is_const(&v)) return sema_to_tensor(S, p, v);
     if (v.k == V_FUNC || v.k == V_CLASS)
         sema_error(S, p, "cannot assign %s to a variable: Triton 3.6 converts assigned values to tensors "
                          "(code_generator.py _sanitize_value); call it, or pass it where it is used", sv_describe(S, &v));
+    if (v.k == V_TUPLE && v.nt && v.nt->aggregate) return v;   /* a Triton value: kept whole (3.9 _sanitize_value) */
     if (v.k == V_TUPLE) {
         sval t = v;
         t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(v.n + 1));
@@ -218,12 +220,17 @@ static void assign(sema *S, node *target, sval v)
         return;
     }
     if (target->kind == E_TUPLE || target->kind == E_LIST) {
+        if (v.k == V_TUPLE && v.nt && v.nt->aggregate)   /* not a tl.tuple (code_generator.py _sanitize_target_value) */
+            sema_error(S, target->pos, "TypeError: cannot unpack non-iterable value (aggregate %s)", v.nt->tname);
         if (v.k != V_TUPLE) sema_error(S, target->pos, "cannot unpack %s", sv_describe(S, &v));
         if (v.n != target->items.n)
             sema_error(S, target->pos, "cannot unpack %d values into %d targets", v.n, target->items.n);
         for (int i = 0; i < v.n; i++) assign(S, target->items.v[i], v.items[i]);
         return;
     }
+    if (target->kind == E_ATTR)   /* code_generator.py assignTarget; aggregates are immutable (3.8+) */
+        sema_error(S, target->pos, "NotImplementedError: Attribute assignment is not supported in triton%s",
+                   front_triton_version() >= 8 ? " (an aggregate is immutable: tl.aggregate_replace() makes a modified copy)" : "");
     sema_error(S, target->pos, "unsupported assignment target (only names and tuples of names; tensors cannot be assigned into)");
 }
 
@@ -292,6 +299,7 @@ static bool same_bp(const sval *a, const sval *b)
 }
 
 static int leaf_count(sema *S, src_pos p, const char *name, sval v);
+static bool same_static(sema *S, const sval *a, const sval *b, bool in_agg, const char **why);
 static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n);
 static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k);
 
@@ -364,6 +372,10 @@ static void exec_if(sema *S, node *s)
             if (!shape_ok || nt != leaf_count(S, s->pos, name, e))
                 sema_error(S, s->pos, "'%s' is %s in the then-branch but %s in the else-branch of a runtime if", name,
                            sv_describe(S, &t), sv_describe(S, &e));
+            const char *why = NULL;
+            if (!same_static(S, &t, &e, false, &why))
+                sema_error(S, s->pos, "'%s' is %s in the then-branch but %s in the else-branch of a runtime if: %s", name,
+                           sv_describe(S, &t), sv_describe(S, &e), why);
             sval *lt = arena_alloc(S->a, sizeof(sval) * (size_t)nt), *le = arena_alloc(S->a, sizeof(sval) * (size_t)nt);
             int k = 0;
             S->b.region = rthen;
@@ -496,13 +508,72 @@ typedef struct carried {
     int n;
 } carried;
 
-/* How many tensors carry v; an error for values that cannot change in a loop. */
-static int leaf_count(sema *S, src_pos p, const char *name, sval v)
+/* Inside an aggregate (Triton 3.8+ core.py _aggregate: _flatten_ir), only
+ * tensors become control-flow values: a constexpr field is part of the
+ * aggregate's type and keeps its value (fixed). */
+static bool is_agg(const sval *v) { return v->k == V_TUPLE && v->nt && v->nt->aggregate; }
+static bool agg_fixed(const sval *v) { return v->k != V_TENSOR && v->k != V_TUPLE && !bp_like(v); }
+
+static const char *afmt(sema *S, const char *fmt, const char *f, const char *a, const char *b)
 {
+    char *m = f ? xasprintf(fmt, f, a, b) : xasprintf(fmt, a, b);
+    const char *r = arena_strdup(S->a, m);
+    free(m);
+    return r;
+}
+
+static bool same_fixed(const sval *a, const sval *b)
+{
+    if (a->k != b->k) return false;
+    switch (a->k) {
+    case V_INT: case V_BOOL: case V_FUNC: case V_MODULE: return a->i == b->i;
+    case V_FLOAT: return a->f == b->f || (a->f != a->f && b->f != b->f);
+    case V_STR: return !strcmp(a->s, b->s);
+    case V_DTYPE: return a->dt == b->dt && a->pt == b->pt;
+    case V_CLASS: return a->nt == b->nt;
+    default: return true;
+    }
+}
+
+/* Do a and b (the same name on two paths of control flow) agree on what
+ * is not carried: aggregates' classes and their constexpr fields? On a
+ * mismatch, *why says which field (arena). */
+static bool same_static(sema *S, const sval *a, const sval *b, bool in_agg, const char **why)
+{
+    if (is_agg(a) || is_agg(b)) {
+        if (a->k != b->k || a->nt != b->nt) {
+            *why = "a different aggregate class";
+            return false;
+        }
+        for (int i = 0; i < a->n && i < b->n; i++) {
+            if (agg_fixed(&a->items[i]) && !same_fixed(&a->items[i], &b->items[i])) {
+                *why = afmt(S, "its constexpr field '%s' is %s on one path but %s on the other", a->nt->fields[i],
+                            sv_describe(S, &a->items[i]), sv_describe(S, &b->items[i]));
+                return false;
+            }
+            if (!same_static(S, &a->items[i], &b->items[i], true, why)) return false;
+        }
+        return true;
+    }
+    if (a->k == V_TUPLE && b->k == V_TUPLE)
+        for (int i = 0; i < a->n && i < b->n; i++)
+            if (!same_static(S, &a->items[i], &b->items[i], in_agg, why)) return false;
+    if (in_agg && agg_fixed(a) && !same_fixed(a, b)) {
+        *why = afmt(S, "a constexpr inside it is %s on one path but %s on the other", NULL, sv_describe(S, a),
+                    sv_describe(S, b));
+        return false;
+    }
+    return true;
+}
+
+/* How many tensors carry v; an error for values that cannot change in a loop. */
+static int leaf_count_in(sema *S, src_pos p, const char *name, sval v, bool in_agg)
+{
+    if (in_agg && agg_fixed(&v)) return 0;
     if (bp_like(&v)) return sema_bp_tensors(&v);
     if (v.k == V_TUPLE) {
         int n = 0;
-        for (int i = 0; i < v.n; i++) n += leaf_count(S, p, name, v.items[i]);
+        for (int i = 0; i < v.n; i++) n += leaf_count_in(S, p, name, v.items[i], in_agg || is_agg(&v));
         return n;
     }
     if (v.k == V_TENSOR || sv_is_const(&v)) return 1;
@@ -510,32 +581,43 @@ static int leaf_count(sema *S, src_pos p, const char *name, sval v)
                      "can be loop-carried", name, sv_describe(S, &v));
 }
 
-static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n)
+static int leaf_count(sema *S, src_pos p, const char *name, sval v) { return leaf_count_in(S, p, name, v, false); }
+
+static void leaf_fill_in(sema *S, src_pos p, const char *name, sval v, sval *out, int *n, bool in_agg)
 {
+    if (in_agg && agg_fixed(&v)) return;
     if (bp_like(&v)) {
         for (int k = 0; k < sema_bp_tensors(&v); k++) out[(*n)++] = v.items[k];
     } else if (v.k == V_TUPLE) {
-        for (int i = 0; i < v.n; i++) leaf_fill(S, p, name, v.items[i], out, n);
+        for (int i = 0; i < v.n; i++) leaf_fill_in(S, p, name, v.items[i], out, n, in_agg || is_agg(&v));
     } else {
         out[(*n)++] = as_carried(S, p, name, v);
     }
 }
 
-/* The template's shape with its leaves replaced by vals[*k], vals[*k + 1], ... */
-static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k)
+static void leaf_fill(sema *S, src_pos p, const char *name, sval v, sval *out, int *n)
 {
+    leaf_fill_in(S, p, name, v, out, n, false);
+}
+
+/* The template's shape with its leaves replaced by vals[*k], vals[*k + 1], ... */
+static sval leaf_rebuild_in(sema *S, sval tmpl, const sval *vals, int *k, bool in_agg)
+{
+    if (in_agg && agg_fixed(&tmpl)) return tmpl;
     if (bp_like(&tmpl)) {
         for (int c = 0; c < sema_bp_tensors(&tmpl); c++) tmpl = sema_bp_with(S, tmpl, c, vals[(*k)++]);
         return tmpl;
     }
     if (tmpl.k == V_TUPLE) {
         sval *items = arena_alloc(S->a, sizeof(sval) * (size_t)(tmpl.n + 1));
-        for (int i = 0; i < tmpl.n; i++) items[i] = leaf_rebuild(S, tmpl.items[i], vals, k);
+        for (int i = 0; i < tmpl.n; i++) items[i] = leaf_rebuild_in(S, tmpl.items[i], vals, k, in_agg || is_agg(&tmpl));
         tmpl.items = items;
         return tmpl;
     }
     return vals[(*k)++];
 }
+
+static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k) { return leaf_rebuild_in(S, tmpl, vals, k, false); }
 
 /* Names assigned in the body (not in its dead code: assigned_names) and
  * defined before the loop become loop-carried; var: the induction variable
@@ -608,6 +690,10 @@ static void yield_carried(sema *S, src_pos p, carried *c)
         if (!shape_ok || leaf_count(S, p, c->name[i], v) != n)
             sema_error(S, p, "loop-carried variable '%s' was %s before the loop but is %s in it", c->name[i],
                        sv_describe(S, &w), sv_describe(S, &v));
+        const char *why = NULL;
+        if (!same_static(S, &w, &v, false, &why))
+            sema_error(S, p, "loop-carried variable '%s' was %s before the loop but is %s in it: %s", c->name[i],
+                       sv_describe(S, &w), sv_describe(S, &v), why);
         int k = 0;
         leaf_fill(S, p, c->name[i], v, leaves + i, &k);
         for (int j = i; j < i + n; j++) {

@@ -81,3 +81,15 @@ void sema_version_call(sema *S, src_pos p, const char *name, const char **kwn, i
                            "with block pointers; tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)",
                            name, kwn[i], v);
 }
+
+/* triton.aggregate is public from Triton 3.8 (__init__.py: aggregate =
+ * language.core._aggregate); 3.6 and 3.7 have only the private
+ * tl.core._aggregate, whose classes must define __init__ in Python. Under
+ * those releases Python raises AttributeError at the decorator. */
+void sema_version_aggregate(sema *S, src_pos p, const ntclass *k)
+{
+    int v = front_triton_version();
+    if (k->aggregate && v < 8)
+        sema_error(S, p, "module 'triton' has no attribute 'aggregate': @triton.aggregate (class %s) was added in "
+                   "Triton 3.8 (tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", k->tname, v);
+}

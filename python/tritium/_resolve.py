@@ -25,6 +25,7 @@ Python. The format, version 1:
       | {"k": "dtype", "v": Triton's dtype name}
       | {"k": "tuple", "v": [V, ...]} (a named tuple adds "class", "fields")
       | {"k": "class", "class": ..., "fields": [...], "defaults": [V | null]}
+        (a @triton.aggregate class adds "aggregate": true, "ann", "methods", "init")
       | {"k": "func", "v": index in functions}
       | {"k": "module", "v": a Triton module's name | index in modules}
       | {"k": "triton", "module": Triton module, "attr": name}  (a builtin)
@@ -342,13 +343,54 @@ class _Builder:
         b = self._triton_object(v)
         if b is not None:
             return b
+        if isinstance(v, type) and getattr(v, "__triton_aggregate__", False):
+            return self._aggregate(v, name)
         if getattr(v, "__triton_aggregate__", False):
-            return {"k": "error", "v": "'%s' is a Triton aggregate class (%s), which tritium does not support yet"
-                    % (name, getattr(v, "__qualname__", t.__name__))}
+            return {"k": "error", "v": "'%s' is an instance of Triton aggregate class %s; tritium takes aggregates "
+                    "built in kernels, not global ones" % (name, t.__qualname__)}
         if origin == "global" and not self.allow_globals:
             return {"k": "error", "v": _GLOBAL_RULE % (name, name, _describe(v))}
         return {"k": "error", "v": "'%s' is %s, which a kernel cannot use (tritium takes constexpr values, jit "
                 "functions, modules, dtypes, tuples and Triton's builtins)" % (name, _describe(v))}
+
+    def _aggregate(self, cls, name):
+        """A @triton.aggregate class (Triton 3.8+ language/core.py _aggregate):
+        its fields in annotation order (the bases' first), their defaults
+        and annotations (the generated __init__ checks them), and its
+        methods, inherited ones too (a jit method is a function of the
+        program; anything else is an error entry, raised only if a kernel
+        calls it)."""
+        fields = getattr(cls, "__aggregate_fields__", None)
+        if fields is None:           # Triton 3.6/3.7: the private tl.core._aggregate
+            return {"k": "error", "v": "'%s' is a class of Triton's private tl.core._aggregate (%s), whose __init__ "
+                    "is Python code; tritium takes @triton.aggregate classes of Triton 3.8+" % (name, cls.__qualname__)}
+        defs = getattr(cls, "__aggregate_defaults__", {})
+        anns = getattr(cls, "__annotations__", {})
+        tl = sys.modules.get("triton.language")
+
+        def ann(a):
+            if tl is None:
+                return None
+            return ("tensor" if a is tl.tensor else "constexpr" if a is tl.constexpr
+                    else "tuple" if a is getattr(tl, "tuple", None) else None)
+
+        init = (getattr(cls, "hash_attrs", None) or [None])[0]
+        e = {"k": "class", "class": cls.__name__, "aggregate": True, "fields": list(fields),
+             "defaults": [self.value(defs[f], "default", name) if f in defs else None for f in fields],
+             "ann": [ann(anns.get(f)) for f in fields], "methods": {}}
+        if init is not None and not getattr(init, "__triton_builtin__", False):
+            e["init"] = "is user-defined (%s)" % ("a @triton.constexpr_function" if _is_constexpr_function(init)
+                                                   else "a Python function")
+        for mname in dir(cls):
+            m = getattr(cls, mname, None)
+            if is_jit(m):
+                e["methods"][mname] = {"k": "func", "v": self.func(m)}
+            elif isinstance(m, types.FunctionType) and not (m.__module__ or "").startswith("triton.") \
+                    and mname != "__init__":
+                e["methods"][mname] = {"k": "error", "v": "a Python method (it runs in Triton's code generator)"}
+            elif _is_constexpr_function(m):
+                e["methods"][mname] = {"k": "error", "v": "a @triton.constexpr_function"}
+        return e
 
     @staticmethod
     def _scalar(v, name):

@@ -206,3 +206,130 @@ def test_fdiv_approx_and_expect_zero():
     y = torch.zeros(16)
     k[(1,)](x, y)
     torch.testing.assert_close(y, x / 4)
+
+
+def _aggregate_classes():
+    """@triton.aggregate classes (core.py _aggregate, public from Triton 3.8):
+    a base with a default, a derived class adding a tuple field with a
+    default and overriding a method, operators and indexing as jit methods."""
+
+    @triton.aggregate
+    class Affine:
+        w: tl.tensor
+        n: tl.constexpr
+        shift: tl.constexpr = 4
+
+        @triton.jit
+        def apply(self, x):
+            return x * self.w * self.n + self.shift
+
+    @triton.aggregate
+    class Biased(Affine):
+        bias: tl.tuple = (1.0, 2.0)
+
+        @triton.jit
+        def apply(self, x):
+            return Affine.apply(self, x) + self.bias[0] + self.bias[1]
+
+        @triton.jit
+        def __add__(self, other):
+            return tl.aggregate_replace(self, w=self.w + other)
+
+        @triton.jit
+        def __getitem__(self, i):
+            return self.bias[i]
+
+    return Affine, Biased
+
+
+def test_aggregate_fields_defaults_inheritance_methods():
+    if V < (3, 8):
+        pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
+    Affine, Biased = _aggregate_classes()
+
+    @triton.jit
+    def make(w, b):
+        return Biased(w, 2, bias=(b, b * 2))          # keyword field, shift from the base's default
+
+    @triton.jit
+    def weight(a):
+        return a.w * a.n + a.shift
+
+    @triton.jit
+    def k(X, Y, n):
+        o = tl.arange(0, 16)
+        x = tl.load(X + o)
+        a = Affine(tl.load(X), 3)
+        tl.store(Y + o, a.apply(x))                   # w * 3 + 4
+        b = make(tl.load(X + 1), tl.load(X + 2))
+        for i in range(n):                            # a tensor tuple field carried by a runtime loop
+            b = tl.aggregate_replace(b, w=b.w + 1.0, bias=(b.bias[0] + 1.0, b.bias[1]))
+        tl.store(Y + 16 + o, b.apply(x))
+        tl.store(Y + 32 + o, (b + 10.0).apply(x) + b[1] + weight(b))
+
+    x = torch.randn(16)
+    y = torch.zeros(48)
+    n = 3
+    k[(1,)](x, y, n)
+    w0, w1, b0 = x[0], x[1] + n, x[2] + n
+    b1 = x[2] * 2
+    torch.testing.assert_close(y[:16], x * w0 * 3 + 4)
+    torch.testing.assert_close(y[16:32], x * w1 * 2 + 4 + b0 + b1)
+    torch.testing.assert_close(y[32:], x * (w1 + 10) * 2 + 4 + b0 + b1 + b1 + (w1 * 2 + 4))
+
+
+def test_aggregate_errors():
+    # core.py _aggregate's generated __init__ and aggregate_replace, in their words
+    if V < (3, 8):
+        pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
+    Affine, Biased = _aggregate_classes()
+
+    @triton.jit
+    def missing(X):
+        a = Affine(tl.load(X))
+        tl.store(X, a.w)
+
+    @triton.jit
+    def not_a_tensor(X):
+        a = Affine(1.0, 2)
+        tl.store(X, a.w)
+
+    @triton.jit
+    def no_field(X):
+        a = tl.aggregate_replace(Affine(tl.load(X), 2), scale=3)
+        tl.store(X, a.w)
+
+    @triton.jit
+    def constexpr_changes(X, n):
+        a = Affine(tl.load(X), 2)
+        for i in range(n):
+            a = Affine(a.w + 1, 3)
+        tl.store(X, a.w)
+
+    @triton.jit
+    def immutable(X):
+        a = Affine(tl.load(X), 2)
+        a.w = a.w + 1
+        tl.store(X, a.w)
+
+    x = torch.zeros(4)
+    for kern, words in ((missing, r"Affine.__init__\(\) missing required argument: 'n'"),
+                        (not_a_tensor, r"Expected <class 'triton.language.core.tensor'> for attribute 'w'"),
+                        (no_field, "Affine has no field 'scale'"),
+                        (constexpr_changes, "constexpr field 'n'"),
+                        (immutable, "Attribute assignment is not supported")):
+        with pytest.raises(Exception, match=words):
+            kern[(1,)](x, 2) if kern is constexpr_changes else kern[(1,)](x)
+
+
+def test_aggregate_replace_before_38():
+    # tl.aggregate_replace is Triton 3.8's (core.py); before it, the error names the release
+    if V >= (3, 8):
+        pytest.skip("Triton %d.%d has aggregate_replace" % V)
+
+    @triton.jit
+    def k(X):
+        tl.store(X, tl.aggregate_replace(tl.load(X)))
+
+    with pytest.raises(Exception, match="added in Triton 3.8"):
+        k[(1,)](torch.zeros(1))
