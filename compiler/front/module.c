@@ -322,6 +322,157 @@ static void class_stmt(parser *P, scanctx *c)
     if (peek(P)->kind == TK_DEDENT) P->i++;
 }
 
+/* ---- @triton.aggregate classes (Triton 3.8+ language/core.py _aggregate) ---- */
+
+static bool alias_is_jit(front_module *m, int unit, const char *name);
+
+static char ann_kind(node *a)
+{
+    const char *n = !a ? NULL : (a->kind == E_ATTR || a->kind == E_NAME || a->kind == E_STR) ? a->name : NULL;
+    if (!n) return 0;
+    const char *dot = strrchr(n, '.');
+    n = dot ? dot + 1 : n;
+    return !strcmp(n, "tensor") ? 't' : !strcmp(n, "constexpr") ? 'c' : !strcmp(n, "tuple") ? 'u' : 0;
+}
+
+/* Field `field` of aggregate k: a new one is appended; one a base declared
+ * keeps its place, takes the new annotation, and the new default when there
+ * is one (_resolve_aggregate_fields: dict updates, bases oldest first). */
+static void agg_field(front_module *m, ntclass *k, const char *field, node *def, char ann)
+{
+    for (int i = 0; i < k->n; i++)
+        if (!strcmp(k->fields[i], field)) {
+            if (def) k->defaults[i] = def;
+            k->ann[i] = ann;
+            return;
+        }
+    char *a = arena_alloc(&m->mem, (size_t)k->n + 2);
+    if (k->n) memcpy(a, k->ann, (size_t)k->n);
+    a[k->n] = ann;
+    k->ann = a;
+    add_field(m, k, field, def);
+}
+
+static void agg_method(front_module *m, ntclass *k, const char *name, int fi, const char *why)
+{
+    for (int i = 0; i < k->nm; i++)
+        if (!strcmp(k->mnames[i], name)) {
+            k->mfuncs[i] = fi;
+            k->mwhy[i] = why;
+            return;
+        }
+    const char **n = arena_alloc(&m->mem, sizeof(char *) * (size_t)(k->nm + 1));
+    const char **w = arena_alloc(&m->mem, sizeof(char *) * (size_t)(k->nm + 1));
+    int *f = arena_alloc(&m->mem, sizeof(int) * (size_t)(k->nm + 1));
+    if (k->nm) {
+        memcpy(n, k->mnames, sizeof(char *) * (size_t)k->nm);
+        memcpy(w, k->mwhy, sizeof(char *) * (size_t)k->nm);
+        memcpy(f, k->mfuncs, sizeof(int) * (size_t)k->nm);
+    }
+    n[k->nm] = arena_strdup(&m->mem, name);
+    w[k->nm] = why;
+    f[k->nm] = fi;
+    k->mnames = n, k->mwhy = w, k->mfuncs = f;
+    k->nm++;
+}
+
+/* `@triton.aggregate class NAME(BASE, ...):` at module level (P->i at
+ * `class`): the bases' fields and methods (aggregates of this module, last
+ * base first as Python's MRO reversed), then the body's annotated fields
+ * with their defaults, its @triton.jit methods (compiled as functions named
+ * NAME.METHOD) and a user-defined __init__ (refused when called). Other
+ * statements of the body are skipped. */
+static void aggregate_stmt(parser *P, scanctx *c)
+{
+    front_module *m = c->m;
+    token *kw = peek(P), *nt = &P->toks[P->i + 1];
+    if (nt->kind != TK_NAME) {
+        parse_skip_statement(P);
+        return;
+    }
+    int start = P->i;
+    P->i += 2;
+    const char *name = arena_strndup(P->a, nt->start, (size_t)nt->len);
+    const char *bases[16];
+    int nb = 0;
+    if (tok_is_op(peek(P), "(")) {
+        P->i++;
+        while (peek(P)->kind == TK_NAME) {
+            const char *b = dotted(P), *dot = strrchr(b, '.');
+            if (nb < 16) bases[nb++] = arena_strdup(P->a, dot ? dot + 1 : b);
+            if (!tok_is_op(peek(P), ",")) break;
+            P->i++;
+        }
+        if (!tok_is_op(peek(P), ")")) {
+            P->i = start;
+            parse_skip_statement(P);
+            return;
+        }
+        P->i++;
+    }
+    if (!tok_is_op(peek(P), ":") || P->toks[P->i + 1].kind != TK_NEWLINE || P->toks[P->i + 2].kind != TK_INDENT) {
+        P->i = start;
+        parse_skip_statement(P);
+        return;
+    }
+    P->i += 3;
+    ntclass *k = add_class(c, name, name, (src_pos){ P->file, kw->line, kw->col });
+    k->aggregate = true;
+    k->ann = arena_alloc(&m->mem, 1);
+    for (int b = nb - 1; b >= 0; b--)
+        for (int i = m->classes.n - 2; i >= 0; i--) {
+            const ntclass *base = m->classes.v[i];
+            if (base->unit != c->unit || !base->aggregate || strcmp(base->name, bases[b])) continue;
+            for (int f = 0; f < base->n; f++)
+                agg_field(m, k, base->fields[f], base->defaults ? base->defaults[f] : NULL, base->ann[f]);
+            for (int j = 0; j < base->nm; j++) agg_method(m, k, base->mnames[j], base->mfuncs[j], base->mwhy[j]);
+            break;
+        }
+    while (peek(P)->kind != TK_DEDENT && peek(P)->kind != TK_EOF) {
+        token *t = peek(P);
+        if (t->kind == TK_NEWLINE) {
+            P->i++;
+            continue;
+        }
+        bool jit = false, cfn = false, deco = false;
+        while (tok_is_op(peek(P), "@")) {
+            node *e;
+            const char *d = decorator(P, &e);
+            deco = true;
+            if (!strcmp(d, "jit") || alias_is_jit(m, c->unit, d)) jit = true;
+            if (!strcmp(d, "constexpr_function")) cfn = true;
+        }
+        t = peek(P);
+        if (tok_is_name(t, "def") && P->toks[P->i + 1].kind == TK_NAME) {
+            token *mt = &P->toks[P->i + 1];
+            const char *mname = arena_strndup(&m->mem, mt->start, (size_t)mt->len);
+            if (!strcmp(mname, "__init__")) {
+                k->init_why = jit ? "is a @triton.jit function" : cfn ? "is user-defined (a @triton.constexpr_function)"
+                                                                       : "is user-defined (a Python function)";
+                parse_skip_statement(P);
+            } else if (jit) {
+                funcdef f = { .is_jit = true, .unit = c->unit, .tok = P->i };
+                module_parse_helper(m, P, &f);
+                char *q = xasprintf("%s.%s", name, mname);
+                f.name = arena_strdup(&m->mem, q);
+                free(q);
+                vec_push(&m->funcs, f);
+                agg_method(m, k, mname, m->funcs.n - 1, NULL);
+            } else {
+                agg_method(m, k, mname, -1, cfn ? "a @triton.constexpr_function"
+                                                 : "a Python method (it runs in Triton's code generator)");
+                parse_skip_statement(P);
+            }
+            continue;
+        }
+        node *s = !deco && t->kind == TK_NAME && tok_is_op(&P->toks[P->i + 1], ":") ? quietly(P, parse_simple_statement)
+                                                                                   : NULL;
+        if (s && s->kind == S_ANNASSIGN && s->a->kind == E_NAME) agg_field(m, k, s->a->name, s->b, ann_kind(s->c));
+        else parse_skip_statement(P);
+    }
+    if (peek(P)->kind == TK_DEDENT) P->i++;
+}
+
 /* A string node's text, or NULL. */
 static const char *str_of(node *e) { return e && e->kind == E_STR ? e->name : NULL; }
 
@@ -679,16 +830,19 @@ static bool scan_stmt(parser *P, scanctx *c)
     bool quiet = unit != 1;
     token *t = peek(P);
     if (tok_is_op(t, "@")) {
-        bool jit = false;
+        bool jit = false, aggregate = false;
         node_list decos = { NULL, 0 };
         node *all[16];
         while (tok_is_op(peek(P), "@")) {
             node *e;
             const char *d = decorator(P, &e);
             if (!strcmp(d, "jit") || alias_is_jit(m, unit, d)) jit = true;
+            if (!strcmp(d, "aggregate")) aggregate = true;
             if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
         }
-        if (tok_is_name(peek(P), "def") && jit) {
+        if (tok_is_name(peek(P), "class") && aggregate) {
+            aggregate_stmt(P, c);
+        } else if (tok_is_name(peek(P), "def") && jit) {
             funcdef f = { .is_jit = true, .unit = unit, .tok = P->i };
             if (decos.n) {
                 f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);

@@ -101,10 +101,11 @@ const char *sv_describe(sema *S, const sval *v)
     case V_NONE: snprintf(buf, sizeof buf, "None"); break;
     case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
     case V_TUPLE:
-        if (v->nt) snprintf(buf, sizeof buf, "named tuple %s of %d", v->nt->tname, v->n);
+        if (v->nt && v->nt->aggregate) snprintf(buf, sizeof buf, "aggregate %s", v->nt->tname);
+        else if (v->nt) snprintf(buf, sizeof buf, "named tuple %s of %d", v->nt->tname, v->n);
         else snprintf(buf, sizeof buf, "tuple of %d", v->n);
         break;
-    case V_CLASS: snprintf(buf, sizeof buf, "named tuple class %s", v->nt->tname); break;
+    case V_CLASS: snprintf(buf, sizeof buf, "%s class %s", v->nt->aggregate ? "aggregate" : "named tuple", v->nt->tname); break;
     case V_FUNC: snprintf(buf, sizeof buf, "jit function '%s'", S->m->funcs.v[v->i].name); break;
     case V_BLOCKPTR: snprintf(buf, sizeof buf, "a block pointer of rank %d", (int)v->i); break;
     case V_TDESC: {    /* core.py tensor_descriptor_base_type.__str__, plus the padding */

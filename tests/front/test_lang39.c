@@ -540,6 +540,91 @@ START_TEST(expect_zero_38)
 }
 END_TEST
 
+/* @triton.aggregate classes (3.8+ core.py _aggregate) read from a file:
+ * the generated __init__ (position, keyword, a base's default), inheritance
+ * (the base's fields first; an overriding method calling the base's by
+ * name), jit methods bound to the instance, an operator method, a tensor
+ * tuple field carried by a runtime loop through tl.aggregate_replace while
+ * the constexpr field stays one; before 3.8 the class is an error naming
+ * the release. */
+static const char agg_src[] =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.aggregate\n"
+    "class Affine:\n"
+    "    \"\"\"y = x * w * n + shift\"\"\"\n"
+    "    w: tl.tensor\n"
+    "    n: tl.constexpr\n"
+    "    shift: tl.constexpr = 4\n"
+    "    @triton.jit\n"
+    "    def apply(self, x):\n"
+    "        return x * self.w * self.n + self.shift\n"
+    "@triton.aggregate\n"
+    "class Biased(Affine):\n"
+    "    bias: tl.tuple = (1.0, 2.0)\n"
+    "    @triton.jit\n"
+    "    def apply(self, x):\n"
+    "        return Affine.apply(self, x) + self.bias[0] + self.bias[1]\n"
+    "    @triton.jit\n"
+    "    def __add__(self, other):\n"
+    "        return tl.aggregate_replace(self, w=self.w + other)\n"
+    "@triton.jit\n"
+    "def make(w, b):\n"
+    "    return Biased(w, 2, bias=(b, b * 2))\n"
+    "@triton.jit\n"
+    "def k(X, Y, n):\n"
+    "    o = tl.arange(0, 8)\n"
+    "    x = tl.load(X + o)\n"
+    "    a = Affine(tl.load(X), 3)\n"
+    "    tl.static_assert(a.n == 3 and a.shift == 4)\n"
+    "    tl.store(Y + o, a.apply(x))\n"
+    "    b = make(tl.load(X + 1), tl.load(X + 2))\n"
+    "    for i in range(n):\n"
+    "        b = tl.aggregate_replace(b, w=b.w + 1.0, bias=(b.bias[0] + 1.0, b.bias[1]))\n"
+    "    tl.static_assert(b.n == 2)\n"
+    "    tl.store(Y + 8 + o, (b + 10.0).apply(x))\n";
+
+START_TEST(aggregates_38)
+{
+    front_set_triton_version(9);
+    launch l;
+    lrun(agg_src, "X:*f32[8] Y:*f32[16] n:i32=3", &l, fill_small);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    float w1 = x[1] + 3, b0 = x[2] + 3, b1 = x[2] * 2;
+    for (int i = 0; i < 8; i++) {
+        ck_assert_msg(fabsf(y[i] - (x[i] * x[0] * 3 + 4)) < 1e-5f, "Y[%d] = %g", i, y[i]);
+        float want = x[i] * (w1 + 10) * 2 + 4 + b0 + b1;
+        ck_assert_msg(fabsf(y[8 + i] - want) < 1e-4f, "Y[%d] = %g, want %g", 8 + i, y[8 + i], want);
+    }
+    launch_free(&l);
+    static const char head[] = "import triton\nimport triton.language as tl\n"
+                               "@triton.aggregate\nclass P:\n    w: tl.tensor\n    n: tl.constexpr = 2\n@triton.jit\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P()\n", head);
+    expect_err(buf, "X:*f32[1]", "P.__init__() missing required argument: 'w'");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P(1.0)\n", head);
+    expect_err(buf, "X:*f32[1]", "Expected <class 'triton.language.core.tensor'> for attribute 'w', got "
+                                 "<class 'triton.language.core.constexpr'>");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P(tl.load(X), m=1)\n", head);
+    expect_err(buf, "X:*f32[1]", "P.__init__() got an unexpected keyword argument 'm'");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = tl.aggregate_replace(P(tl.load(X)), v=1)\n", head);
+    expect_err(buf, "X:*f32[1]", "P has no field 'v'");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = tl.aggregate_replace(tl.load(X), n=1)\n", head);
+    expect_err(buf, "X:*f32[1]", "aggregate_replace() expects an aggregate instance");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P(tl.load(X))\n    p.w = p.w + 1\n", head);
+    expect_err(buf, "X:*f32[1]", "Attribute assignment is not supported in triton");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P(tl.load(X))\n    a, b = p\n", head);
+    expect_err(buf, "X:*f32[1]", "cannot unpack non-iterable value");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    p = P(tl.load(X))\n    q = p[0]\n", head);
+    expect_err(buf, "X:*f32[1]", "'P' object is not subscriptable");
+    snprintf(buf, sizeof buf, "%sdef k(X, n):\n    p = P(tl.load(X))\n    for i in range(n):\n        p = P(p.w, 3)\n",
+             head);
+    expect_err(buf, "X:*f32[1] n:i32=2", "its constexpr field 'n' is constexpr int 2 on one path but constexpr int 3");
+    front_set_triton_version(7);
+    expect_err(agg_src, "X:*f32[8] Y:*f32[16] n:i32=3", "@triton.aggregate (class Affine) was added in Triton 3.8");
+    front_set_triton_version(-1);
+}
+END_TEST
 
 /* Triton 3.9 semantic.py atomic_load/atomic_store: masked lanes are not
  * performed; sem acquire/relaxed (load), release/relaxed (store); any int or
@@ -591,6 +676,7 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, fdiv_approx_39);
     tcase_add_test(tc, dot_follows_acc_from_38);
     tcase_add_test(tc, expect_zero_38);
+    tcase_add_test(tc, aggregates_38);
     tcase_add_test(tc, atomic_load_store_39);
     return tc;
 }
