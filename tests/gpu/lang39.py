@@ -6,6 +6,26 @@ import triton
 import triton.language as tl
 
 
+@triton.aggregate
+class Affine:
+    w: tl.tensor
+    n: tl.constexpr
+    shift: tl.constexpr = 4
+
+    @triton.jit
+    def apply(self, x):
+        return x * self.w * self.n + self.shift
+
+
+@triton.aggregate
+class Biased(Affine):
+    bias: tl.tuple = (1.0, 2.0)
+
+    @triton.jit
+    def apply(self, x):
+        return Affine.apply(self, x) + self.bias[0] + self.bias[1]
+
+
 @triton.jit
 def scale(a, *, s):
     return a * s
@@ -67,3 +87,15 @@ def atomics(X, Y, N):
     m = r < N
     x = tl.atomic_load(X + r, mask=m, sem="relaxed")
     tl.atomic_store(Y + r, tl.where(m, x, 0.0) * 2 + 1, mask=m)
+
+
+@triton.jit
+def aggregates(X, Y, N):
+    # @triton.aggregate (3.8): generated __init__ with defaults, inheritance, jit methods,
+    # a tuple field carried by a runtime loop through tl.aggregate_replace
+    r = tl.arange(0, 64)
+    x = tl.load(X + r)
+    b = Biased(tl.load(X), 2, bias=(tl.load(X + 1), 0.5))
+    for i in range(N):
+        b = tl.aggregate_replace(b, w=b.w * 0.5, bias=(b.bias[0] + 1.0, b.bias[1]))
+    tl.store(Y + r, b.apply(x) + Affine(tl.load(X + 2), 3).apply(x))
