@@ -29,6 +29,7 @@ compiles (counted, no launch); the launches of the CompiledKernel it
 returns do not go through run and are not seen.
 """
 import os
+import sys
 import threading
 import time
 
@@ -114,19 +115,30 @@ def observed_run(orig, state):
         finally:
             wall = time.perf_counter() - t0
             _LOCAL.launch = prev
-        observe(self, args, kwargs, rec, wall, launch=not warmup and kernel is not None and not state.in_autotune)
+        try:
+            observe(self, args, kwargs, rec, wall, launch=not warmup and kernel is not None and not state.in_autotune)
+        except Exception as e:           # Triton's launch happened: an observation that fails only says so
+            _unobserved(self, e)
         return kernel
     return run
+
+
+_UNOBSERVED = set()
+
+
+def _unobserved(jitfn, err):
+    name = getattr(getattr(jitfn, "fn", None), "__name__", "?")
+    if name not in _UNOBSERVED:
+        _UNOBSERVED.add(name)
+        sys.stderr.write("tritium: watch: the launches of %s are not observed: %s: %s\n"
+                         % (name, type(err).__name__, str(err).splitlines()[0] if str(err) else ""))
 
 
 def observe(jitfn, args, kwargs, rec, wall, launch=True):
     """One call of Triton's run: its key, whether Triton compiled and how long
     it took, and the host time of the launch (the call less the compilation)."""
     info = _launch.kernel_info(jitfn)
-    try:
-        bound, opts = _launch.bind(jitfn, args, kwargs)
-    except (TypeError, KeyError):        # Triton ran it: tritium's binding differs; not observed
-        return
+    bound, opts = _launch.bind(jitfn, args, kwargs)
     host = max(0.0, wall - rec.compile_seconds) if launch else None
     _recompiles.observe(jitfn, info, bound, opts, rec.compile_seconds, compiled=rec.compiles > 0,
                         host_seconds=host, launch=launch)
