@@ -201,6 +201,9 @@ static void bound_why(const ir_func *f, const ir_op *op, char *buf, size_t n)
     case IR_ATOMIC_RMW:
         snprintf(buf + k, n - (size_t)k, ", order of the programs' adds");
         break;
+    case IR_STORE:
+        snprintf(buf + k, n - (size_t)k, ", order of the programs holding the lock");
+        break;
     case IR_ADDF:
     case IR_SUBF:
         snprintf(buf + k, n - (size_t)k, ", FMA contraction");

@@ -192,26 +192,36 @@ static const ir_op *def_op(const interp_session *s, ir_value v)
     return &s->f->regions.v[vi->region].ops[vi->index];
 }
 
-/* The op's own error in ULPs of its result, per element (x: operand 0). */
-static double own_ulps(const interp_prog *p, const ir_op *op, double x)
+/* The op's own error in ULPs of its result: base, plus per_x * |x| for
+ * operand 0's element x. */
+typedef struct own_err { double base, per_x; } own_err;
+static own_err own_ulps(const interp_prog *p, const ir_op *op)
 {
     const interp_session *s = p->s;
     tt_dtype dt = s->vi[op->res].dt;
-    if (op->opc == IR_DIVF) return dt == TT_F32 ? 2 : dt == TT_F64 ? 0 : 1;   /* div.full.f32; f16 rounds it once more */
+    own_err e = { 0, 0 };
+    if (op->opc == IR_DIVF) {      /* div.full.f32 (PTX ISA); f16 rounds it once more */
+        e.base = dt == TT_F32 ? 2 : dt == TT_F64 ? 0 : 1;
+        return e;
+    }
     const ir_mathfn *m = &ir_mathfns[op->opc];
-    if (!m->arity) return 0;
+    if (!m->arity) return e;
     ir_type t[4];
     for (int k = 0; k < op->nopnd && k < 4; k++) t[k] = ir_value_type(s->f, op->opnd[k]);
     int var = ir_mathfn_variant(op->opc, t, op->nopnd, ir_value_type(s->f, op->res));
-    if (var < 0) return 0;
-    double u = (double)m->var[var].ulp;
+    if (var < 0) return e;
+    e.base = (double)m->var[var].ulp;
     if (var == 0 && m->fast[0]) {
         /* ex2.approx(x * log2 e): 2 ulp, plus the rounding of the product,
          * which moves the result by up to |x log2 e| * 2^-24 relative */
-        if (!strcmp(m->fast, "ex2.approx")) u += 2 + fabs(x) * 1.4426950408889634 * 0.5;
-        else if (u < 2) u = 2;
+        if (!strcmp(m->fast, "ex2.approx")) {
+            e.base += 2;
+            e.per_x = 1.4426950408889634 * 0.5;
+        } else if (e.base < 2) {
+            e.base = 2;
+        }
     }
-    return u;
+    return e;
 }
 
 /* Run op's own evaluator (its result is written to a fresh tile). */
@@ -271,7 +281,8 @@ static void elementwise(interp_prog *p, const ir_op *op)
         for (int j = 0; j < nb; j++) dup |= var[j] == vs[k];
         if (!dup) var[nb++] = vs[k];
     }
-    bool own = own_ulps(p, op, 0) > 0 || (mul && tt_dtype_is_float(rdt));
+    own_err oe = own_ulps(p, op);
+    bool own = oe.base > 0 || oe.per_x > 0 || (mul && tt_dtype_is_float(rdt));
     if (!nb && !own) { p->bnd[res] = NULL; p->bsrc[res] = -1; return; }
     if (nb && non_monotone(op->opc)) { unbounded(p, op); return; }
 
@@ -279,7 +290,8 @@ static void elementwise(interp_prog *p, const ir_op *op)
     uint8_t c0 = p->contig[res];
     interp_full(p, res);
     double *lo = ts_alloc(&p->mem, (size_t)n * 8), *hi = ts_alloc(&p->mem, (size_t)n * 8);
-    bool nan_corner = false;
+    uint8_t *nan_corner = ts_alloc(&p->mem, (size_t)n);
+    memset(nan_corner, 0, (size_t)n);
     if (!nb) {
         for (int64_t i = 0; i < n; i++) lo[i] = hi[i] = interp_get_f64(v0, rdt, i, false);
     } else {
@@ -319,10 +331,11 @@ static void elementwise(interp_prog *p, const ir_op *op)
                 p->contig[var[j]] = 0;
             }
             run_eval(p, op);
+            interp_full(p, res);         /* a row-heads result: every lane */
             const void *r = p->vals[res];
             for (int64_t i = 0; i < n; i++) {
                 double y = interp_get_f64(r, rdt, i, false);
-                if (y != y) { nan_corner = true; continue; }
+                if (y != y) { nan_corner[i] = 1; continue; }
                 if (y < lo[i]) lo[i] = y;
                 if (y > hi[i]) hi[i] = y;
             }
@@ -352,9 +365,9 @@ static void elementwise(interp_prog *p, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
         double v = interp_get_f64(v0, rdt, i, false);
         if (v != v) continue;                    /* NaN: the comparison takes NaN == NaN */
-        if (nan_corner) { b[i].dn = b[i].up = INFINITY; continue; }
+        if (nan_corner[i]) { b[i].dn = b[i].up = INFINITY; continue; }
         double l = lo[i], h = hi[i];
-        double u = own_ulps(p, op, x0i->numel == n ? interp_get_f64(x0, x0i->dt, i, false) : 0);
+        double u = oe.base + (oe.per_x ? oe.per_x * fabs(interp_get_f64(x0, x0i->dt, x0i->numel == n ? i : 0, false)) : 0);
         double wl = u * ulp_at(l, rdt), wh = u * ulp_at(h, rdt);
         if (mv) {                                /* contracted or not: the product's rounding */
             double pr = interp_get_f64(mv, mvi->dt, mvi->numel == n ? i : 0, false);
@@ -414,7 +427,7 @@ static void moves(interp_prog *p, const ir_op *op)
  * rounding error analysis", SISC 2019); the second the tensor cores' way of
  * adding a chunk of products to the accumulator, aligned and truncated
  * (Fasi et al., "Numerical behavior of NVIDIA tensor cores", 2021), whose
- * errors have one sign. Calibrated in tests/interp/test_bounds.c against
+ * errors have one sign. Calibrated in tests/python/test_bounds.py against
  * sums in several orders. */
 #define BND_LAMBDA 3.0
 #define BND_CHUNK 8
@@ -432,6 +445,22 @@ static inline double acc_bound(const accum *a, double u)
 }
 
 static double unit_roundoff(tt_dtype dt) { return ldexp(1.0, -frac_bits(dt) - 1); }
+
+/* Whether a dot operand is an fp8 tile converted for the interpreter (the
+ * front end widens fp8 operands with tt.fp_to_fp; the GPU's MMA reads fp8),
+ * through shape ops. */
+static bool fp8_operand(const interp_session *s, ir_value v)
+{
+    for (int depth = 0; depth < 8; depth++) {
+        if (tt_dtype_is_fp8(s->vi[v].dt)) return true;
+        const ir_op *d = def_op(s, v);
+        if (!d || !d->nopnd) return false;
+        int fam = ir_ops[d->opc].family;
+        if (fam != F_SHAPE && d->opc != IR_FP_TO_FP && d->opc != IR_EXTF) return false;
+        v = d->opnd[0];
+    }
+    return false;
+}
 
 void interp_bound_dot(interp_prog *p, const ir_op *op)
 {
@@ -457,6 +486,9 @@ void interp_bound_dot(interp_prog *p, const ir_op *op)
         for (int64_t i = 0; i < B * K * N; i++) db[i] = interp_tf32((float)db[i]);
     }
     double u = ordered ? 0 : unit_roundoff(vr->dt == TT_F64 ? TT_F64 : TT_F32);
+    /* Hopper's fp8 MMA keeps about 14 bits of the accumulator's mantissa
+     * while it adds (DeepSeek-V3 technical report, section 3.3.2) */
+    if (!ordered && (fp8_operand(s, op->opnd[0]) || fp8_operand(s, op->opnd[1]))) u = 0x1p-13;
     /* a bounded operand may truncate to the next tf32 value too */
     double tfa = tf && ba ? 0x1p-10 : 0, tfb = tf && bb ? 0x1p-10 : 0;
     interp_bnd *out = bnd_new(p, op->res);
@@ -539,8 +571,8 @@ static void reduce(interp_prog *p, const ir_op *op)
                 }
                 double v = interp_get_f64(r, vr->dt, oi, false);
                 if (v == v) {
-                    out[oi].dn = up_f(v - (mx ? lo : lo));
-                    out[oi].up = up_f((mx ? hi : hi) - v);
+                    out[oi].dn = up_f(v - lo);
+                    out[oi].up = up_f(hi - v);
                 }
             }
         }
@@ -677,6 +709,35 @@ static void store(interp_prog *p, const ir_op *op)
     }
 }
 
+/* A float stored by a program that holds a lock (an atomic_cas spin lock,
+ * as in tutorial 05's backward pass) accumulates in the order the programs
+ * take the lock: each store's rounding, an ulp of the value, adds to the
+ * element's bound (and the next holder's load carries it on). */
+static void store_locked(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    ir_value pv = op->opnd[0], vv = op->opnd[1];
+    int64_t n = s->vi[pv].numel, vn = s->vi[vv].numel;
+    tt_dtype dt = s->vi[vv].dt;
+    const interp_bnd *bv = p->bnd[vv];
+    interp_full(p, pv);
+    interp_full(p, vv);
+    const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const void *val = p->vals[vv];
+    for (int64_t i = 0; i < n; i++) {
+        int bi;
+        int64_t e;
+        if (!lane_on(p, op, 2, i, n) || !lane_elem(s, ptr, i, &bi, &e)) continue;
+        interp_buf *bf = &s->bufs[bi];
+        buf_bounds(s, bf);
+        int64_t j = vn == n ? i : 0;
+        double r = ulp_at(interp_get_f64(val, dt, j, false), dt);
+        bf->bnd[e].dn = up_f((bv ? bv[j].dn : 0) + r);
+        bf->bnd[e].up = up_f((bv ? bv[j].up : 0) + r);
+        bf->bsrc[e] = op_index(p);
+    }
+}
+
 /* An atomic add in whatever order the programs come: each one's rounding
  * (u |new value|) and its operand's bound add up in the element. */
 static void atomic(interp_prog *p, const ir_op *op)
@@ -737,6 +798,9 @@ void interp_bound_op(interp_prog *p, const ir_op *op)
         break;
     case F_MEM:
         if (op->opc == IR_LOAD) load(p, op);
+        else if (op->opc == IR_STORE && p->synced && tt_dtype_is_float(p->s->vi[op->opnd[1]].dt)
+                 && p->s->vi[op->opnd[0]].dt == TT_PTR)
+            store_locked(p, op);
         else if (op->opc == IR_STORE) store(p, op);
         else atomic(p, op);
         break;

@@ -202,3 +202,23 @@ def test_float_division_and_sum_bounds():
     flipped[2, 7] = -flipped[2, 7]
     rc, text, t = check(kernels.scale_rows_kernel, (x, out, N), (R, 1, 1), {"out_ptr": torch.from_numpy(flipped)})
     assert rc == 1 and t["out_ptr"]["mismatches"] == 1
+
+
+def test_lock_protected_accumulation_takes_any_order():
+    R, N = 64, 32
+    g = torch.Generator().manual_seed(12)
+    x = torch.randn(R, N, generator=g)
+    rows = x.numpy().astype(np.float32).sum(axis=1, dtype=np.float32)
+    total = np.float32(0)
+    for r in rng_order(R):              # the programs took the lock in another order
+        total = np.float32(total + rows[r])
+    args = (x, torch.zeros(1), torch.zeros(1, dtype=torch.int32), N)
+    rc, text, t = check(kernels.locked_sum_kernel, args, (R, 1, 1), {"total_ptr": torch.tensor([total])})
+    assert rc == 0, text
+    assert "holding the lock" in t["total_ptr"]["max_bound_op"]
+    rc, text, t = check(kernels.locked_sum_kernel, args, (R, 1, 1), {"total_ptr": torch.tensor([-total])})
+    assert rc == 1 and t["total_ptr"]["mismatches"] == 1
+
+
+def rng_order(n):
+    return np.random.default_rng(5).permutation(n)
