@@ -92,14 +92,13 @@ int tritium_html_launches(void)
 
 page_launch *api_html_begin(const tritium_launch *L, const launch *l, interp_session *s, int schedule, int numerics)
 {
-    static const char *const scheds[] = { "in-order", "reverse", "random", "parallel" };
     pthread_mutex_lock(&g_lock);
     page_launch *pl = NULL;
     if (g_doc && !g_paused && s) {
         char label[48];
         snprintf(label, sizeof label, "launch %d", page_doc_launches(g_doc) + 1);
         page_launch_info info = { .label = label, .file = NULL,
-                                  .schedule = schedule >= 0 && schedule < 4 ? scheds[schedule] : "?",
+                                  .schedule = interp_sched_name((interp_sched)schedule),
                                   .numerics = tt_numerics_name((tt_numerics)numerics), .seed = l->seed };
         pl = page_launch_begin(g_doc, L->fn, l, s, &info);
     }

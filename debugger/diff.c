@@ -33,22 +33,9 @@ void dbg_diff_default_tol(tt_dtype d, tt_numerics n, double *rtol, double *atol)
 }
 
 /* Fraction bits of a float dtype (its ULP is 2^-bits of the binade); 0 for others. */
-static int frac_bits(tt_dtype d)
-{
-    switch (d) {
-    case TT_F64: return 52;
-    case TT_F32: return 23;
-    case TT_F16: return 10;
-    case TT_BF16: return 7;
-    case TT_F8E4NV: case TT_F8E4B15: case TT_F8E4B8: return 3;
-    case TT_F8E5: case TT_F8E5B16: return 2;
-    default: return 0;
-    }
-}
-
 int64_t dbg_diff_ulp_in(int64_t n, tt_dtype from, tt_dtype to)
 {
-    int pf = frac_bits(from), pt = frac_bits(to);
+    int pf = tt_dtype_frac_bits(from), pt = tt_dtype_frac_bits(to);
     if (n <= 0 || !pf || !pt) return 0;
     if (pt >= pf) {                            /* exact widening: 2^(pt-pf) ULPs of `to` per ULP */
         int sh = pt - pf;
@@ -623,12 +610,11 @@ void dbg_diff_print(FILE *out, const dbg_diff_report *r)
         fprintf(out, "error    %s\n", r->message);
         return;
     }
-    static const char *const sched_names[] = { "in-order", "reverse", "random", "parallel" };
     if (r->other_label[0])
         fprintf(out, "%-8s the results of the program's own launch\n", r->other_label);
     else if (r->against_interp && r->gpu_ran)
         fprintf(out, "other    the interpreter again, schedule %s: %.3f ms\n",
-                r->other_sched >= 0 && r->other_sched < 4 ? sched_names[r->other_sched] : "?", r->gpu.kernel_ms);
+                interp_sched_name(r->other_sched), r->gpu.kernel_ms);
     else if (r->gpu_failed) fprintf(out, "gpu      FAILED: %s\n", r->message);
     else if (r->gpu_ran)
         fprintf(out, "gpu      %s (%s): kernel %.4f ms%s\n", r->gpu.device, r->gpu.arch, r->gpu.kernel_ms,

@@ -34,19 +34,6 @@
 #include <math.h>
 
 /* Unit roundoff and ULP of float dtypes. */
-static int frac_bits(tt_dtype dt)
-{
-    switch (dt) {
-    case TT_F16: return 10;
-    case TT_BF16: return 7;
-    case TT_F32: return 23;
-    case TT_F64: return 52;
-    case TT_F8E5: case TT_F8E5B16: return 2;
-    case TT_F8E4NV: case TT_F8E4B15: case TT_F8E4B8: return 3;
-    default: return 0;             /* integers: exact steps of 1 */
-    }
-}
-
 static double min_normal(tt_dtype dt)
 {
     switch (dt) {
@@ -65,10 +52,9 @@ static double ulp_at(double x, tt_dtype dt)
     if (!(a >= min_normal(dt))) a = min_normal(dt);
     int e;
     frexp(a, &e);
-    return ldexp(1.0, e - 1 - frac_bits(dt));
+    return ldexp(1.0, e - 1 - tt_dtype_frac_bits(dt));
 }
 
-double interp_bound_ulp(double x, tt_dtype dt) { return ulp_at(x, dt); }
 
 /* ---- bound tiles -------------------------------------------------------- */
 
@@ -400,19 +386,21 @@ static void moves(interp_prog *p, const ir_op *op)
     q.contig = p->bcontig;
     ir_value vs[4];
     int nv = op->nopnd < 4 ? op->nopnd : 4;
+    for (int k = 0; k < nv; k++) vs[k] = op->opnd[k];
+    int32_t src = dominant(p, vs, nv, 0, -1);
+    bool zeroed[4] = { false };
     for (int k = 0; k < nv; k++) {
-        vs[k] = op->opnd[k];
-        if (!p->bnd[vs[k]]) p->bnd[vs[k]] = bnd_new(p, vs[k]);   /* exact: zero bounds */
+        if (!p->bnd[vs[k]]) {      /* exact: zero bounds while the op moves them */
+            p->bnd[vs[k]] = bnd_new(p, vs[k]);
+            zeroed[k] = true;
+        }
         p->bcontig[vs[k]] = 0;
     }
     interp_eval_shape(&q, op);
     p->mem = q.mem;
-    for (int k = 0; k < op->nres; k++) {
-        ir_value r = op->res + k;
-        bnd_set(p, r, p->bnd[r], dominant(p, vs, nv, 0, -1));
-    }
+    for (int k = 0; k < op->nres; k++) bnd_set(p, op->res + k, p->bnd[op->res + k], src);
     for (int k = 0; k < nv; k++)
-        if (p->bnd[vs[k]] && bnd_max(p->bnd[vs[k]], s->vi[vs[k]].numel) == 0) p->bnd[vs[k]] = NULL;
+        if (zeroed[k]) p->bnd[vs[k]] = NULL;
 }
 
 /* ---- tt.dot and reductions: accumulation order --------------------------- */
@@ -444,7 +432,7 @@ static inline double acc_bound(const accum *a, double u)
     return u * (BND_LAMBDA * sqrt(a->s2 / 3) + a->chunks);
 }
 
-static double unit_roundoff(tt_dtype dt) { return ldexp(1.0, -frac_bits(dt) - 1); }
+static double unit_roundoff(tt_dtype dt) { return ldexp(1.0, -tt_dtype_frac_bits(dt) - 1); }
 
 /* Whether a dot operand is an fp8 tile converted for the interpreter (the
  * front end widens fp8 operands with tt.fp_to_fp; the GPU's MMA reads fp8),
@@ -625,6 +613,7 @@ static void buf_bounds(interp_session *s, interp_buf *b)
     if (!b->bnd) {
         b->bsrc = xcalloc((size_t)b->numel, sizeof *b->bsrc);
         __atomic_store_n(&b->bnd, xcalloc((size_t)b->numel, sizeof *b->bnd), __ATOMIC_RELEASE);
+        __atomic_store_n(&s->bnd_bufs, true, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&s->shadow_lock);
 }
@@ -642,11 +631,13 @@ static bool lane_elem(interp_session *s, const uint64_t *ptr, int64_t i, int *bi
     return *e < b->numel;
 }
 
-static bool lane_on(interp_prog *p, const ir_op *op, int k, int64_t i, int64_t n)
+/* The mask operand k of op as a tile of n lanes (every lane full), NULL
+ * when op has none. */
+static const uint8_t *mask_of(interp_prog *p, const ir_op *op, int k, int64_t n)
 {
-    if (op->nopnd <= k) return true;
-    const uint8_t *m = interp_operand(p, op, k, n);
-    return m[i] & 1;
+    if (op->nopnd <= k) return NULL;
+    interp_full(p, op->opnd[k]);
+    return interp_operand(p, op, k, n);
 }
 
 static void load(interp_prog *p, const ir_op *op)
@@ -655,20 +646,20 @@ static void load(interp_prog *p, const ir_op *op)
     ir_value res = op->res;
     int64_t n = s->vi[res].numel;
     const interp_bnd *bo = op->nopnd > 2 ? p->bnd[op->opnd[2]] : NULL;
-    bool any = bo != NULL;
-    for (int k = 0; k < s->nbufs && !any; k++) any = __atomic_load_n(&s->bufs[k].bnd, __ATOMIC_ACQUIRE) != NULL;
+    bool any = bo || __atomic_load_n(&s->bnd_bufs, __ATOMIC_ACQUIRE);
     if (!any || s->vi[op->opnd[0]].dt != TT_PTR) { p->bnd[res] = NULL; p->bsrc[res] = -1; return; }
     interp_full(p, op->opnd[0]);
-    if (op->nopnd > 1) interp_full(p, op->opnd[1]);
     const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const uint8_t *mask = mask_of(p, op, 1, n);
+    int64_t on = bo ? s->vi[op->opnd[2]].numel : 0;
     interp_bnd *b = bnd_new(p, res);
     int32_t src = bo ? p->bsrc[op->opnd[2]] : -1;
     float best = 0;
     for (int64_t i = 0; i < n; i++) {
         int bi;
         int64_t e;
-        if (!lane_on(p, op, 1, i, n)) {
-            if (bo) b[i] = bo[s->vi[op->opnd[2]].numel == n ? i : 0];
+        if (mask && !(mask[i] & 1)) {
+            if (bo) b[i] = bo[on == n ? i : 0];
             continue;
         }
         if (!lane_elem(s, ptr, i, &bi, &e)) continue;
@@ -682,59 +673,42 @@ static void load(interp_prog *p, const ir_op *op)
     bnd_set(p, res, b, src);
 }
 
+/* A store records its value's bound per element (an exact value clears
+ * it). A float stored by a program that holds a lock (an atomic_cas spin
+ * lock, as in tutorial 05's backward pass) accumulates in the order the
+ * programs take the lock: each such store's rounding, an ulp of the value,
+ * adds to the element's bound (and the next holder's load carries it on). */
 static void store(interp_prog *p, const ir_op *op)
-{
-    interp_session *s = p->s;
-    ir_value pv = op->opnd[0], vv = op->opnd[1];
-    int64_t n = s->vi[pv].numel;
-    const interp_bnd *bv = p->bnd[vv];
-    if (s->vi[pv].dt != TT_PTR) return;
-    interp_full(p, pv);
-    if (op->nopnd > 2) interp_full(p, op->opnd[2]);
-    const uint64_t *ptr = interp_operand(p, op, 0, n);
-    int64_t vn = s->vi[vv].numel;
-    for (int64_t i = 0; i < n; i++) {
-        int bi;
-        int64_t e;
-        if (!lane_on(p, op, 2, i, n) || !lane_elem(s, ptr, i, &bi, &e)) continue;
-        interp_buf *bf = &s->bufs[bi];
-        if (!bv) {
-            interp_bnd *lb = __atomic_load_n(&bf->bnd, __ATOMIC_ACQUIRE);
-            if (lb) { lb[e].dn = lb[e].up = 0; bf->bsrc[e] = -1; }
-            continue;
-        }
-        buf_bounds(s, bf);
-        bf->bnd[e] = bv[vn == n ? i : 0];
-        bf->bsrc[e] = p->bsrc[vv];
-    }
-}
-
-/* A float stored by a program that holds a lock (an atomic_cas spin lock,
- * as in tutorial 05's backward pass) accumulates in the order the programs
- * take the lock: each store's rounding, an ulp of the value, adds to the
- * element's bound (and the next holder's load carries it on). */
-static void store_locked(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
     ir_value pv = op->opnd[0], vv = op->opnd[1];
     int64_t n = s->vi[pv].numel, vn = s->vi[vv].numel;
     tt_dtype dt = s->vi[vv].dt;
     const interp_bnd *bv = p->bnd[vv];
+    bool locked = p->synced && tt_dtype_is_float(dt);
+    if (s->vi[pv].dt != TT_PTR || (!bv && !locked && !__atomic_load_n(&s->bnd_bufs, __ATOMIC_ACQUIRE))) return;
     interp_full(p, pv);
     interp_full(p, vv);
     const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const uint8_t *mask = mask_of(p, op, 2, n);
     const void *val = p->vals[vv];
+    int32_t src = locked ? op_index(p) : p->bsrc[vv];
     for (int64_t i = 0; i < n; i++) {
         int bi;
         int64_t e;
-        if (!lane_on(p, op, 2, i, n) || !lane_elem(s, ptr, i, &bi, &e)) continue;
+        if ((mask && !(mask[i] & 1)) || !lane_elem(s, ptr, i, &bi, &e)) continue;
         interp_buf *bf = &s->bufs[bi];
-        buf_bounds(s, bf);
         int64_t j = vn == n ? i : 0;
-        double r = ulp_at(interp_get_f64(val, dt, j, false), dt);
+        if (!bv && !locked) {
+            interp_bnd *lb = __atomic_load_n(&bf->bnd, __ATOMIC_ACQUIRE);
+            if (lb) { lb[e].dn = lb[e].up = 0; bf->bsrc[e] = -1; }
+            continue;
+        }
+        double r = locked ? ulp_at(interp_get_f64(val, dt, j, false), dt) : 0;
+        buf_bounds(s, bf);
         bf->bnd[e].dn = up_f((bv ? bv[j].dn : 0) + r);
         bf->bnd[e].up = up_f((bv ? bv[j].up : 0) + r);
-        bf->bsrc[e] = op_index(p);
+        bf->bsrc[e] = src;
     }
 }
 
@@ -744,7 +718,7 @@ static void atomic(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
     ir_value pv = op->opnd[0], vv = op->opnd[1];
-    int64_t n = s->vi[pv].numel;
+    int64_t n = s->vi[pv].numel, vn = s->vi[vv].numel;
     tt_dtype dt = s->vi[vv].dt;
     p->bnd[op->res] = NULL;
     p->bsrc[op->res] = -1;
@@ -756,15 +730,17 @@ static void atomic(interp_prog *p, const ir_op *op)
     interp_full(p, pv);
     interp_full(p, vv);
     const uint64_t *ptr = interp_operand(p, op, 0, n);
-    const void *val = interp_operand(p, op, 1, n);
+    const uint8_t *mask = mask_of(p, op, 2, n);
+    const void *val = p->vals[vv];
     for (int64_t i = 0; i < n; i++) {
         int bi;
         int64_t e;
-        if (!lane_on(p, op, 2, i, n) || !lane_elem(s, ptr, i, &bi, &e)) continue;
+        if ((mask && !(mask[i] & 1)) || !lane_elem(s, ptr, i, &bi, &e)) continue;
         interp_buf *bf = &s->bufs[bi];
         buf_bounds(s, bf);
-        double now = interp_get_f64(bf->host, bf->dt, e, false), x = interp_get_f64(val, dt, i, false);
-        double r = 0.5 * (ulp_at(now, bf->dt) + ulp_at(now - x, bf->dt)) + (bv ? fmax(bv[i].dn, bv[i].up) : 0);
+        int64_t j = vn == n ? i : 0;
+        double now = interp_get_f64(bf->host, bf->dt, e, false), x = interp_get_f64(val, dt, j, false);
+        double r = 0.5 * (ulp_at(now, bf->dt) + ulp_at(now - x, bf->dt)) + (bv ? fmax(bv[j].dn, bv[j].up) : 0);
         pthread_mutex_lock(&s->shadow_lock);     /* programs add to one element */
         bf->bnd[e].dn = up_f(bf->bnd[e].dn + r);
         bf->bnd[e].up = up_f(bf->bnd[e].up + r);
@@ -798,9 +774,6 @@ void interp_bound_op(interp_prog *p, const ir_op *op)
         break;
     case F_MEM:
         if (op->opc == IR_LOAD) load(p, op);
-        else if (op->opc == IR_STORE && p->synced && tt_dtype_is_float(p->s->vi[op->opnd[1]].dt)
-                 && p->s->vi[op->opnd[0]].dt == TT_PTR)
-            store_locked(p, op);
         else if (op->opc == IR_STORE) store(p, op);
         else atomic(p, op);
         break;

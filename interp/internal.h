@@ -355,6 +355,7 @@ struct interp_session {
     int64_t fault_programs, race_programs;
     interp_stats st;
     bool bounds;                   /* per-element bounds are carried (bound.c) */
+    bool bnd_bufs;                 /* some buffer has a bound layer (atomic: set by a program's store) */
     struct interp_session *bview;  /* the session seen by bound tiles: 8-byte elements */
     /* interp_set_tracer (trace.c, interp_trace.h) */
     void (*trace_access)(void *user, const struct interp_access *a);

@@ -62,6 +62,12 @@ int64_t interp_order_at(const interp_order *o, int64_t i)
     }
 }
 
+const char *interp_sched_name(interp_sched kind)
+{
+    static const char *const names[] = { "in-order", "reverse", "random", "parallel" };
+    return kind >= SCHED_IN_ORDER && kind <= SCHED_PARALLEL ? names[kind] : "?";
+}
+
 int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i)
 {
     interp_order o;

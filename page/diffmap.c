@@ -7,10 +7,7 @@
 
 void page_launch_diff(page_launch *pl, const launch *ref, const launch *got, const dbg_diff_report *r)
 {
-    static const char *const scheds[] = { "in-order", "reverse", "random", "parallel" };
-    const char *other = r->other_label[0] ? r->other_label
-                      : r->against_interp ? (r->other_sched >= 0 && r->other_sched < 4 ? scheds[r->other_sched] : "other")
-                      : "gpu";
+    const char *other = r->other_label[0] ? r->other_label : r->against_interp ? interp_sched_name(r->other_sched) : "gpu";
     const char *refl = r->ref_label[0] ? r->ref_label : "interp";
     page_launch_other(pl, refl, other, r->mismatches);
     if (!ref || !got) return;

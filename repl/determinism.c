@@ -22,13 +22,9 @@ typedef struct drun {
 
 static const char *sched_label(interp_sched s, uint64_t seed, char *buf, size_t n)
 {
-    switch (s) {
-    case SCHED_IN_ORDER: return "in-order";
-    case SCHED_REVERSE: return "reverse";
-    case SCHED_PARALLEL: return "parallel";
-    case SCHED_RANDOM: snprintf(buf, n, "random:%" PRIu64, seed); return buf;
-    }
-    return "?";
+    if (s != SCHED_RANDOM) return interp_sched_name(s);
+    snprintf(buf, n, "random:%" PRIu64, seed);
+    return buf;
 }
 
 static bool drun_start(drun *r, int argc, char *const *argv, interp_sched sched, uint64_t seed)

@@ -13,17 +13,6 @@ void repl_html_init(repl_html *h, const char *path)
     h->path = path && *path ? path : NULL;
 }
 
-static const char *sched_word(interp_sched s)
-{
-    switch (s) {
-    case SCHED_IN_ORDER: return "in-order";
-    case SCHED_REVERSE: return "reverse";
-    case SCHED_RANDOM: return "random";
-    case SCHED_PARALLEL: return "parallel";
-    }
-    return "?";
-}
-
 void repl_html_begin_labeled(repl_html *h, const char *cmd, const char *file, const char *label, const ir_func *f,
                              const launch *l, interp_session *s, interp_sched sched, tt_numerics numerics)
 {
@@ -33,7 +22,7 @@ void repl_html_begin_labeled(repl_html *h, const char *cmd, const char *file, co
         h->doc = page_doc_new(title);
         free(title);
     }
-    page_launch_info info = { .label = label, .file = file, .schedule = sched_word(sched),
+    page_launch_info info = { .label = label, .file = file, .schedule = interp_sched_name(sched),
                               .numerics = tt_numerics_name(numerics), .seed = l->seed };
     h->pl = page_launch_begin(h->doc, f, l, s, &info);
 }

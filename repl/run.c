@@ -12,17 +12,6 @@
 #include <signal.h>
 #include <string.h>
 
-static const char *sched_name(interp_sched s)
-{
-    switch (s) {
-    case SCHED_IN_ORDER: return "in-order";
-    case SCHED_REVERSE: return "reverse";
-    case SCHED_RANDOM: return "random";
-    case SCHED_PARALLEL: return "parallel";
-    }
-    return "?";
-}
-
 static json_t *jreal(double d)
 {
     return isfinite(d) ? json_real(d) : json_null();
@@ -150,7 +139,7 @@ static void print_text(const repl_target *t, const run_result *rr)
 #endif
     printf("grid     (%lld, %lld, %lld): %lld programs run, num_warps %d, schedule %s, numerics %s\n",
            (long long)l->grid[0], (long long)l->grid[1], (long long)l->grid[2], (long long)rr->st.programs,
-           l->num_warps, sched_name((interp_sched)s->set.schedule.v), tt_numerics_name((tt_numerics)s->set.numerics));
+           l->num_warps, interp_sched_name((interp_sched)s->set.schedule.v), tt_numerics_name((tt_numerics)s->set.numerics));
     printf("checks   %lld fault%s (%lld lanes), %lld race%s, %lld uninitialized read%s",
            (long long)rr->st.faults, rr->st.faults == 1 ? "" : "s", (long long)rr->st.fault_lanes,
            (long long)rr->st.races, rr->st.races == 1 ? "" : "s",
@@ -215,7 +204,7 @@ static void print_json(const repl_target *t, const run_result *rr)
                                              (json_int_t)l->grid[2]));
     json_object_set_new(o, "num_warps", json_integer(l->num_warps));
     json_object_set_new(o, "seed", json_integer((json_int_t)l->seed));
-    json_object_set_new(o, "schedule", json_string(sched_name((interp_sched)s->set.schedule.v)));
+    json_object_set_new(o, "schedule", json_string(interp_sched_name((interp_sched)s->set.schedule.v)));
     json_object_set_new(o, "numerics", json_string(tt_numerics_name((tt_numerics)s->set.numerics)));
     json_object_set_new(o, "programs", json_integer(rr->st.programs));
     if (rr->interrupted) json_object_set_new(o, "interrupted", json_true());

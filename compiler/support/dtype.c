@@ -53,6 +53,19 @@ static const struct {
 
 int tt_dtype_size(tt_dtype d) { return info[d].size; }
 int tt_dtype_bits(tt_dtype d) { return info[d].bits; }
+
+int tt_dtype_frac_bits(tt_dtype d)
+{
+    switch (d) {
+    case TT_F64: return 52;
+    case TT_F32: return 23;
+    case TT_F16: return 10;
+    case TT_BF16: return 7;
+    case TT_F8E4NV: case TT_F8E4B15: case TT_F8E4B8: return 3;
+    case TT_F8E5: case TT_F8E5B16: return 2;
+    default: return 0;
+    }
+}
 bool tt_dtype_is_float(tt_dtype d) { return d >= TT_F16 && d <= TT_F8E5B16; }
 bool tt_dtype_is_fp8(tt_dtype d) { return d >= TT_F8E4NV && d <= TT_F8E5B16; }
 bool tt_dtype_is_int(tt_dtype d) { return d <= TT_U64; }

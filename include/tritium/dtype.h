@@ -31,6 +31,9 @@ typedef enum tt_dtype {
 int tt_dtype_size(tt_dtype d);
 /* Bit width as Triton sees it (bool: 1, pointers: 64). */
 int tt_dtype_bits(tt_dtype d);
+/* Stored fraction (mantissa) bits of a float dtype: 52, 23, 10, 7, 3 (e4
+ * fp8s) or 2 (e5 fp8s); 0 for the others. */
+int tt_dtype_frac_bits(tt_dtype d);
 bool tt_dtype_is_float(tt_dtype d);    /* fp16 .. fp64 and the fp8 dtypes */
 bool tt_dtype_is_fp8(tt_dtype d);
 bool tt_dtype_is_int(tt_dtype d);      /* bool and all integer types */

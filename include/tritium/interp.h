@@ -80,6 +80,9 @@ void interp_order_init(interp_order *o, interp_sched kind, uint64_t seed, int64_
 int64_t interp_order_at(const interp_order *o, int64_t i);
 /* The same without keeping an interp_order (initializes one per call). */
 int64_t interp_sched_at(interp_sched kind, uint64_t seed, int64_t n, int64_t i);
+/* The schedule's name as --schedule spells it ("in-order", "reverse",
+ * "random", "parallel"); "?" for a value out of range. */
+const char *interp_sched_name(interp_sched kind);
 
 /* Default options: in order, ieee, checks on, 20 reports, stderr. */
 void interp_options_default(interp_options *o);
@@ -206,8 +209,5 @@ typedef struct interp_bound {
 bool interp_elem_bound(const interp_session *s, int arg, int64_t elem, interp_bound *out);
 /* Whether session s carries bounds (interp_options.bounds in fast numerics). */
 bool interp_has_bounds(const interp_session *s);
-/* One unit in the last place of float dtype dt at |x| (the smallest normal's
- * below it; integers: 1). */
-double interp_bound_ulp(double x, tt_dtype dt);
 
 #endif

@@ -19,12 +19,11 @@ Then two planted bugs must still be reported: an order-dependent prefix
 whose last K block is loaded without its mask (a read past the end)."""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+from gpu_check import expect, run  # python -m tritium in a subprocess, and the ok/FAIL line
+
 
 PROGRAMS = {
 "chunk_state": '''
@@ -182,23 +181,6 @@ c = torch.empty(32, 32, device="cuda")
 dot_tail_kernel[(1,)](a, b, c, 100, M=32, N=32, BK=32)
 print("program ok")
 '''
-
-
-def run(cmd, cwd=None):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("TRITON_INTERPRET", None)
-    env.pop("TRITIUM_MODE", None)
-    p = subprocess.run([sys.executable, "-m", "tritium"] + cmd, cwd=cwd, env=env, capture_output=True, text=True,
-                       timeout=900, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(name, ok, out):
-    print("%s %s" % ("ok  " if ok else "FAIL", name))
-    if not ok:
-        print(out[-8000:])
-    return 0 if ok else 1
 
 
 def main():

@@ -17,21 +17,10 @@ pytest.importorskip("triton")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from recompile_programs import PROGRAMS  # noqa: E402  (the programs watch mode runs too)
 
-MASK = '''
-import torch, triton, triton.language as tl
-
-@triton.jit
-def fill_mask(out, n, max_kv_len: tl.constexpr):
-    offs = tl.arange(0, 64)
-    for i in range(0, max_kv_len, 64):
-        tl.store(out + i + offs, 1.0, mask=i + offs < n)
-
-out = torch.zeros(1024)
-for m in (128, 160, 128, 192, 256, 192):
-    fill_mask[(1,)](out, 64, m)
-print("program ok")
-'''
+MASK = PROGRAMS["mask"]
 
 CLASSES = '''
 import torch, triton, triton.language as tl
@@ -256,24 +245,7 @@ def test_pointer_alignment(tmp_path):
     assert data["kernels"][0]["compilations"] == 2
 
 
-TUNED = '''
-import torch, triton, triton.language as tl
-
-def prune(configs, nargs, **kw):
-    return [c for c in configs if c.kwargs["BLOCK"] >= nargs["n"]]
-
-@triton.autotune(configs=[triton.Config({"BLOCK": 32}), triton.Config({"BLOCK": 64})], key=["n"],
-                 prune_configs_by={"early_config_prune": prune})
-@triton.jit
-def fill(x, n, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    tl.store(x + offs, 1.0, mask=offs < n)
-
-x = torch.zeros(64)
-for n in (16, 48, 16):
-    fill[(1,)](x, n)
-print("program ok")
-'''
+TUNED = PROGRAMS["autotune"]
 
 
 def test_autotune_config(tmp_path):
