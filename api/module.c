@@ -19,6 +19,7 @@ static _Thread_local size_t capture_len;
 int tritium_api_version(void) { return TRITIUM_API_VERSION; }
 const char *tritium_version(void) { return TRITIUM_VERSION; }
 int tritium_max_rank(void) { return TT_MAX_RANK; }
+int tritium_triton_module(const char *name) { return front_triton_module(name); }
 const char *tritium_last_error(void) { return last_error ? last_error : ""; }
 
 void api_clear_error(void)

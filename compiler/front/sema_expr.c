@@ -59,6 +59,8 @@ static int triton_module(const char *name)
     return -1;
 }
 
+bool front_triton_module(const char *name) { return name && triton_module(name) >= 0; }
+
 /* Host modules whose kernel-relevant names are Triton modules chosen at run
  * time (Inductor's triton_compat picks libdevice in nested try blocks). */
 static const char *shim(const char *module, const char *attr)

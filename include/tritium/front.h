@@ -37,6 +37,9 @@ const char *front_function_name(const front_module *m, int i);
 const char *front_launch_comment(const front_module *m);
 /* Source file id (diag.h) of the module. */
 int front_file(const front_module *m);
+/* Whether `name` ("triton.language.math") is a module of Triton that
+ * kernels may use, by its full name (sema_expr.c's table). */
+bool front_triton_module(const char *name);
 
 /* A kernel parameter as declared. */
 typedef struct front_param {

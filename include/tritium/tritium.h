@@ -61,6 +61,10 @@ const char *tritium_version(void);
 int tritium_max_rank(void);
 /* The last failure's message on this thread ("" when none). */
 const char *tritium_last_error(void);
+/* 1 when `name` ("triton.language.extra.libdevice") is a module of Triton
+ * that kernels may use, by its full name, else 0 (NULL: 0). The Python
+ * package resolves modules with it. */
+int tritium_triton_module(const char *name);
 /* The element types (the dtype table, compiler/support/dtype.c) as one JSON
  * array, owned by the library, valid for the process; element i is the type
  * of code i (TRITIUM_BOOL ...):

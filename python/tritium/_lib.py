@@ -85,6 +85,7 @@ def _declare(lib):
         "tritium_api_version": (I, []),
         "tritium_version": (C, []),
         "tritium_max_rank": (I, []),
+        "tritium_triton_module": (I, [C]),
         "tritium_last_error": (C, []),
         "tritium_dtypes_json": (C, []),
         "tritium_settings_json": (C, []),

@@ -39,6 +39,7 @@ raises "Global variable ... has changed since we compiled this kernel").
 """
 import ast
 import collections
+import functools
 import inspect
 import json
 import re
@@ -54,8 +55,6 @@ from .errors import UnsupportedLaunch, compile_error
 _TRITON_BUILTINS = {"len", "list", "range", "float", "int", "isinstance", "getattr", "hasattr", "print", "min", "max"}
 
 # the modules of Triton that libtritium implements (compiler/front/sema_expr.c, triton_module)
-_KNOWN = ("triton", "triton.language", "triton.language.math", "triton.language.random", "triton.language.extra",
-          "triton.language.extra.cuda", "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice")
 
 
 def is_jit(v):
@@ -68,11 +67,17 @@ def _is_constexpr_function(v):
     return type(v).__name__ == "ConstexprFunction" and hasattr(getattr(v, "fn", None), "__code__")
 
 
+@functools.lru_cache(maxsize=1024)
+def _known_module(name):
+    """libtritium's table of the Triton modules kernels may use (tritium_triton_module)."""
+    return bool(_lib.lib().tritium_triton_module(name.encode()))
+
+
 def triton_module_name(name):
     """The Triton module libtritium knows for Python module `name`
     (libdevice of any backend is libdevice; core, standard and the other
     parts of triton.language are triton.language), or None."""
-    if name in _KNOWN:
+    if _known_module(name):
         return name
     if name.startswith("triton.language.extra.") and name.endswith(".libdevice"):
         return "triton.language.extra.libdevice"
