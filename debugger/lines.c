@@ -147,7 +147,7 @@ void dbg_ops_build(dbg_session *d)
             if (ir_ops[op->opc].props & P_TERMINATOR) oi->kind = OK_TERM;
             else if (op->opc == IR_LOAD) oi->kind = OK_LOAD;
             else if (op->opc == IR_STORE) oi->kind = OK_STORE;
-            else if (op->opc == IR_ATOMIC_RMW || op->opc == IR_ATOMIC_CAS) oi->kind = OK_ATOMIC;
+            else if (op->opc == IR_ATOMIC_RMW || op->opc == IR_ATOMIC_CAS || op->opc == IR_ATOMIC_POLL) oi->kind = OK_ATOMIC;
             if (oi->kind >= OK_LOAD) oi->flags |= OPF_MEM;
             if (op->loc < 0 || op->loc >= f->locs.n) continue;
             const ir_loc *lc = &f->locs.v[op->loc];

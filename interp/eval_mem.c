@@ -28,6 +28,9 @@
 #include "internal.h"
 
 #include <math.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <time.h>
 
 typedef struct faults {
     bool any;
@@ -813,6 +816,74 @@ static void eval_atomic(interp_prog *p, const ir_op *op)
     flush(p, &fs, ACC_ATOMIC, cas ? "atomic_cas" : rmw_opname[kind], vr->dt, esz, s->f->values.v[op->opnd[0]].type);
 }
 
+/* tt.atomic_poll (Triton 3.9 interpreter.py create_atomic_poll): each
+ * lane in order is read (atomically, acquire) until it equals its expected
+ * value, or until the timeout, counted from the op's start for all lanes,
+ * has passed; every lane is read at least once. A value no other program
+ * can write never comes when programs run one at a time (as in Triton's
+ * interpreter): after a second of polling a warning says so, and Ctrl-C
+ * stops the launch. */
+static void eval_poll(interp_prog *p, const ir_op *op)
+{
+    interp_session *s = p->s;
+    int64_t n = s->vi[op->res].numel;
+    int esz = s->vi[op->opnd[1]].esize;
+    for (int k = 0; k < op->nopnd; k++) interp_full(p, op->opnd[k]);
+    const uint64_t *ptr = interp_operand(p, op, 0, n);
+    const uint8_t *want = interp_operand(p, op, 1, n);
+    int64_t timeout = -1;
+    if (op->nopnd > 2) memcpy(&timeout, p->vals[op->opnd[2]], sizeof timeout);
+    uint8_t *out = interp_result(p, op, 0);
+    faults fs;
+    fs.any = false;
+    memset(fs.f, 0, sizeof fs.f);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool warned = false;
+    for (int64_t i = 0; i < n; i++) {
+        out[i] = 0;
+        uint64_t a = ptr[i];
+        int bi = interp_find_buf(s, a);
+        interp_buf *b = bi >= 0 ? &s->bufs[bi] : NULL;
+        int fk = lane_fault(b, a, esz);
+        if (fk >= 0) {
+            note(p, &fs, fk, i, a, fk == FK_OOB ? -1 : bi, 0, -1);
+            continue;
+        }
+        int64_t e = (int64_t)((a - b->base) >> b->eshift);
+        if (b->init && s->o.check_uninit && !sh_get(b->init, e)) note(p, &fs, FK_UNINIT, i, a, bi, 0, -1);
+        uint64_t x = 0, w = 0;
+        memcpy(&w, want + i * esz, (size_t)esz);
+        const void *h = b->host + (a - b->base);
+        for (;;) {
+            x = esz == 2 ? __atomic_load_n((const uint16_t *)h, __ATOMIC_ACQUIRE)
+              : esz == 4 ? __atomic_load_n((const uint32_t *)h, __ATOMIC_ACQUIRE)
+                         : __atomic_load_n((const uint64_t *)h, __ATOMIC_ACQUIRE);
+            if (x == w) break;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            int64_t ns = (int64_t)(t.tv_sec - t0.tv_sec) * 1000000000 + (t.tv_nsec - t0.tv_nsec);
+            if (timeout >= 0 && ns >= timeout) break;
+            if (TRAP_GET(s->interrupted)) break;      /* Ctrl-C: the executor unwinds at the next op */
+            if (!warned && ns >= 1000000000) {
+                warned = true;
+                pthread_mutex_lock(&s->rep_lock);     /* stderr: the report may be read only at the end */
+                fprintf(stderr, "warning: atomic_poll in program (%" PRId64 ", %" PRId64 ", %" PRId64 ") has waited "
+                        "1 s for element %" PRId64 " of %s to become %" PRId64 "%s; Ctrl-C stops the launch\n",
+                        p->pid[0], p->pid[1], p->pid[2], e, b->name, (int64_t)w,
+                        s->parallel ? "" : " (programs run one at a time: a value only a later program writes "
+                                           "never comes; --schedule parallel runs them side by side)");
+                interp_quote_loc(s->f, op->loc, stderr);
+                pthread_mutex_unlock(&s->rep_lock);
+            }
+            sched_yield();
+        }
+        out[i] = x == w;
+        shadow_write(p, b, bi, e, i, a, &fs, writer_of(s, b), false, NULL, op->loc, SH_ATOMIC, NULL);
+    }
+    p->synced = true;                        /* an acquire orders the program's later accesses */
+    flush(p, &fs, ACC_ATOMIC, "atomic_poll", s->vi[op->opnd[1]].dt, esz, s->f->values.v[op->opnd[0]].type);
+}
+
 /* ---- pointer arithmetic ---- */
 
 /* Lane i of an integer tile of element size esz, sign-extended (i1: 0/1). */
@@ -954,6 +1025,7 @@ void interp_eval_mem(interp_prog *p, const ir_op *op)
     case IR_STORE: eval_store(p, op); break;
     case IR_ATOMIC_RMW:
     case IR_ATOMIC_CAS: eval_atomic(p, op); break;
+    case IR_ATOMIC_POLL: eval_poll(p, op); break;
     default: die("interp_eval_mem: %s", ir_ops[op->opc].name);
     }
 }

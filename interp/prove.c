@@ -827,8 +827,9 @@ static void mem_op(pst *S, int region, int opi, const ir_op *op)
         set(S, op, top(S, op->loc, "a value returned by an atomic"));
         return;
     case IR_ATOMIC_CAS:
+    case IR_ATOMIC_POLL:
         check_access(S, region, opi, op, val(S, op, 0), NULL);
-        set(S, op, top(S, op->loc, "a value returned by an atomic"));
+        set(S, op, op->opc == IR_ATOMIC_POLL ? mask_unknown(S) : top(S, op->loc, "a value returned by an atomic"));
         return;
     }
 }
@@ -1109,7 +1110,7 @@ static const ir_op *run_region(pst *S, int32_t r)
             set(S, op, shape_op(S, op));
             break;
         case IR_ADDPTR: case IR_INT_TO_PTR: case IR_PTR_TO_INT:
-        case IR_LOAD: case IR_STORE: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS:
+        case IR_LOAD: case IR_STORE: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS: case IR_ATOMIC_POLL:
             mem_op(S, r, i, op);
             break;
         case IR_ADDI: case IR_SUBI: case IR_MULI: case IR_DIVSI: case IR_DIVUI: case IR_REMSI: case IR_REMUI:
@@ -1209,7 +1210,8 @@ bool prove_launch(const prove_input *in, prove_result *out)
             a->arg = -1;
             a->acc = op->opc == IR_LOAD ? 0 : op->opc == IR_STORE ? 1 : 2;
             a->opname = op->opc == IR_LOAD ? "load" : op->opc == IR_STORE ? "store"
-                      : op->opc == IR_ATOMIC_CAS ? "atomic_cas" : rmw_name((int)op->attr[0]);
+                      : op->opc == IR_ATOMIC_CAS ? "atomic_cas" : op->opc == IR_ATOMIC_POLL ? "atomic_poll"
+                      : rmw_name((int)op->attr[0]);
             a->status = PROVE_PROVED;
         }
     }

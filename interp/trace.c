@@ -40,6 +40,7 @@ void interp_trace_access(interp_prog *p, const ir_op *op)
         kmask = 2;
         break;
     case IR_ATOMIC_CAS:
+    case IR_ATOMIC_POLL:
         a.kind = INTERP_ACC_ATOMIC;
         a.n = s->vi[op->res].numel;
         a.esize = s->vi[op->res].esize;

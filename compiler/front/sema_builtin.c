@@ -751,6 +751,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     }
     case B_ATOMIC_LOAD: case B_ATOMIC_STORE:
         return sema_builtin_atomic_load_store(S, p, id, &B);
+    case B_ATOMIC_POLL:
+        return sema_builtin_atomic_poll(S, p, &B);
     case B_ATOMIC_ADD: case B_ATOMIC_MAX: case B_ATOMIC_MIN: case B_ATOMIC_AND:
     case B_ATOMIC_OR: case B_ATOMIC_XOR: case B_ATOMIC_XCHG: case B_ATOMIC_CAS:
         return sema_builtin_atomic(S, p, id, &B);

@@ -113,6 +113,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(AGGREGATE_REPLACE, "aggregate_replace", "instance", IN_TL)   /* core.py (3.8+): instance, **changes */ \
     X(ATOMIC_LOAD, "atomic_load", "pointer,mask,sem,scope", IN_TL | IN_METHOD) \
     X(ATOMIC_STORE, "atomic_store", "pointer,val,mask,sem,scope", IN_TL | IN_METHOD) \
+    X(ATOMIC_POLL, "atomic_poll", "pointer,expected_value,sem,scope,timeout_ns", IN_TL | IN_METHOD) \
     X(LOGICAL_OR, "logical_or", "input,other", IN_METHOD) \
     X(GATHER, "gather", "src,index,axis", IN_TL | IN_METHOD) \
     X(HISTOGRAM, "histogram", "input,num_bins,mask", IN_TL | IN_METHOD) \
@@ -201,6 +202,7 @@ sval sema_builtin_load(sema *S, src_pos p, const bargs *B);                /* se
 void sema_builtin_store(sema *S, src_pos p, const bargs *B);
 sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B);
 sval sema_builtin_atomic_load_store(sema *S, src_pos p, int id, const bargs *B);
+sval sema_builtin_atomic_poll(sema *S, src_pos p, const bargs *B);
 /* sema_reduce.c: reductions and scans; call is the call node (for inlining
  * a combine_fn; may be NULL for builtins that take none) */
 sval sema_builtin_reduce(sema *S, src_pos p, node *call, int id, const bargs *B);

@@ -199,6 +199,31 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
     return r;
 }
 
+/* The sem and scope arguments of Triton 3.9's atomic_load, atomic_store
+ * and atomic_poll (semantic.py _str_to_sem, _str_to_scope; None takes
+ * dflt and "gpu"); each allows only dflt and relaxed. */
+static void sem_scope(sema *S, src_pos p, const bargs *B, const char *name, int64_t dflt, int64_t *sem, int64_t *scope)
+{
+    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
+    static const char *const scopes[] = { "gpu", "cta", "sys" };
+    *sem = dflt;
+    *scope = SCOPE_GPU;
+    if (sema_arg_has(B, "sem") && sema_arg(B, "sem").k != V_NONE) {
+        sval sv = sema_arg(B, "sem");
+        if (sv.k != V_STR) sema_error(S, p, "sem must be a string");
+        for (*sem = 0; *sem < 4 && strcmp(sems[*sem], sv.s); (*sem)++) {}
+        if (*sem == 4) sema_error(S, p, "Memory semantic %s not supported", sv.s);
+    }
+    if (*sem != dflt && *sem != SEM_RELAXED)
+        sema_error(S, p, "%s only supports %s and relaxed semantics", name, sems[dflt]);
+    if (sema_arg_has(B, "scope") && sema_arg(B, "scope").k != V_NONE) {
+        sval sv = sema_arg(B, "scope");
+        if (sv.k != V_STR) sema_error(S, p, "scope must be a string");
+        for (*scope = 0; *scope < 3 && strcmp(scopes[*scope], sv.s); (*scope)++) {}
+        if (*scope == 3) sema_error(S, p, "Memory scope %s not supported", sv.s);
+    }
+}
+
 /* Triton 3.9's tl.atomic_load / tl.atomic_store (semantic.py atomic_load,
  * atomic_store): any integer or float element (int1 as int8); sem acquire
  * (load, default) or relaxed, release (store, default) or relaxed; scope
@@ -215,23 +240,8 @@ sval sema_builtin_atomic_load_store(sema *S, src_pos p, int id, const bargs *B)
     tt_dtype et = ptr.pt;
     if (!tt_dtype_is_int(et) && !tt_dtype_is_float(et))
         sema_error(S, p, "%s only supports integer and floating-point elements", name);
-    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
-    static const char *const scopes[] = { "gpu", "cta", "sys" };
-    int64_t sem = load ? SEM_ACQUIRE : SEM_RELEASE, scope = SCOPE_GPU;
-    if (sema_arg_has(B, "sem") && sema_arg(B, "sem").k != V_NONE) {
-        sval sv = sema_arg(B, "sem");
-        if (sv.k != V_STR) sema_error(S, p, "sem must be a string");
-        for (sem = 0; sem < 4 && strcmp(sems[sem], sv.s); sem++) {}
-        if (sem == 4) sema_error(S, p, "Memory semantic %s not supported", sv.s);
-    }
-    if (load ? (sem != SEM_ACQUIRE && sem != SEM_RELAXED) : (sem != SEM_RELEASE && sem != SEM_RELAXED))
-        sema_error(S, p, "%s only supports %s and relaxed semantics", name, load ? "acquire" : "release");
-    if (sema_arg_has(B, "scope") && sema_arg(B, "scope").k != V_NONE) {
-        sval sv = sema_arg(B, "scope");
-        if (sv.k != V_STR) sema_error(S, p, "scope must be a string");
-        for (scope = 0; scope < 3 && strcmp(scopes[scope], sv.s); scope++) {}
-        if (scope == 3) sema_error(S, p, "Memory scope %s not supported", sv.s);
-    }
+    int64_t sem, scope;
+    sem_scope(S, p, B, name, load ? SEM_ACQUIRE : SEM_RELEASE, &sem, &scope);
     const ir_type_info *pti = sv_shape(S, &ptr);
     int rank = pti->rank;
     int64_t shape[IR_MAX_RANK];
@@ -263,4 +273,46 @@ sval sema_builtin_atomic_load_store(sema *S, src_pos p, int id, const bargs *B)
     if (!load) return sv_none();
     if (et == TT_BOOL) return sema_cast(S, p, r, TT_BOOL, 0, false);
     return it == et ? r : sema_cast(S, p, r, et, 0, true);
+}
+
+/* Triton 3.9's tl.atomic_poll(pointer, expected_value, sem, scope,
+ * timeout_ns) (semantic.py atomic_poll): 16-, 32- or 64-bit integer
+ * elements; expected is cast to the element type and broadcast to the
+ * pointer's shape; sem acquire (default) or relaxed; timeout_ns a
+ * non-negative scalar integer or None (wait forever). The result is an
+ * int1 tile of the pointer's shape: true where the value was seen. */
+sval sema_builtin_atomic_poll(sema *S, src_pos p, const bargs *B)
+{
+    sval ptr = sema_arg_req(S, p, B, "pointer");
+    if (ptr.k != V_TENSOR || ptr.dt != TT_PTR)
+        sema_error(S, p, "Unsupported ptr type %s in `tl.atomic_poll`", sv_describe(S, &ptr));
+    tt_dtype et = ptr.pt;
+    int bits = tt_dtype_bits(et);
+    if (!tt_dtype_is_int(et) || et == TT_BOOL || (bits != 16 && bits != 32 && bits != 64))
+        sema_error(S, p, "atomic_poll only supports integer elements with width {16, 32, 64}");
+    int64_t sem, scope;
+    sem_scope(S, p, B, "atomic_poll", SEM_ACQUIRE, &sem, &scope);
+    const ir_type_info *pti = sv_shape(S, &ptr);
+    int rank = pti->rank;
+    int64_t shape[IR_MAX_RANK];
+    memcpy(shape, pti->shape, sizeof shape);
+    sval ex = sema_to_tensor(S, p, sema_arg_req(S, p, B, "expected_value"));
+    if (rank == 0 && sv_shape(S, &ex)->rank > 0)
+        sema_error(S, p, "Value argument cannot be block type if pointer argument is not a block");
+    ex = sema_broadcast_to(S, p, sema_cast(S, p, ex, et, 0, false), rank, shape);
+    ir_value ops[3] = { ptr.v, ex.v, -1 };
+    int n = 2;
+    if (sema_arg_has(B, "timeout_ns") && sema_arg(B, "timeout_ns").k != V_NONE) {
+        sval t = sema_arg(B, "timeout_ns");
+        if (t.k == V_INT && t.i < 0) sema_error(S, p, "atomic_poll timeout_ns must be non-negative");
+        t = sema_to_tensor(S, p, t);
+        if (sv_shape(S, &t)->rank > 0 || !tt_dtype_is_int(t.dt) || t.dt == TT_BOOL)
+            sema_error(S, p, "atomic_poll timeout_ns must be a scalar integer");
+        ops[n++] = sema_cast(S, p, t, TT_I64, 0, false).v;   /* Triton casts to uint64: same bits */
+    }
+    sema_setloc(S, p);
+    sval r = sema_emit(S, IR_ATOMIC_POLL, sema_type(TT_BOOL, 0, rank, shape), n, ops, TT_BOOL, 0);
+    ir_attr_set(ir_def(S->fn, r.v), "sem", sem);
+    ir_attr_set(ir_def(S->fn, r.v), "scope", scope);
+    return r;
 }

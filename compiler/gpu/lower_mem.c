@@ -289,8 +289,95 @@ static bool atom_spec(int rmw, ir_type et, char *buf, size_t n, char *cons)
     return true;
 }
 
+/* Each element of y (layout lay), computed by its owning thread, is given
+ * to every thread that holds a copy of it, through shared scratch memory
+ * (esz bytes an element, LLVM type lt). */
+static void owner_bcast(gctx *g, int lay, LLVMTypeRef lt, int64_t esz, gv *y)
+{
+    LLVMValueRef own = g_owner(g, lay);
+    const glayout *L = gl_get(g, lay);
+    int64_t numel = 1;
+    for (int d = 0; d < L->rank; d++) numel *= L->shape[d];
+    LLVMValueRef base = g_scratch(g, numel * esz);
+    LLVMValueRef lin = g_const_i32(g, 0);
+    int64_t stride = 1;
+    for (int d = L->rank - 1; d >= 0; d--) {
+        lin = LLVMBuildAdd(g->B, lin, LLVMBuildMul(g->B, g_lw_coord(g, lay, d), g_const_i32(g, stride), ""), "");
+        stride *= L->shape[d];
+    }
+    LLVMBasicBlockRef wb = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.bcast"),
+                      cont = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.cont");
+    LLVMValueRef *ptrs = arena_alloc(&g->mem, sizeof(LLVMValueRef) * (size_t)y->n);
+    for (int r = 0; r < y->n; r++) {
+        int64_t off = 0, st = 1;
+        for (int d = L->rank - 1; d >= 0; d--) {
+            off += gl_regcoord(L, r, d) * st;
+            st *= L->shape[d];
+        }
+        LLVMValueRef idx = LLVMBuildAdd(g->B, lin, g_const_i32(g, off), "");
+        ptrs[r] = LLVMBuildGEP2(g->B, lt, base, &idx, 1, "");
+    }
+    LLVMBuildCondBr(g->B, own, wb, cont);
+    LLVMPositionBuilderAtEnd(g->B, wb);
+    for (int r = 0; r < y->n; r++) LLVMBuildStore(g->B, y->r[r], ptrs[r]);
+    LLVMBuildBr(g->B, cont);
+    LLVMPositionBuilderAtEnd(g->B, cont);
+    g_barrier(g);
+    for (int r = 0; r < y->n; r++) y->r[r] = LLVMBuildLoad2(g->B, lt, ptrs[r], "");
+    g_barrier(g);
+}
+
+/* tt.atomic_poll: each owning thread spins on its elements in PTX (a load
+ * of the sem and scope, compared with the expected value; with a timeout,
+ * %globaltimer against the thread's start), then every thread gets the
+ * owners' results and the block waits for all polls (the barrier after
+ * the broadcast, or one of its own). */
+static void lower_poll(gctx *g, ir_op *op)
+{
+    int lay = g->vlay[op->res];
+    int bits = ir_type_bits(ir_type_elem(vtype(g, op->opnd[1])));
+    LLVMTypeRef wt = bits == 64 ? g->t_i64 : bits == 16 ? g->t_i16 : g->t_i32;
+    char cons_c = bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
+    gv ptr = g_convert(g, op->opnd[0], lay), want = g_convert(g, op->opnd[1], lay);
+    bool timed = op->nopnd > 2;
+    LLVMValueRef tmo = timed ? g_get(g, op->opnd[2]).r[0] : NULL;
+    LLVMValueRef own = g_owner(g, lay);
+    const char *sem = sem_str((int)op->attr[0]), *scope = scope_str((int)op->attr[1]);
+    char text[1024], cs[64];
+    snprintf(text, sizeof text,
+             "{\n\t.reg .pred %%pp<2>;\n\t.reg .b64 %%tt<2>;\n\t.reg .b%d %%vv;\n\t"
+             "mov.u32 $0, 0;\n\t@!$3 bra $$Lpoll_done_${:uid};\n\t%s"
+             "$$Lpoll_loop_${:uid}:\n\tld.%s.%s.global.b%d %%vv, [$1];\n\t"
+             "setp.eq.b%d %%pp0, %%vv, $2;\n\t@%%pp0 bra $$Lpoll_hit_${:uid};\n\t%s"
+             "bra.uni $$Lpoll_loop_${:uid};\n$$Lpoll_hit_${:uid}:\n\tmov.u32 $0, 1;\n"
+             "$$Lpoll_done_${:uid}:\n\t}",
+             bits, timed ? "mov.u64 %tt0, %globaltimer;\n\t" : "", sem, scope, bits, bits,
+             timed ? "mov.u64 %tt1, %globaltimer;\n\tsub.u64 %tt1, %tt1, %tt0;\n\t"
+                     "setp.ge.u64 %pp1, %tt1, $4;\n\t@%pp1 bra $$Lpoll_done_${:uid};\n\t" : "");
+    snprintf(cs, sizeof cs, "=&r,l,%c,b%s,~{memory}", cons_c, timed ? ",l" : "");
+    gv y = g_new(g, ptr.n, lay);
+    for (int r = 0; r < ptr.n; r++) {
+        LLVMValueRef x = want.r[r];
+        if (LLVMTypeOf(x) != wt) x = LLVMBuildBitCast(g->B, x, wt, "");
+        LLVMValueRef args[4] = { to_int_ptr(g, ptr.r[r]), x, own ? own : LLVMConstInt(g->t_i1, 1, 0), tmo };
+        y.r[r] = g_asm(g, g->t_i32, text, cs, args, timed ? 4 : 3, true);
+    }
+    if (own) owner_bcast(g, lay, g->t_i32, 4, &y);
+    else g_barrier(g);
+    LLVMTypeRef lt = g_type(g, ir_type_elem(vtype(g, op->res)));
+    for (int r = 0; r < y.n; r++) {
+        LLVMValueRef b = LLVMBuildICmp(g->B, LLVMIntNE, y.r[r], g_const_i32(g, 0), "");
+        y.r[r] = lt == g->t_i1 ? b : LLVMBuildZExt(g->B, b, lt, "");
+    }
+    g_set(g, op->res, y);
+}
+
 void g_lower_atomic(gctx *g, ir_op *op)
 {
+    if (op->opc == IR_ATOMIC_POLL) {
+        lower_poll(g, op);
+        return;
+    }
     ir_value res = op->res;
     int lay = g->vlay[res];
     bool cas = op->opc == IR_ATOMIC_CAS;
@@ -346,39 +433,6 @@ void g_lower_atomic(gctx *g, ir_op *op)
         if (wt != lt) out = LLVMBuildBitCast(g->B, out, lt, "");
         y.r[r] = out;
     }
-    /* every thread sees the owner's result */
-    if (own) {
-        const glayout *L = gl_get(g, lay);
-        int64_t numel = 1;
-        for (int d = 0; d < L->rank; d++) numel *= L->shape[d];
-        int64_t esz = ir_type_bits(et) / 8;
-        LLVMValueRef base = g_scratch(g, numel * esz);
-        LLVMValueRef lin = g_const_i32(g, 0);
-        int64_t stride = 1;
-        for (int d = L->rank - 1; d >= 0; d--) {
-            lin = LLVMBuildAdd(g->B, lin, LLVMBuildMul(g->B, g_lw_coord(g, lay, d), g_const_i32(g, stride), ""), "");
-            stride *= L->shape[d];
-        }
-        LLVMBasicBlockRef wb = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.bcast"),
-                          cont = LLVMAppendBasicBlockInContext(g->C, g->fn, "atom.cont");
-        LLVMValueRef *ptrs = arena_alloc(&g->mem, sizeof(LLVMValueRef) * (size_t)y.n);
-        for (int r = 0; r < y.n; r++) {
-            int64_t off = 0, st = 1;
-            for (int d = L->rank - 1; d >= 0; d--) {
-                off += gl_regcoord(L, r, d) * st;
-                st *= L->shape[d];
-            }
-            LLVMValueRef idx = LLVMBuildAdd(g->B, lin, g_const_i32(g, off), "");
-            ptrs[r] = LLVMBuildGEP2(g->B, lt, base, &idx, 1, "");
-        }
-        LLVMBuildCondBr(g->B, own, wb, cont);
-        LLVMPositionBuilderAtEnd(g->B, wb);
-        for (int r = 0; r < y.n; r++) LLVMBuildStore(g->B, y.r[r], ptrs[r]);
-        LLVMBuildBr(g->B, cont);
-        LLVMPositionBuilderAtEnd(g->B, cont);
-        g_barrier(g);
-        for (int r = 0; r < y.n; r++) y.r[r] = LLVMBuildLoad2(g->B, lt, ptrs[r], "");
-        g_barrier(g);
-    }
+    if (own) owner_bcast(g, lay, lt, ir_type_bits(et) / 8, &y);
     g_set(g, res, y);
 }

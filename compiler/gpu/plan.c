@@ -268,7 +268,7 @@ static void plan_op(gctx *g, ir_op *op)
         for (int k = 0; k < op->nres; k++) g->vlay[res + k] = pick;
         return;
     }
-    case IR_LOAD: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS:
+    case IR_LOAD: case IR_ATOMIC_RMW: case IR_ATOMIC_CAS: case IR_ATOMIC_POLL:
         g->vlay[res] = lay_of(g, op->opnd[0]);
         return;
     case IR_DOT: {
@@ -387,7 +387,8 @@ static int min_mem_bytes(gctx *g, int r, int cur)
     ir_region *rg = &g->f->regions.v[r];
     for (int i = 0; i < rg->nops; i++) {
         ir_op *op = &rg->ops[i];
-        if (op->opc == IR_LOAD || op->opc == IR_STORE || op->opc == IR_ATOMIC_RMW || op->opc == IR_ATOMIC_CAS) {
+        if (op->opc == IR_LOAD || op->opc == IR_STORE || op->opc == IR_ATOMIC_RMW || op->opc == IR_ATOMIC_CAS ||
+            op->opc == IR_ATOMIC_POLL) {
             const ir_type_info *ti = ir_type_get(ir_type_elem(g->f->values.v[op->opnd[0]].type));
             if (ti->elem == TT_PTR && ir_type_rank(g->f->values.v[op->opnd[0]].type) > 0) {
                 int b = ir_type_bits(ti->pointee) / 8;

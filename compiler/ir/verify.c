@@ -585,6 +585,16 @@ static bool check_types(verifier *V, const ir_op *op, int32_t region)
                     ts(T[1]), ts(T[2])) &&
                need(V, op, Rt == want, "result must be %s, got %s", ts(want), ts(Rt));
     }
+    case IR_ATOMIC_POLL: {
+        if (!need(V, op, is_ptr(T[0]), "operand 0 must be a pointer, got %s", ts(T[0]))) return false;
+        ir_type want = with_elem(T[0], pointee(T[0]));
+        int bits = ir_type_bits(pointee(T[0]));
+        return need(V, op, is_int(want) && (bits == 16 || bits == 32 || bits == 64),
+                    "the pointee must be a 16-, 32- or 64-bit integer, got %s", ts(want)) &&
+               need(V, op, T[1] == want, "expected must be %s, got %s", ts(want), ts(T[1])) &&
+               need(V, op, op->nopnd < 3 || T[2] == ir_scalar(TT_I64), "timeout must be i64, got %s", ts(T[2])) &&
+               need(V, op, Rt == i1_like(T[0]), "result must be %s, got %s", ts(i1_like(T[0])), ts(Rt));
+    }
     case IR_DOT: {
         const ir_type_info *a = ti(T[0]), *b = ti(T[1]), *c = ti(T[2]);
         int n = a->rank;

@@ -655,6 +655,45 @@ START_TEST(atomic_load_store_39)
 }
 END_TEST
 
+/* Triton 3.9 semantic.py atomic_poll / interpreter.py create_atomic_poll:
+ * true where the value equals the expected one (cast to the element type
+ * and broadcast); a timeout of 0 still reads every element once; 16-, 32-
+ * and 64-bit integers only, sem acquire or relaxed. */
+static void fill_poll(launch *l)
+{
+    int16_t *x = targ(l, "X")->data;
+    for (int i = 0; i < 16; i++) x[i] = (int16_t)(i % 5 - 2);
+}
+
+START_TEST(atomic_poll_39)
+{
+    static const char src[] = PRELUDE
+        "def k(X, Y, T):\n"
+        "    o = tl.arange(0, 16)\n"
+        "    hit = tl.atomic_poll(X + o, o % 3 - 1, timeout_ns=T, sem='relaxed', scope='cta')\n"
+        "    tl.store(Y + o, hit.to(tl.int32) + (X + 2).atomic_poll(0).to(tl.int32) * 2)\n";
+    launch l;
+    lrun(src, "X:*i16[16] Y:*i32[16] T:i64=0", &l, fill_poll);
+    const int32_t *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 16; i++)
+        ck_assert_msg(y[i] == (i % 5 - 2 == i % 3 - 1) + 2, "Y[%d] = %d", i, y[i]);
+    launch_free(&l);
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1)\n", "X:*i8[1]",
+               "atomic_poll only supports integer elements with width {16, 32, 64}");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1)\n", "X:*f32[1]",
+               "atomic_poll only supports integer elements with width {16, 32, 64}");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1, sem='release')\n", "X:*i32[1]",
+               "atomic_poll only supports acquire and relaxed semantics");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1, timeout_ns=-1)\n", "X:*i32[1]",
+               "atomic_poll timeout_ns must be non-negative");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1, timeout_ns=tl.arange(0, 4))\n", "X:*i32[1]",
+               "atomic_poll timeout_ns must be a scalar integer");
+    front_set_triton_version(8);
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1)\n", "X:*i32[1]", "tl.atomic_poll was added in Triton 3.9");
+    front_set_triton_version(-1);
+}
+END_TEST
+
 TCase *tc_lang39(void)
 {
     TCase *tc = tcase_create("lang39");
@@ -678,5 +717,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, expect_zero_38);
     tcase_add_test(tc, aggregates_38);
     tcase_add_test(tc, atomic_load_store_39);
+    tcase_add_test(tc, atomic_poll_39);
     return tc;
 }

@@ -90,6 +90,22 @@ def atomics(X, Y, N):
 
 
 @triton.jit
+def polls(F, C, X, OK, T):
+    # atomic_poll (3.9): program p waits for program p - 1's flag (the CTAs run side by
+    # side on the GPU, one after another in the interpreter); a tile with a timeout
+    pid = tl.program_id(0)
+    if pid > 0:
+        seen = tl.atomic_poll(F + pid - 1, 1)
+        tl.store(C + pid, seen.to(tl.int32) + tl.load(C + pid - 1))
+    else:
+        tl.store(C, 1)
+    tl.atomic_xchg(F + pid, 1)
+    r = tl.arange(0, 64)
+    ok = tl.atomic_poll(X + r, r % 3, timeout_ns=T, sem="relaxed")
+    tl.store(OK + pid * 64 + r, ok)
+
+
+@triton.jit
 def aggregates(X, Y, N):
     # @triton.aggregate (3.8): generated __init__ with defaults, inheritance, jit methods,
     # a tuple field carried by a runtime loop through tl.aggregate_replace

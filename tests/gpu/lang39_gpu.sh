@@ -27,5 +27,7 @@ launch syntax syntax --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg 
 launch numerics numerics --grid 1 --arg X=randn:f32[256] --arg I=arange:i16[16] --arg Y=zeros:f32[256] \
     --arg J=zeros:f16[16] --arg C=zeros:f32[256] --arg A=zeros:f16[256]
 launch atomics atomics --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg N=50
+launch polls polls --grid 8 --arg F=zeros:i32[8] --arg C=zeros:i32[8] --arg X=arange:i64[64] --arg OK=zeros:bool[512] \
+    --arg T=0
 launch aggregates aggregates --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg N=3
 exit $fail

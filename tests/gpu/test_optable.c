@@ -309,6 +309,7 @@ static const char custom_src[] =
     "    if pid == nprog - 1:\n"
     "        tl.atomic_add(out_ptr + offs, 1.0)\n"
     "        tl.atomic_cas(iout_ptr + offs, bits * 0, iv)\n"
+    "        tl.atomic_poll(iout_ptr + offs, iv, timeout_ns=0)\n"
     "    tl.debug_barrier()\n"
     "    cs = tl.associative_scan(x, 0, add1)\n"
     "    lo, hi = tl.split(tl.join(x, cs))\n"
