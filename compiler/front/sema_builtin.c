@@ -571,6 +571,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         ir_attr_set(ir_def(S->fn, res.v), "precision", prec);
         return res;
     }
+    case B_DOT_SCALED:
+        return sema_builtin_dot_scaled(S, p, &B);
     case B_TRANS:
     case B_PERMUTE: {
         sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "input"), "input");

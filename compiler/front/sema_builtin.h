@@ -57,6 +57,7 @@ enum { IN_TL = 1, IN_MATH = 2, IN_PY = 4, IN_METHOD = 8, IN_TRITON = 16, IN_LIBD
     X(FDIV, "fdiv", "x,y,ieee_rounding,approx", IN_TL | IN_MATH) \
     X(SQRT_RN, "sqrt_rn", "x", IN_TL | IN_MATH | IN_METHOD) \
     X(DOT, "dot", "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", IN_TL) \
+    X(DOT_SCALED, "dot_scaled", "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc,fast_math,lhs_k_pack,rhs_k_pack,out_dtype", IN_TL) \
     X(TRANS, "trans", "input,*dims", IN_TL | IN_METHOD) \
     X(PERMUTE, "permute", "input,*dims", IN_TL | IN_METHOD) \
     X(RESHAPE, "reshape", "input,*shape,can_reorder", IN_TL | IN_METHOD) \
@@ -216,5 +217,7 @@ sval sema_builtin_debug(sema *S, src_pos p, int id, const bargs *B);
  * unwrapped values at compile time, to stdout (code_generator's
  * static_executor(print)); tensors as Triton's tensor.__str__. */
 void sema_static_print(sema *S, src_pos p, const bargs *B);
+/* sema_dot_scaled.c: tl.dot_scaled as upcasts, scales and a tt.dot */
+sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B);
 
 #endif

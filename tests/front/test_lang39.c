@@ -525,6 +525,94 @@ START_TEST(dot_follows_acc_from_38)
 }
 END_TEST
 
+/* core.py/semantic.py dot_scaled (3.6-3.9; interpreter.py create_dot_scaled
+ * from 3.8): e2m1 x e2m1 with E8M0 scales, decomposed in the front end
+ * (sema_dot_scaled.c) into unpacking, bfloat16 upcasts, scale products and
+ * one tt.dot. The result against a C reference from the e2m1 table; byte
+ * 255 makes its row NaN; Triton's messages for a wrong format, a wrong
+ * scale dtype and a wrong scale shape. */
+static void fill_mx(launch *l)
+{
+    uint8_t *a = targ(l, "A")->data, *b = targ(l, "B")->data, *sa = targ(l, "SA")->data, *sb = targ(l, "SB")->data;
+    for (int i = 0; i < 16 * 32; i++) a[i] = (uint8_t)(i * 37 + 11), b[i] = (uint8_t)(i * 53 + 5);
+    for (int i = 0; i < 16 * 2; i++) sa[i] = (uint8_t)(124 + i % 7), sb[i] = (uint8_t)(125 + i % 5);
+    sa[3 * 2 + 1] = 255;   /* row 3: NaN */
+}
+
+static double e2m1(int nib)
+{
+    static const double t[8] = { 0, 0.5, 1, 1.5, 2, 3, 4, 6 };
+    return (nib & 8 ? -1 : 1) * t[nib & 7];
+}
+
+START_TEST(dot_scaled_mxfp4)
+{
+    static const char src[] = PRELUDE
+        "def k(A, SA, B, SB, O):\n"
+        "    r = tl.arange(0, 16)\n"
+        "    h = tl.arange(0, 32)\n"
+        "    s = tl.arange(0, 2)\n"
+        "    a = tl.load(A + r[:, None] * 32 + h[None, :])\n"
+        "    b = tl.load(B + h[:, None] * 16 + r[None, :])\n"
+        "    sa = tl.load(SA + r[:, None] * 2 + s[None, :])\n"
+        "    sb = tl.load(SB + r[:, None] * 2 + s[None, :])\n"
+        "    tl.store(O + r[:, None] * 16 + r[None, :], tl.dot_scaled(a, sa, 'e2m1', b, sb, 'e2m1'))\n";
+    const char *spec = "A:*u8[512] SA:*u8[32] B:*u8[512] SB:*u8[32] O:*f32[256]";
+    ir_func *f = compile_ok(src, "k", spec);
+    ck_assert_int_eq(count_ops(f, IR_DOT), 1);
+    ir_op *d = find_op(f, IR_DOT, 0);
+    ck_assert_str_eq(vtype(f, d->opnd[0]), "tensor<16x64xbf16>");
+    ck_assert_str_eq(vtype(f, d->opnd[1]), "tensor<64x16xbf16>");
+    ck_assert_int_eq(count_ops(f, IR_JOIN), 2);
+    ir_func_free(f);
+    launch l;
+    lrun(src, spec, &l, fill_mx);
+    const uint8_t *a = targ(&l, "A")->data, *b = targ(&l, "B")->data, *sa = targ(&l, "SA")->data,
+                  *sb = targ(&l, "SB")->data;
+    const float *o = targ(&l, "O")->data;
+    for (int m = 0; m < 16; m++)
+        for (int n = 0; n < 16; n++) {
+            double ref = 0, mag = 0;
+            for (int k = 0; k < 64; k++) {
+                double x = e2m1(a[m * 32 + k / 2] >> (k % 2 * 4) & 15) * ldexp(1, sa[m * 2 + k / 32] - 127);
+                double y = e2m1(b[(k / 2) * 16 + n] >> (k % 2 * 4) & 15) * ldexp(1, sb[n * 2 + k / 32] - 127);
+                if (sa[m * 2 + k / 32] == 255) x = NAN;
+                ref += x * y, mag += fabs(x * y);
+            }
+            if (m == 3) ck_assert_msg(isnan(o[m * 16 + n]), "O[3][%d] = %g, want NaN", n, o[m * 16 + n]);
+            else ck_assert_msg(fabs(o[m * 16 + n] - ref) <= 1e-6 * mag, "O[%d][%d] = %.9g, want %.9g", m, n, o[m * 16 + n], ref);
+        }
+    launch_free(&l);
+    static const char fmt[] = PRELUDE
+        "def k(A, O):\n"
+        "    r = tl.arange(0, 32)\n"
+        "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
+        "    o = tl.dot_scaled(a, None, 'e3m1', a, None, 'e4m3')\n";
+    expect_err(fmt, "A:*u8[1024] O:*f32[1024]", "k.py:7:12: error: ValueError: Invalid float format: e3m1.");
+    static const char pack[] = PRELUDE
+        "def k(A, O):\n"
+        "    r = tl.arange(0, 32)\n"
+        "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
+        "    o = tl.dot_scaled(a, None, 'e2m1', a, None, 'e4m3')\n";
+    expect_err(pack, "A:*u8[1024] O:*f32[1024]",
+               "k.py:7:12: error: Reduction dimension should pack the same number of elements; (lhs: [32, 32] vs rhs: [32, 32])");
+    static const char scale[] = PRELUDE
+        "def k(A, S, O):\n"
+        "    r = tl.arange(0, 32)\n"
+        "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
+        "    s = tl.load(S + r[:, None] + tl.arange(0, 1)[None, :])\n"
+        "    o = tl.dot_scaled(a, s, 'e4m3', a, s, 'e4m3')\n";
+    expect_err(scale, "A:*u8[1024] S:*f32[32] O:*f32[1024]", "k.py:8:12: error: lhs_scale must be a uint8 tensor of E8M0 exponents");
+    static const char shape[] = PRELUDE
+        "def k(A, S, O):\n"
+        "    r = tl.arange(0, 32)\n"
+        "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
+        "    s = tl.load(S + tl.arange(0, 16)[:, None] + tl.arange(0, 1)[None, :])\n"
+        "    o = tl.dot_scaled(a, None, 'e4m3', a, s, 'e4m3')\n";
+    expect_err(shape, "A:*u8[1024] S:*u8[32] O:*f32[1024]", "rhs_scale must be a tensor of shape [..., 32, 1]. Got [16, 1]");
+}
+END_TEST
+
 /* core.py expect_zero (3.8+): x itself; under debug a device_assert. */
 START_TEST(expect_zero_38)
 {
@@ -714,6 +802,7 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, scan_dtypes_39);
     tcase_add_test(tc, fdiv_approx_39);
     tcase_add_test(tc, dot_follows_acc_from_38);
+    tcase_add_test(tc, dot_scaled_mxfp4);
     tcase_add_test(tc, expect_zero_38);
     tcase_add_test(tc, aggregates_38);
     tcase_add_test(tc, atomic_load_store_39);
