@@ -4,9 +4,13 @@
  * The input is viewed as [outer, R, inner] with R the reduced axis; each
  * output element combines its R inputs in index order starting from the
  * first (no identity element), so float sums are reproducible:
- *   add       ints wrap; floats accumulate in the element type (f16/bf16
- *             are added in f32 and rounded to the type after every step,
- *             as Triton does not promote floats for sum)
+ *   add       ints wrap; f32/f64 accumulate in their type; f16/bf16 in
+ *             f32, rounded to the type once at the end: Triton adds them
+ *             in the element type, but in a tree (a few roundings deep)
+ *             whose order depends on the layout; one rounding of the f32
+ *             sum stays within those few roundings of the GPU's result and
+ *             near numpy's pairwise sum (Triton's interpreter), where
+ *             rounding at every step in index order drifts by O(R) ulps
  *   max/min   floats ignore NaN (NaN only when all inputs are NaN), -0 < +0;
  *             ints signed (umax/umin unsigned)
  *   argmax... the index (result type) of the first maximum/minimum; NaN
@@ -49,8 +53,6 @@ typedef struct red_shape { int64_t outer, R, inner; } red_shape;
 
 #define ID(x) (x)
 #define ADD(a, b) ((a) + (b))
-#define H_ADD(a, b) interp_h2f(interp_f2h((a) + (b)))
-#define BF_ADD(a, b) interp_bf2f(interp_f2bf((a) + (b)))
 #define XOR(a, b) ((a) ^ (b))
 #define OR(a, b) ((a) | (b))
 #define AND(a, b) ((a) & (b))
@@ -64,8 +66,8 @@ typedef struct red_shape { int64_t outer, R, inner; } red_shape;
 
 DEF_RED(sum_f32, float, float, ID, ID, ADD)
 DEF_RED(sum_f64, double, double, ID, ID, ADD)
-DEF_RED(sum_f16, uint16_t, float, interp_h2f, interp_f2h, H_ADD)
-DEF_RED(sum_bf16, uint16_t, float, interp_bf2f, interp_f2bf, BF_ADD)
+DEF_RED(sum_f16, uint16_t, float, interp_h2f, interp_f2h, ADD)
+DEF_RED(sum_bf16, uint16_t, float, interp_bf2f, interp_f2bf, ADD)
 DEF_RED(max_f32, float, float, ID, ID, FMAX)
 DEF_RED(max_f64, double, double, ID, ID, FMAX)
 DEF_RED(max_f16, uint16_t, float, interp_h2f, interp_f2h, FMAX)
