@@ -199,7 +199,7 @@ int tritium_launch_extra(tritium_launch *L, const char *name, int dtype, void *d
 
 int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *data, void *storage,
                         int64_t storage_bytes, int rank, const int64_t *shape, const int64_t *strides,
-                        const int64_t *block_shape, int padding_nan)
+                        const int64_t *block_shape, int flags)
 {
     int esize = check_storage(name, dtype, data, storage, storage_bytes);
     if (esize < 0) return -1;
@@ -222,14 +222,25 @@ int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *da
             return -1;
         }
     }
-    if (padding_nan && !tt_dtype_is_float((tt_dtype)dtype)) {
+    if (flags & ~(TRITIUM_DESC_PADDING_NAN | TRITIUM_DESC_ROUND_TF32)) {
+        api_fail("tritium: error: tensor descriptor '%s': unknown flags 0x%x", nm, (unsigned)flags);
+        return -1;
+    }
+    if ((flags & TRITIUM_DESC_PADDING_NAN) && !tt_dtype_is_float((tt_dtype)dtype)) {
         api_fail("tritium: error: tensor descriptor '%s': padding=\"nan\" needs a floating-point tensor", nm);
+        return -1;
+    }
+    /* tools/tensor_descriptor.py __post_init__ (Triton 3.7+) */
+    if ((flags & TRITIUM_DESC_ROUND_TF32) && dtype != TRITIUM_F32) {
+        api_fail("tritium: error: tensor descriptor '%s': round_f32_to_tf32 is only supported for float32 tensors, "
+                 "not %s", nm, tt_dtype_triton_name((tt_dtype)dtype));
         return -1;
     }
     api_value *v = add_value(L, name, false, false);
     if (!v) return -1;
     v->arg.desc_rank = rank;
-    v->arg.desc_nan = padding_nan != 0;
+    v->arg.desc_nan = (flags & TRITIUM_DESC_PADDING_NAN) != 0;
+    v->arg.desc_tf32 = (flags & TRITIUM_DESC_ROUND_TF32) != 0;
     for (int d = 0; d < rank; d++) {
         v->arg.desc_block[d] = block_shape[d];
         v->dshape[d] = shape[d];
@@ -436,8 +447,8 @@ static char *spec_key(const tritium_launch *L)
         sb_printf(&b, "|%s:%c%d", a->name, a->kind == ARG_TENSOR ? 't' : a->kind == ARG_INT ? 'i' : 'f',
                   a->kind == ARG_TENSOR ? (int)a->tensor->dtype : (int)a->dtype);
         if (a->kind == ARG_INT && a->i == 1) sb_puts(&b, "=1");   /* the front end may specialize it */
-        if (a->desc_rank) {                                        /* a descriptor's block and padding */
-            sb_printf(&b, "desc%s", a->desc_nan ? "nan" : "");
+        if (a->desc_rank) {                              /* a descriptor's block, padding and rounding */
+            sb_printf(&b, "desc%s%s", a->desc_nan ? "nan" : "", a->desc_tf32 ? "tf32" : "");
             for (int d = 0; d < a->desc_rank; d++) sb_printf(&b, ",%lld", (long long)a->desc_block[d]);
         }
     }

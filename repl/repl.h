@@ -55,13 +55,14 @@ typedef struct repl_value {
      * TT_DTYPE_COUNT */
     char *path;
     /* VAL_DESC: desc(X, block=[B0, ...][, shape=[...]][, strides=[...]]
-     * [, padding="nan"]): items[0] = X, the block in rank/dims (constant
+     * [, padding="nan"][, round_f32_to_tf32=True]): items[0] = X, the block in rank/dims (constant
      * expressions), shape and strides (expressions, nd each; 0: X's shape,
      * row-major). VAL_PTRS: ptrs(A, B, ...): items = the tensor names. */
     char **items; int nitems;
     char *dshape[TT_MAX_RANK], *dstrides[TT_MAX_RANK];
     int nshape, nstrides;
     bool pad_nan;
+    bool tf32;                     /* round_f32_to_tf32=True (Triton 3.7+) */
 } repl_value;
 
 /* One `--save NAME=FILE.npy` or `--expect NAME=FILE.npy[,rtol=R][,atol=A]`. */

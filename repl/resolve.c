@@ -364,6 +364,7 @@ static bool resolve_desc(resolver *r, int i, const repl_value *v)
     a->offset = x->offset;
     a->desc_rank = rank;
     a->desc_nan = v->pad_nan;
+    a->desc_tf32 = v->tf32;
     r->hv[i] = (hostval){ .kind = HV_TENSOR, .t = t };
     if (v->nshape && v->nshape != rank) return rerr("%s %s: shape= has %d dimensions, block= %d", o, v->name, v->nshape, rank);
     if (v->nstrides && v->nstrides != rank)
@@ -414,6 +415,8 @@ static bool resolve_desc(resolver *r, int i, const repl_value *v)
         return rerr("%s %s: the base of a TensorDescriptor must be 16-byte aligned", o, v->name);
     if (v->pad_nan && !tt_dtype_is_float(t->dtype))
         return rerr("%s %s: padding=\"nan\" needs a floating-point tensor", o, v->name);
+    if (v->tf32 && t->dtype != TT_F32)      /* tools/tensor_descriptor.py __post_init__ (Triton 3.7+) */
+        return rerr("%s %s: round_f32_to_tf32 is only supported for float32 tensors", o, v->name);
     return true;
 }
 

@@ -296,7 +296,7 @@ static bool parse_list(const pstate *ps, const char *opt, const repl_value *v, c
 }
 
 /* desc := 'desc(' NAME ',' 'block=' LIST [',' 'shape=' LIST] [',' 'strides=' LIST]
- *         [',' 'padding=' ("zero"|"nan")] ')'
+ *         [',' 'padding=' ("zero"|"nan")] [',' 'round_f32_to_tf32=' ("True"|"False"|1|0)] ')'
  * ptrs := 'ptrs(' NAME (',' NAME)* ')'        (p points at the '(') */
 static bool parse_desc_ptrs(const pstate *ps, const char *opt, repl_value *v, const char *t, const char *p)
 {
@@ -340,8 +340,13 @@ static bool parse_desc_ptrs(const pstate *ps, const char *opt, repl_value *v, co
             if (vl >= 2 && (val[0] == '"' || val[0] == '\'') && val[vl - 1] == val[0]) { val[vl - 1] = 0; val++; }
             if (!strcmp(val, "nan")) v->pad_nan = true;
             else if (strcmp(val, "zero")) ok = perr(ps, "%s %s: padding must be \"zero\" or \"nan\", got '%s'", opt, v->name, val);
+        } else if (!strcmp(key, "round_f32_to_tf32")) {
+            if (!strcmp(val, "True") || !strcmp(val, "true") || !strcmp(val, "1")) v->tf32 = true;
+            else if (!strcmp(val, "False") || !strcmp(val, "false") || !strcmp(val, "0")) v->tf32 = false;
+            else ok = perr(ps, "%s %s: round_f32_to_tf32 must be True or False, got '%s'", opt, v->name, val);
         } else {
-            ok = perr(ps, "%s %s: desc() has no setting '%s' (expected block=, shape=, strides=, padding=)", opt, v->name, key);
+            ok = perr(ps, "%s %s: desc() has no setting '%s' (expected block=, shape=, strides=, padding=, "
+                      "round_f32_to_tf32=)", opt, v->name, key);
         }
     }
     if (ok && is_desc && !nb) ok = perr(ps, "%s %s: desc() needs a block shape, as in desc(%s, block=[64, 64])", opt, v->name,

@@ -146,7 +146,8 @@ typedef enum {
     V_BLOCKPTR,              /* tl.make_block_ptr: i = rank; items = base, shape[i] (i64), strides[i] (i64),
                               * offsets[i] (i32) as tensors, then block_shape[i] as V_INT */
     V_TDESC,                 /* tl.make_tensor_descriptor: laid out as a block pointer at offset 0;
-                              * s = the padding option ("zero" or "nan") */
+                              * s = the padding option ("zero" or "nan"); n = 1: a host
+                              * TensorDescriptor(round_f32_to_tf32=True), whose loads round to tf32 */
 } vkind;
 
 typedef struct sval sval;

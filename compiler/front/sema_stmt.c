@@ -295,7 +295,7 @@ static bool same_bp(const sval *a, const sval *b)
     int r = (int)a->i;
     for (int d = 0; d < r; d++)
         if (a->items[1 + 3 * r + d].i != b->items[1 + 3 * r + d].i) return false;
-    return a->k != V_TDESC || !strcmp(a->s, b->s);
+    return a->k != V_TDESC || (!strcmp(a->s, b->s) && a->n == b->n);
 }
 
 static int leaf_count(sema *S, src_pos p, const char *name, sval v);
@@ -1212,13 +1212,17 @@ static const ntclass *arg_class(sema *S, src_pos pos, const char *pname, const c
     return k;
 }
 
+static sval host_desc(sema *S, src_pos pos, const char *name, const launch *l, int k);
+
 /* A tuple parameter (runtime/jit.py specializes each element): the launch
  * gives its elements as NAME[0], NAME[1], ... (nested: NAME[0][1]), as the
  * launch spec's `--arg T='(x, y)'` and the Python entry point do, and may
  * give NAME itself as a CONST_TUPLE (its length, for empty tuples, and a
  * named tuple's class). Each element is specialized like a parameter of its
- * own (None and 1 become constexprs). False when the launch has no element
- * of `name`. */
+ * own (None and 1 become constexprs; a host TensorDescriptor element
+ * "T[k]" and the integers "T[k].shape[d]", "T[k].strides[d]" after it are
+ * one descriptor, as for a parameter: host_desc). False when the launch has
+ * no element of `name`. */
 static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launch *l, const char *name, int depth,
                         sval *out)
 {
@@ -1251,7 +1255,8 @@ static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launc
         const launch_const *c = find_const(l, en);
         for (int j = 0; j < l->nargs; j++)
             if (!strcmp(l->args[j].name, en)) a = &l->args[j];
-        if (a) t.items[k] = runtime_arg(S, fp, a, en);
+        if (a && a->kind == ARG_TENSOR && a->desc_rank > 0) t.items[k] = host_desc(S, pos, en, l, (int)(a - l->args));
+        else if (a) t.items[k] = runtime_arg(S, fp, a, en);
         else if (c && c->kind != CONST_TUPLE) t.items[k] = sema_const_value(S, pos, c);
         else if (!tuple_param(S, pos, fp, l, en, depth + 1, &t.items[k]))
             sema_error(S, pos, "tuple parameter '%s' has no element %d (the launch gives elements up to %s[%lld])", name,
@@ -1261,23 +1266,25 @@ static bool tuple_param(sema *S, src_pos pos, const front_param *fp, const launc
     return true;
 }
 
-/* A host TensorDescriptor parameter: launch argument k (its base) and the
- * 2 * rank integers after it become kernel arguments NAME, NAME.shape[d]
- * (i32) and NAME.strides[d] (i64), as Triton 3.6 expands them
- * (core.py tensor_descriptor_type._unflatten_ir: handle, shape, strides);
- * the kernel sees the descriptor tl.make_tensor_descriptor would make from
- * them. The last stride is the constant 1 (TensorDescriptor.__post_init__
- * asserts it). */
-static sval host_desc(sema *S, const param *pa, const launch *l, int k)
+/* A host TensorDescriptor parameter or tuple element `name` (at pos):
+ * launch argument k (its base) and the 2 * rank integers after it become
+ * kernel arguments NAME, NAME.shape[d] (i32) and NAME.strides[d] (i64), as
+ * Triton 3.6 expands them (core.py tensor_descriptor_type._unflatten_ir:
+ * handle, shape, strides; a tuple's elements in order, jit.py); the kernel
+ * sees the descriptor tl.make_tensor_descriptor would make from them. The
+ * last stride is the constant 1 (TensorDescriptor.__post_init__ asserts
+ * it). round_f32_to_tf32 (Triton 3.7+) marks it (V_TDESC's n): its loads
+ * round to tf32 (sema_tdesc.c). */
+static sval host_desc(sema *S, src_pos pos, const char *name, const launch *l, int k)
 {
     const launch_arg *a = &l->args[k];
     int rank = a->desc_rank;
     if (rank > TT_MAX_DESC_RANK)   /* tools/tensor_descriptor.py __post_init__: "rank cannot be more than 5" */
-        sema_error(S, pa->pos, "tensor descriptor '%s': rank %d, but a TensorDescriptor has at most %d dims", pa->name,
+        sema_error(S, pos, "tensor descriptor '%s': rank %d, but a TensorDescriptor has at most %d dims", name,
                    rank, TT_MAX_DESC_RANK);
-    if (k + 2 * rank >= l->nargs) die("launch: descriptor '%s' lacks its shape and strides", pa->name);
+    if (k + 2 * rank >= l->nargs) die("launch: descriptor '%s' lacks its shape and strides", name);
     tt_dtype et = a->tensor->dtype;
-    sval base = sv_tensor(ir_add_arg(S->fn, pa->name, ir_ptr(ir_scalar(et)), et, true), TT_PTR, et);
+    sval base = sv_tensor(ir_add_arg(S->fn, name, ir_ptr(ir_scalar(et)), et, true), TT_PTR, et);
     sval tup[3];
     for (int t = 0; t < 3; t++) {
         tup[t] = (sval){ .k = V_TUPLE, .n = rank, .v = -1 };
@@ -1285,21 +1292,24 @@ static sval host_desc(sema *S, const param *pa, const launch *l, int k)
     }
     for (int d = 0; d < 2 * rank; d++) {
         const launch_arg *x = &l->args[k + 1 + d];
-        if (x->kind != ARG_INT) die("launch: descriptor '%s': argument %d is not an integer", pa->name, k + 1 + d);
+        if (x->kind != ARG_INT) die("launch: descriptor '%s': argument %d is not an integer", name, k + 1 + d);
         tt_dtype dt = d < rank ? TT_I32 : TT_I64;
         char nm[256];
-        snprintf(nm, sizeof nm, "%s.%s[%d]", pa->name, d < rank ? "shape" : "strides", d % rank);
+        snprintf(nm, sizeof nm, "%s.%s[%d]", name, d < rank ? "shape" : "strides", d % rank);
         sval v = sv_tensor(ir_add_arg(S->fn, nm, ir_scalar(dt), dt, false), dt, 0);
         tup[d < rank ? 0 : 1].items[d % rank] = d == 2 * rank - 1 ? sv_int(1) : v;
     }
     for (int d = 0; d < rank; d++) tup[2].items[d] = sv_int(a->desc_block[d]);
     sval pad = { .k = V_STR, .s = a->desc_nan ? "nan" : "zero", .v = -1 };
-    src_pos p = pa->pos;
     for (int d = 0; d < rank; d++)
         if (a->desc_block[d] <= 0 || (a->desc_block[d] & (a->desc_block[d] - 1)))
-            sema_error(S, p, "tensor descriptor '%s': block_shape[%d] = %lld is not a power of two", pa->name, d,
+            sema_error(S, pos, "tensor descriptor '%s': block_shape[%d] = %lld is not a power of two", name, d,
                        (long long)a->desc_block[d]);
-    return sema_make_tensor_desc(S, p, base, tup[0], tup[1], tup[2], pad);
+    if (a->desc_tf32 && et != TT_F32)   /* tools/tensor_descriptor.py __post_init__ (Triton 3.7+) */
+        sema_error(S, pos, "tensor descriptor '%s': round_f32_to_tf32 is only supported for float32 tensors", name);
+    sval d = sema_make_tensor_desc(S, pos, base, tup[0], tup[1], tup[2], pad);
+    d.n = a->desc_tf32;
+    return d;
 }
 
 ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
@@ -1384,7 +1394,7 @@ ir_func *front_compile(front_module *m, const char *kernel, const launch *l)
             if (c) sema_error(&S, pa->pos, "'%s' is a runtime parameter; pass it with --arg %s=..., not --const", pa->name, pa->name);
             sema_error(&S, pa->pos, "runtime parameter '%s' has no value; pass --arg %s=...", pa->name, pa->name);
         }
-        if (a->kind == ARG_TENSOR && a->desc_rank > 0) v = host_desc(&S, pa, l, (int)(a - l->args));
+        if (a->kind == ARG_TENSOR && a->desc_rank > 0) v = host_desc(&S, pa->pos, pa->name, l, (int)(a - l->args));
         else v = runtime_arg(&S, fp, a, pa->name);
         sema_bind(&S, pa->name, v);
     }

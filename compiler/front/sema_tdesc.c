@@ -148,6 +148,30 @@ static sval block_value(sema *S, src_pos p, const char *fn, sval desc, sval v, b
     return v;
 }
 
+/* What a load through a descriptor made with round_f32_to_tf32=True
+ * (Triton 3.7+, V_TDESC's n) gives: x (fp32) rounded to tf32, nearest-even
+ * at 10 mantissa bits, Inf and NaN unchanged, in integer ops on its bits, as
+ * Triton 3.9's interpreter does it (runtime/interpreter.py
+ * _round_f32_to_tf32; RewriteTensorDescriptorToPointer emits the same, and
+ * TMA with a TFLOAT32 map rounds so):
+ *   special = (bits & 0x7F800000) == 0x7F800000
+ *   rounded = (bits + ((bits >> 13) & 1) + 0xFFF) & 0xFFFFE000
+ * Other descriptors' loads are x itself. */
+static sval tf32_rounded(sema *S, src_pos p, sval desc, sval x)
+{
+    if (!desc.n || x.k != V_TENSOR || x.dt != TT_F32) return x;
+    sval bits = sema_cast(S, p, x, TT_U32, 0, true);
+#define U32(c) sema_const_as(S, p, sv_int(c), TT_U32)
+    sval special = sema_binop(S, p, "==", sema_binop(S, p, "&", bits, U32(0x7F800000)), U32(0x7F800000));
+    sval bias = sema_binop(S, p, "+", sema_binop(S, p, "&", sema_binop(S, p, ">>", bits, U32(13)), U32(1)), U32(0xFFF));
+    sval rounded = sema_binop(S, p, "&", sema_binop(S, p, "+", bits, bias), U32(0xFFFFE000));
+#undef U32
+    sema_setloc(S, p);
+    ir_value ops[3] = { special.v, bits.v, rounded.v };
+    sval r = sema_emit(S, IR_SELECT, ir_value_type(S->fn, bits.v), 3, ops, TT_U32, 0);
+    return sema_cast(S, p, r, TT_F32, 0, true);
+}
+
 /* The load keeps the descriptor (ops.def, tt.load): the GPU path reads a
  * 2-D block with TMA from it. */
 sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
@@ -156,7 +180,7 @@ sval sema_desc_load(sema *S, src_pos p, sval desc, sval offsets)
     sval ptr = block_ptrs_at(S, p, at, &mask);
     ir_value d[1 + 3 * IR_MAX_RANK];
     int n = sema_bp_desc(&at, d);
-    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, d, n);
+    return tf32_rounded(S, p, desc, sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, d, n));
 }
 
 void sema_desc_store(sema *S, src_pos p, sval desc, sval offsets, sval value)
@@ -237,7 +261,8 @@ sval sema_desc_gather(sema *S, src_pos p, sval desc, sval x_offsets, sval y_offs
 {
     sval mask;
     sval ptr = rows_ptrs(S, p, "gather", desc, x_offsets, y_offset, &mask);
-    return sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, NULL, 0);
+    /* Triton 3.9's interpreter gathers row by row with create_descriptor_load: rounded too */
+    return tf32_rounded(S, p, desc, sema_masked_load(S, p, ptr, mask, (sval){ .k = V_STR, .s = desc.s, .v = -1 }, NULL, 0));
 }
 
 void sema_desc_scatter(sema *S, src_pos p, sval desc, sval value, sval x_offsets, sval y_offset)

@@ -112,7 +112,8 @@ const char *sv_describe(sema *S, const sval *v)
         int r = (int)v->i, len = snprintf(buf, sizeof buf, "tensor_descriptor<%s[", tt_dtype_triton_name(v->items[0].pt));
         for (int i = 0; i < r; i++)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%lld", i ? ", " : "", (long long)v->items[1 + 3 * r + i].i);
-        snprintf(buf + len, sizeof buf - (size_t)len, "]>%s", strcmp(v->s, "nan") ? "" : " with NaN padding");
+        snprintf(buf + len, sizeof buf - (size_t)len, "]>%s%s", strcmp(v->s, "nan") ? "" : " with NaN padding",
+                 v->n ? " rounding to tf32" : "");
         break;
     }
     case V_TENSOR: {

@@ -51,10 +51,13 @@ typedef struct launch_arg {
      * tensor descriptor whose block shape and padding ("nan" when desc_nan,
      * else "zero") are specialized. Triton 3.6 expands a host descriptor into
      * base, shape and strides the same way (make_tensordesc_arg,
-     * third_party/nvidia/backend/driver.py). */
+     * third_party/nvidia/backend/driver.py). desc_tf32: an fp32
+     * descriptor made with round_f32_to_tf32=True (Triton 3.7+): its loads
+     * and gathers round to tf32 (specialized too). */
     int desc_rank;
     int64_t desc_block[TT_MAX_RANK];
     bool desc_nan;
+    bool desc_tf32;
     /* ARG_TENSOR, ptr_n > 0: a pointer table (Triton's tutorial 08): an i64
      * tensor of ptr_n elements whose element k each executor sets, before it
      * runs, to the address of byte ptr_off[k] of tensor ptr_to[k] (an index

@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define TRITIUM_API_VERSION 5
+#define TRITIUM_API_VERSION 6
 
 /* Element types: the values of tt_dtype (dtype.h), fixed for the ABI
  * (api/dtype.c checks each at compile time); TRITIUM_X is the dtype whose
@@ -139,14 +139,25 @@ int tritium_launch_tensor(tritium_launch *L, const char *name, int dtype, void *
                           void *storage, int64_t storage_bytes, int uninit);
 /* A host TensorDescriptor argument (Triton 3.6,
  * triton/tools/tensor_descriptor.py): its base tensor as for
- * tritium_launch_tensor (data, storage), rank 1..tritium_max_rank(), shape and strides in
- * elements (strides but the last a multiple of 16 bytes, the last 1),
- * block_shape powers of two, padding_nan for padding="nan". The kernel sees
- * a tensor descriptor whose block shape and padding are specialized; loads
- * through it are bounds-checked against the storage like any other. */
+ * tritium_launch_tensor (data, storage: borrowed, as there), rank
+ * 1..tritium_max_rank(), shape (1..2^31-1) and strides in elements (strides
+ * but the last a multiple of 16 bytes, the last 1), block_shape powers of
+ * two of at most 2^20 elements together; the arrays are copied. flags:
+ * TRITIUM_DESC_PADDING_NAN for padding="nan" (a float tensor), and
+ * TRITIUM_DESC_ROUND_TF32 for round_f32_to_tf32=True (Triton 3.7+; a
+ * float32 tensor: every load and gather through the descriptor rounds to
+ * tf32, nearest-even at 10 mantissa bits, Inf and NaN unchanged, as Triton
+ * 3.9's interpreter does in runtime/interpreter.py _round_f32_to_tf32;
+ * stores are not rounded). The kernel sees a tensor descriptor whose block
+ * shape, padding and rounding are specialized; loads through it are
+ * bounds-checked against the storage like any other. The name may be a
+ * tuple element ("T[0]", "T[1][0]"): the kernel's tuple then holds the
+ * descriptor. Returns 0, or -1 (tritium_last_error) for a bad shape, stride,
+ * block, flag or name. */
+enum { TRITIUM_DESC_PADDING_NAN = 1, TRITIUM_DESC_ROUND_TF32 = 2 };
 int tritium_launch_desc(tritium_launch *L, const char *name, int dtype, void *data, void *storage,
                         int64_t storage_bytes, int rank, const int64_t *shape, const int64_t *strides,
-                        const int64_t *block_shape, int padding_nan);
+                        const int64_t *block_shape, int flags);
 /* A tensor that is no kernel parameter, reached only through a pointer
  * table (its name appears in reports). Arguments as tritium_launch_tensor. */
 int tritium_launch_extra(tritium_launch *L, const char *name, int dtype, void *data,

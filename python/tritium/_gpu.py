@@ -89,14 +89,17 @@ def _spec(v):
         return ("t", v.dtype, v.data_ptr() % 16 == 0, _device(v))
     if t is tuple:
         return tuple(_spec(x) for x in v)
+    if isinstance(v, tuple):                     # a named tuple: its class is the kernel's too
+        return ("nt", t, tuple(_spec(x) for x in v))
     if t.__name__ == "constexpr":
         return ("c", _const_key(v))
     if t.__name__ == "TensorDescriptor" and hasattr(v, "block_shape"):
         # triton/tools/tensor_descriptor.py: the base tensor, then (libtritium's expansion,
         # api/launch.c push_arg) its shape as i32 and strides as i64 parameters, each
-        # specialized like an int; the block shape and padding are the kernel's
+        # specialized like an int; the block shape, padding and (3.7+) tf32 rounding are the kernel's
         return ("d", _spec(v.base), tuple(int(b) for b in v.block_shape), v.padding,
-                tuple(_spec(int(x)) for x in v.shape), tuple(_spec(int(x)) for x in v.strides))
+                tuple(_spec(int(x)) for x in v.shape), tuple(_spec(int(x)) for x in v.strides),
+                bool(getattr(v, "round_f32_to_tf32", False)))
     if t.__module__ == "numpy" and hasattr(v, "item"):
         return ("np", _spec(v.item()))
     return ("c", _const_key(v))                  # str, dtypes: constexprs, as Triton specializes them
@@ -135,6 +138,8 @@ def _reader(expr, spec):
         return [expr]
     if isinstance(spec, tuple) and spec and spec[0] == "np":
         return _reader("%s.item()" % expr, spec[1])
+    if isinstance(spec, tuple) and spec and spec[0] == "nt":
+        return _reader(expr, spec[2])
     if isinstance(spec, tuple):                  # a tuple argument, element by element
         out = []
         for i, s in enumerate(spec):
@@ -149,6 +154,8 @@ def _int_fmts(spec, out):
         out.append(("i32", "i64", "u64")[spec // 4])
     elif isinstance(spec, tuple) and spec and spec[0] == "np":
         _int_fmts(spec[1], out)
+    elif isinstance(spec, tuple) and spec and spec[0] == "nt":
+        _int_fmts(spec[2], out)
     elif isinstance(spec, tuple) and spec and spec[0] == "d":          # a descriptor's shape, strides
         out += ["i32"] * len(spec[2]) + ["i64"] * len(spec[2])
     elif isinstance(spec, tuple) and spec and spec[0] not in ("t", "b", "c"):

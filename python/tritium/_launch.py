@@ -245,11 +245,12 @@ def _add_tensor(L, name, v, staging, extra=False):
 
 def _add_desc(L, name, d, staging):
     """A host TensorDescriptor (triton/tools/tensor_descriptor.py): base,
-    shape, strides, block_shape, padding, as Triton 3.6 passes it."""
+    shape, strides, block_shape, padding, as Triton 3.6 passes it, and 3.7's
+    round_f32_to_tf32 (its loads round fp32 to tf32). `name` may be a tuple
+    element ("descs[0]")."""
     lib = _lib.lib()
-    if getattr(d, "round_f32_to_tf32", False):      # Triton 3.7's field: its loads round fp32 to tf32
-        raise UnsupportedLaunch("tritium: argument '%s': tritium does not support "
-                                "TensorDescriptor(round_f32_to_tf32=True) yet" % name)
+    flags = (_lib.DESC_PADDING_NAN if d.padding == "nan" else 0) | \
+        (_lib.DESC_ROUND_TF32 if getattr(d, "round_f32_to_tf32", False) else 0)
     code, data, sptr, nbytes, _ = _storage_of(name, d.base, staging)
     rank = len(d.shape)
     A = ctypes.c_int64 * max(rank, 1)
@@ -261,7 +262,7 @@ def _add_desc(L, name, d, staging):
     if len(strides) != rank or len(block) != rank:
         raise UnsupportedLaunch("tritium: argument '%s': TensorDescriptor rank mismatch" % name)
     rc = lib.tritium_launch_desc(L, name.encode(), code, data, sptr, nbytes, rank, A(*shape), A(*strides),
-                                 A(*block), int(d.padding == "nan"))
+                                 A(*block), flags)
     if rc:
         raise UnsupportedLaunch(_lib.last_error())
 

@@ -9,11 +9,13 @@ import ctypes
 import glob
 import os
 
-API_VERSION = 5
+API_VERSION = 6
 
 # Run statuses. Element types come from the library: dtypes().
 OK, KERNEL_ERROR, INPUT_ERROR, NO_GPU = range(4)
 INTERRUPTED = 130      # Ctrl-C during tritium_run / tritium_check: a partial launch (KeyboardInterrupt)
+# tritium_launch_desc's flags
+DESC_PADDING_NAN, DESC_ROUND_TF32 = 1, 2
 
 
 class LibraryNotFound(ImportError):

@@ -2,8 +2,9 @@
 # tests/gpu/desc_gpu.sh ptx|diff TRITIUM — tensor descriptors (host and
 # in-kernel), block pointers and pointer tables on the GPU path: Triton's
 # tutorial 06 forward (_attn_fwd, fp16, head dim 64 and 128, causal and not,
-# desc() arguments or tensors), matmuls of tests/gpu/kernels.py and tutorial
-# 08's grouped GEMM (ptrs() tables), at small sizes.
+# desc() arguments or tensors), matmuls of tests/gpu/kernels.py (descriptors as
+# parameters and in a tuple, fp32 ones with round_f32_to_tf32=True) and
+# tutorial 08's grouped GEMM (ptrs() tables), at small sizes.
 #   ptx:  `tritium ptx` of every launch (and ptxas for the PTX's .target when
 #         ptxas is on PATH or in /usr/local/cuda/bin): runs without a GPU (meson
 #         suite gpu: gpu_wgmma_desc_ptx, gpu_mma_sync_desc_ptx with
@@ -45,8 +46,10 @@ launch() {
         # ptxas serializing the wgmmas (C7514) undoes what the wgmma path is for
         grep -q "C7514" "$tmp/ptxas" && rc=1
     fi
-    # every dot here takes the path TRITIUM_WGMMA asks for (default wgmma)
-    if [ $rc -eq 0 ] && [ "$mode" = ptx ]; then
+    # every dot here takes the path TRITIUM_WGMMA asks for (default wgmma); tf32 launches
+    # (fp32 copies and tf32 dots, which take mma.sync) are checked by diff only
+    case "$name" in tf32*) tf32=1 ;; *) tf32=0 ;; esac
+    if [ $rc -eq 0 ] && [ "$mode" = ptx ] && [ $tf32 = 0 ]; then
         if [ "${TRITIUM_WGMMA:-1}" = 0 ]; then
             grep -q "wgmma" "$tmp/k.ptx" && { echo "wgmma with TRITIUM_WGMMA=0" >>"$tmp/err"; rc=1; }
             grep -q "mma.sync.aligned" "$tmp/k.ptx" || { echo "no mma.sync" >>"$tmp/err"; rc=1; }
@@ -111,6 +114,24 @@ for dt in f16 bf16; do
         --arg "a_desc=desc(A, block=[128, 64])" --arg "b_desc=desc(B, block=[64, 128])" --arg c_ptr=C \
         --arg M=200 --arg N=144 --arg K=112 --const BM=128 --const BN=128 --const BK=64
 done
+
+# the same with both descriptors in one tuple argument, and fp32 descriptors made
+# with round_f32_to_tf32=True (Triton 3.7+): a copy (every load rounded to tf32,
+# Inf/NaN kept; the diff is exact) and a tf32 dot of the rounded values
+for dt in f16 bf16; do
+    launch "desc_mm tuple $dt" tests/gpu/kernels.py --kernel desc_tuple_mm --grid "cdiv(M, 128), cdiv(N, 128)" \
+        --tensor "A=randn:$dt[200,112]" --tensor "B=randn:$dt[112,144]" --tensor "C=zeros:f16[200,144]" \
+        --arg "descs=(desc(A, block=[128, 64]), desc(B, block=[64, 128]))" --arg c_ptr=C \
+        --arg M=200 --arg N=144 --arg K=112 --const BM=128 --const BN=128 --const BK=64
+done
+launch "tf32 desc copy" tests/gpu/kernels.py --kernel tf32_desc_copy --grid "3, 2" \
+    --tensor "X=randn:f32[80,64]" --tensor "Y=zeros:f32[80,64]" \
+    --arg "descs=(desc(X, block=[32, 32], round_f32_to_tf32=True), desc(Y, block=[32, 32]))" \
+    --const BM=32 --const BN=32
+launch "tf32 desc_mm tuple" tests/gpu/kernels.py --kernel desc_tuple_mm --grid "cdiv(M, 64), cdiv(N, 64)" \
+    --tensor "A=randn:f32[200,112]" --tensor "B=randn:f32[112,144]" --tensor "C=zeros:f32[200,144]" \
+    --arg "descs=(desc(A, block=[64, 32], round_f32_to_tf32=True), desc(B, block=[32, 64], round_f32_to_tf32=True))" \
+    --arg c_ptr=C --arg M=200 --arg N=144 --arg K=112 --const BM=64 --const BN=64 --const BK=32
 
 # the same through in-kernel descriptors, and through block pointers checked
 # along both dims (TMA) or B along dim 0 only (cp.async; N a multiple of BN)

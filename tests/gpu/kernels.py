@@ -300,6 +300,24 @@ def desc_mm(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, 
 
 
 @triton.jit
+def desc_tuple_mm(descs, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """desc_mm with A's and B's host descriptors in one tuple argument
+    (descs[0], descs[1]: each a base, its shape and its strides in the
+    parameter list, as for a descriptor parameter)."""
+    _mm_through(descs[0], descs[1], c_ptr, M, N, K, BM, BN, BK)
+
+
+@triton.jit
+def tf32_desc_copy(descs, BM: tl.constexpr, BN: tl.constexpr):
+    """descs[1][m, n] = descs[0][m, n] for the block of program (m, n): with
+    descs[0] a TensorDescriptor(round_f32_to_tf32=True) (Triton 3.7+), the
+    fp32 values rounded to tf32 (nearest-even, Inf and NaN kept)."""
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    descs[1].store([pm * BM, pn * BN], descs[0].load([pm * BM, pn * BN]))
+
+
+@triton.jit
 def dev_desc_mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     """desc_mm through in-kernel tensor descriptors: their maps are the same
     for every program, so the launch encodes them (TMA on sm_90a when K and

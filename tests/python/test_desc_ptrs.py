@@ -338,3 +338,269 @@ def test_spec_desc_rank6_is_an_error():
     rc, out = cli(HERE + ":desc_copy5", "--grid", "1", "--tensor", "X=randn:f32[1,2,1,3,5,20]",
                   "--arg", "in_desc=desc(X, block=[1,2,1,4,8,32])", "--arg", "out_desc=desc(X, block=[1,2,1,4,8,32])")
     assert rc == 2 and "rank 6, but a TensorDescriptor has at most 5 dims" in out, out
+
+
+# ---- host descriptors inside tuple arguments -----------------------------------
+# (Triton specializes a tuple element by element, jit.py; a TensorDescriptor
+# element is a descriptor in the kernel, its shape and strides parameters of
+# their own: "descs[0].shape[0]", ...)
+
+@triton.jit
+def desc_tuple_copy(descs, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = descs[0].load([pm * BM, pn * BN])
+    descs[1].store([pm * BM, pn * BN], x * 2 + 1)
+
+
+def test_python_tuple_of_descriptors():
+    x = torch.randn(40, 48)
+    y = torch.full((40, 48), 7.0)
+    desc_tuple_copy[(3, 2)]((TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(y, [16, 32])),
+                            BM=16, BN=32)
+    assert torch.equal(y, x * 2 + 1)
+
+
+@triton.jit
+def desc_tuple_nested(t, out_ptr, BM: tl.constexpr, BN: tl.constexpr):
+    # t = (scale_tensor, (in_desc, (n, MUL)), out_desc): descriptors at depth 1 and 2 with
+    # a tensor, an int and a constexpr around them; their shapes as the kernel sees them
+    pm = tl.program_id(0)
+    src = t[1][0]
+    x = src.load([pm * BM, 0]) * tl.load(t[0]) * t[1][1][1] + t[1][1][0]
+    t[2].store([pm * BM, 0], x)
+    if pm == 0:
+        tl.store(out_ptr + 0, src.shape[0])
+        tl.store(out_ptr + 1, src.shape[1])
+        tl.store(out_ptr + 2, t[2].shape[0])
+        tl.store(out_ptr + 3, t[2].strides[0])
+
+
+def test_python_nested_tuple_with_descriptors_tensor_int_constexpr():
+    x = torch.randn(24, 32)
+    y = torch.zeros(24, 40)                  # a [24, 32] view of y's first 32 columns, stride 40
+    scale = torch.tensor([3.0])
+    meta = torch.zeros(4, dtype=torch.int64)
+    dy = TensorDescriptor(y, shape=[24, 32], strides=[40, 1], block_shape=[8, 32])
+    t = (scale, (TensorDescriptor.from_tensor(x, [8, 32]), (5, tl.constexpr(2))), dy)
+    desc_tuple_nested[(3,)](t, meta, BM=8, BN=32)
+    ref = torch.zeros(24, 40)
+    ref[:, :32] = x * 3 * 2 + 5
+    assert torch.equal(y, ref)
+    assert meta.tolist() == [24, 32, 24, 40]
+    # the constexpr element is specialized: another value, another kernel
+    y.zero_()
+    t = (scale, (TensorDescriptor.from_tensor(x, [8, 32]), (5, tl.constexpr(4))), dy)
+    desc_tuple_nested[(3,)](t, meta, BM=8, BN=32)
+    ref[:, :32] = x * 3 * 4 + 5
+    assert torch.equal(y, ref)
+
+
+def test_python_named_tuple_of_descriptors():
+    from typing import NamedTuple
+
+    class IO(NamedTuple):
+        src: object
+        dst: object
+
+    @triton.jit
+    def nt_copy(io, BM: tl.constexpr, BN: tl.constexpr):
+        pm = tl.program_id(0)
+        io.dst.store([pm * BM, 0], io.src.load([pm * BM, 0]) - 1)
+
+    x = torch.randn(32, 16)
+    y = torch.zeros(32, 16)
+    nt_copy[(2,)](IO(TensorDescriptor.from_tensor(x, [16, 16]), TensorDescriptor.from_tensor(y, [16, 16])), BM=16, BN=16)
+    assert torch.equal(y, x - 1)
+
+
+def test_python_tuple_descriptor_block_shape_is_specialized():
+    # the same kernel with another block shape in the tuple: a new specialization (api/launch.c spec_key)
+    for bm in (16, 8):
+        x = torch.randn(40, 48)
+        y = torch.zeros(40, 48)
+        desc_tuple_copy[(40 // bm + 1, 2)]((TensorDescriptor.from_tensor(x, [bm, 32]),
+                                             TensorDescriptor.from_tensor(y, [bm, 32])), BM=bm, BN=32)
+        assert torch.equal(y, x * 2 + 1)
+
+
+def test_python_tuple_descriptor_fault_names_the_element():
+    x = torch.randn(40, 48)
+    y = torch.zeros(48, 48)
+    bad = TensorDescriptor(x, shape=[48, 48], strides=[48, 1], block_shape=[16, 32])
+    with pytest.raises(tritium.KernelError) as e:
+        desc_tuple_copy[(3, 2)]((bad, TensorDescriptor.from_tensor(y, [16, 32])), BM=16, BN=32)
+    assert "but descs[0] has 1920 elements" in str(e.value)
+
+
+def test_spec_tuple_of_descriptors(tmp_path):
+    rc, out = cli(HERE + ":desc_tuple_copy", "--grid", "3,2", "--tensor", "X=randn:f32[40,48]",
+                  "--tensor", "Y=full(7):f32[40,48]",
+                  "--arg", "descs=(desc(X, block=[16,32]), desc(Y, block=[16, 32]))",
+                  "--const", "BM=16", "--const", "BN=32",
+                  "--save", "X=%s/x.npy" % tmp_path, "--save", "Y=%s/y.npy" % tmp_path)
+    assert rc == 0, out
+    x, y = np.load(tmp_path / "x.npy"), np.load(tmp_path / "y.npy")
+    assert np.array_equal(y, 2 * x + 1)
+
+
+CHECK_TUPLE_PROG = '''
+import torch, triton, triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+@triton.jit
+def k(descs, BM: tl.constexpr):
+    pm = tl.program_id(0)
+    descs[1].store([pm * BM, 0], descs[0].load([pm * BM, 0]) + 1)
+
+x, y = torch.randn(64, 16), torch.zeros(64, 16)
+k[(4,)]((TensorDescriptor.from_tensor(x, [16, 16]), TensorDescriptor.from_tensor(y, [16, 16])), BM=16)
+assert torch.equal(y, x + 1)
+print("program ok")
+'''
+
+
+def test_check_mode_tuple_of_descriptors(tmp_path):
+    # --mode check compares what the kernel wrote through descs[1] (its staging name) with the other run's
+    prog = tmp_path / "p.py"
+    prog.write_text(CHECK_TUPLE_PROG)
+    p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "check", "--against", "reverse", str(prog)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "program ok" in p.stdout
+
+
+# ---- TensorDescriptor(round_f32_to_tf32=True) (Triton 3.7+) ---------------------
+
+HAS_TF32 = "round_f32_to_tf32" in getattr(TensorDescriptor, "__dataclass_fields__", {})
+needs_tf32 = pytest.mark.skipif(not HAS_TF32, reason="TensorDescriptor(round_f32_to_tf32=) is Triton 3.7's")
+
+
+def tf32_reference(a):
+    """fp32 -> tf32, nearest-even at 10 mantissa bits, Inf and NaN unchanged:
+    the rounding as numbers (numpy float64), not as Triton's bit formula."""
+    a = np.asarray(a, dtype=np.float32)
+    out = a.copy()
+    fin = np.isfinite(a) & (a != 0)
+    m, e = np.frexp(a[fin].astype(np.float64))      # a = m * 2**e, 0.5 <= |m| < 1
+    # 11 significant bits; subnormals keep the same absolute grid as fp32's (2**-149 scaled by 2**13)
+    q = np.maximum(e - 11, -149 + 13)
+    with np.errstate(over="ignore"):                   # the largest finite values round to Inf
+        out[fin] = (np.round(np.ldexp(m, e - q)) * np.exp2(q.astype(np.float64))).astype(np.float32)
+    return out
+
+
+def tf32_inputs():
+    bits = np.array([
+        0x3F800000, 0x3F801000, 0x3F803000, 0x3F801001, 0x3F802FFF,   # 1.0, ties to even (down, up), just above/below
+        0xBF801000, 0xBF803000,                                       # negative ties
+        0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0xFFC12345,   # +-Inf, NaNs (payloads kept)
+        0x00000001, 0x00001000, 0x00003000, 0x007FFFFF, 0x80001FFF,   # subnormals (ties, carry into the exponent)
+        0x7F7FFFFF, 0x00000000, 0x80000000,                           # the largest finite (rounds to Inf), +-0
+    ], dtype=np.uint32)
+    rng = np.random.default_rng(7)
+    rest = rng.integers(0, 2**32, 16 * 16 - len(bits), dtype=np.uint64).astype(np.uint32)
+    return np.concatenate([bits, rest]).view(np.float32).reshape(16, 16)
+
+
+@triton.jit
+def desc_load_dump(d, out_ptr, B: tl.constexpr):
+    o = tl.arange(0, B)[:, None] * B + tl.arange(0, B)[None, :]
+    tl.store(out_ptr + o, d.load([0, 0]))
+
+
+def test_tf32_reference_is_the_bit_formula():
+    # the numeric reference against Triton 3.9's formula (runtime/interpreter.py _round_f32_to_tf32)
+    a = tf32_inputs()
+    bits = a.view(np.uint32)
+    special = (bits & 0x7F800000) == 0x7F800000
+    formula = np.where(special, bits, (bits + ((bits >> 13) & 1) + 0xFFF) & 0xFFFFE000).astype(np.uint32)
+    got = tf32_reference(a).view(np.uint32)
+    assert np.array_equal(got, formula)
+
+
+@needs_tf32
+def test_python_round_f32_to_tf32():
+    x = torch.from_numpy(tf32_inputs())
+    out = torch.zeros(16, 16)
+    desc_load_dump[(1,)](TensorDescriptor.from_tensor(x, [16, 16], round_f32_to_tf32=True), out, B=16)
+    want = tf32_reference(x.numpy())
+    np.testing.assert_array_equal(out.numpy().view(np.uint32), want.view(np.uint32))
+    # a plain descriptor does not round, and the flag is part of the specialization
+    out2 = torch.zeros(16, 16)
+    desc_load_dump[(1,)](TensorDescriptor.from_tensor(x, [16, 16]), out2, B=16)
+    np.testing.assert_array_equal(out2.numpy().view(np.uint32), x.numpy().view(np.uint32))
+    assert (out2.numpy().view(np.uint32) != want.view(np.uint32)).sum() > 200
+
+
+@needs_tf32
+def test_python_round_f32_to_tf32_in_a_tuple_stores_unrounded():
+    # descs[0] rounds its loads; descs[1] (also rounding) stores x unrounded: stores are not rounded
+    x = torch.from_numpy(tf32_inputs())
+    src = torch.randn(16, 16)
+    y = torch.zeros(16, 16)
+
+    @triton.jit
+    def k(descs):
+        descs[1].store([0, 0], descs[0].load([0, 0]))
+
+    @triton.jit
+    def st(d, src_ptr):
+        o = tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :]
+        d.store([0, 0], tl.load(src_ptr + o))
+
+    k[(1,)]((TensorDescriptor.from_tensor(x, [16, 16], round_f32_to_tf32=True),
+             TensorDescriptor.from_tensor(y, [16, 16], round_f32_to_tf32=True)))
+    np.testing.assert_array_equal(y.numpy().view(np.uint32), tf32_reference(x.numpy()).view(np.uint32))
+    st[(1,)](TensorDescriptor.from_tensor(y, [16, 16], round_f32_to_tf32=True), src)
+    assert torch.equal(y, src)
+
+
+@needs_tf32
+def test_python_round_f32_to_tf32_gather():
+    x = torch.from_numpy(tf32_inputs())
+    y = torch.zeros(16, 16)
+    idx = torch.tensor([3, 0, 15, 7, 1, 2, 9, 4], dtype=torch.int32)
+
+    @triton.jit
+    def g(d, idx_ptr, out_ptr):
+        rows = tl.load(idx_ptr + tl.arange(0, 8))
+        o = tl.arange(0, 8)[:, None] * 16 + tl.arange(0, 16)[None, :]
+        tl.store(out_ptr + o, d.gather(rows, 0))
+
+    g[(1,)](TensorDescriptor.from_tensor(x, [1, 16], round_f32_to_tf32=True), idx, y)
+    want = tf32_reference(x.numpy())[idx.numpy()]
+    np.testing.assert_array_equal(y.numpy()[:8].view(np.uint32), want.view(np.uint32))
+
+
+def test_round_f32_to_tf32_needs_float32():
+    # TensorDescriptor asserts it (3.7+); libtritium refuses it too (tritium_launch_desc), for an
+    # object that skipped the check: here one of the same name and fields over a float16 tensor
+    import dataclasses
+
+    @dataclasses.dataclass
+    class TensorDescriptor:
+        base: object
+        shape: list
+        strides: list
+        block_shape: list
+        padding: str = "zero"
+        round_f32_to_tf32: bool = False
+
+    x = torch.zeros(16, 16, dtype=torch.float16)
+    with pytest.raises(tritium.UnsupportedLaunch, match="round_f32_to_tf32 is only supported for float32 tensors"):
+        desc_load_dump[(1,)](TensorDescriptor(x, [16, 16], [16, 1], [16, 16], "zero", True), torch.zeros(256), B=16)
+
+
+def test_spec_round_f32_to_tf32(tmp_path):
+    np.save(tmp_path / "x.npy", tf32_inputs())
+    rc, out = cli(HERE + ":desc_load_dump", "--grid", "1", "--tensor", "X=%s/x.npy" % tmp_path,
+                  "--arg", "d=desc(X, block=[16, 16], round_f32_to_tf32=True)", "--arg", "out_ptr=zeros:f32[16,16]",
+                  "--const", "B=16", "--save", "out_ptr=%s/o.npy" % tmp_path)
+    assert rc == 0, out
+    np.testing.assert_array_equal(np.load(tmp_path / "o.npy").view(np.uint32),
+                                  tf32_reference(tf32_inputs()).view(np.uint32))
+    rc, out = cli(HERE + ":desc_load_dump", "--grid", "1", "--tensor", "X=zeros:f16[16,16]",
+                  "--arg", "d=desc(X, block=[16, 16], round_f32_to_tf32=True)", "--arg", "out_ptr=zeros:f32[16,16]",
+                  "--const", "B=16")
+    assert rc == 2 and "round_f32_to_tf32 is only supported for float32 tensors" in out, out

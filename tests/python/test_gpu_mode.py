@@ -213,6 +213,44 @@ def test_host_descriptors_get_tensor_maps(env):
     assert list(ma.dims[:2]) == [K - 16, M] and ma.strides[0] == K * 2
 
 
+def test_descriptors_in_a_tuple(env):
+    """desc_mm with both descriptors in one tuple argument (plain and named):
+    the same parameters and tensor maps as two descriptor parameters (each
+    element's base, shape and strides in order), warm launches compile
+    nothing; round_f32_to_tf32 (3.7+) is part of the specialization."""
+    fake, _gpu, _ = env
+    from collections import namedtuple
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    M, N, K = 200, 256, 112
+    AB = namedtuple("AB", ["a", "b"])
+    a, b, c = torch.randn(M, K).to(torch.float16), torch.randn(K, N).to(torch.float16), torch.empty(M, N)
+    ref = DescParams(a.data_ptr(), M, K, K, 1, b.data_ptr(), K, N, N, 1, c.data_ptr(), M, N, K)
+    off = (DescParams.K.offset + 4 + 15) // 16 * 16
+    for make in (tuple, lambda v: AB(*v)):
+        c0 = None
+        for _ in range(2):
+            t0 = fake.tmaps
+            descs = make((TensorDescriptor.from_tensor(a, [128, 64]), TensorDescriptor.from_tensor(b, [64, 128])))
+            _kernels.desc_tuple_mm[(2, 2)](descs, c, M, N, K, BM=128, BN=128, BK=64)
+            buf = recorded(fake)
+            assert buf[:ctypes.sizeof(DescParams) - 4] == bytes(ref)[:ctypes.sizeof(DescParams) - 4]
+            assert fake.tmaps == t0 + 2 and len(buf) == off + 256
+            ma, mb = FakeTmap.from_buffer_copy(buf, off), FakeTmap.from_buffer_copy(buf, off + 128)
+            assert (ma.addr, list(ma.dims[:2]), mb.addr, list(mb.dims[:2])) == (a.data_ptr(), [K, M], b.data_ptr(), [N, K])
+            if c0 is not None:
+                assert _gpu.COUNTS["compiles"] == c0          # warm: the same specialization
+            c0 = _gpu.COUNTS["compiles"]
+    if "round_f32_to_tf32" not in getattr(TensorDescriptor, "__dataclass_fields__", {}):
+        return
+    x, y = torch.randn(64, 64), torch.zeros(64, 64)
+    counts = []
+    for r in (True, False, True):
+        _kernels.tf32_desc_copy[(2, 2)]((TensorDescriptor.from_tensor(x, [32, 32], round_f32_to_tf32=r),
+                                         TensorDescriptor.from_tensor(y, [32, 32])), BM=32, BN=32)
+        counts.append(_gpu.COUNTS["compiles"])
+    assert counts[1] == counts[0] + 1 and counts[2] == counts[1]
+
+
 def test_in_kernel_descriptors_get_tensor_maps(env):
     """tl.make_tensor_descriptor over the kernel's own pointers and sizes: the
     launch computes each map's address, shape and stride from the packed

@@ -231,24 +231,7 @@ def test_this_tritons_compile_options_are_launch_keywords():
         _copy[(1,)](x, y, BLOCK=16, no_such_option=1)
 
 
-@pytest.mark.skipif(V < (3, 7), reason="TensorDescriptor(round_f32_to_tf32=) is Triton 3.7's")
-def test_round_f32_to_tf32_is_refused_by_name():
-    import tritium
-    from triton.tools.tensor_descriptor import TensorDescriptor
-    tritium.enable("interp")
-
-    @triton.jit
-    def desc_copy(d, y_ptr):
-        o = tl.arange(0, 16)
-        tl.store(y_ptr + o[:, None] * 16 + o[None, :], d.load([0, 0]))
-
-    x, y = torch.randn(16, 16), torch.zeros(16, 16)
-    d = TensorDescriptor.from_tensor(x, [16, 16], round_f32_to_tf32=True)
-    with pytest.raises(tritium.UnsupportedLaunch, match=r"tritium does not support "
-                                                        r"TensorDescriptor\(round_f32_to_tf32=True\) yet"):
-        desc_copy[(1,)](d, y)
-    desc_copy[(1,)](TensorDescriptor.from_tensor(x, [16, 16]), y)
-    assert torch.equal(x, y)
+# TensorDescriptor(round_f32_to_tf32=True) (3.7+) is rounded, not refused: tests/python/test_desc_ptrs.py
 
 
 def test_language_version_follows_the_installed_triton():
