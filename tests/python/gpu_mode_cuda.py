@@ -7,7 +7,9 @@ GPU (exits 77 without torch, triton or a CUDA device).
    alignment, an i64 scalar, a float scalar, a constexpr change, an empty
    grid; a launch on a side stream ordered with torch's work on that
    stream; softmax over rows; a matmul through host TensorDescriptors,
-   in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90), a
+   in-kernel descriptors and block pointers (f16, bf16; TMA on sm_90), the
+   host descriptors in a tuple and a named tuple, a copy through a
+   TensorDescriptor(round_f32_to_tf32=True) (Triton 3.7+, bit-exact), a
    batched matmul whose programs' bases are per batch, attention over
    per-head block pointers, against torch; tutorial 06's attention
    forward (its own `attention`, host descriptors) against torch's
@@ -149,6 +151,30 @@ def in_process():
                       CHECK_B=True)
         check("matmul through block pointers %s" % str(dt)[6:],
               torch.allclose(c16.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2))
+    # both descriptors in one tuple argument (plain and named): the same parameters and maps
+    from collections import namedtuple
+    AB = namedtuple("AB", ["a", "b"])
+    M, N, K = 200, 256, 112
+    a, b = torch.randn(M, K, device="cuda").half(), torch.randn(K, N, device="cuda").half()
+    for make in (tuple, lambda v: AB(*v)):
+        c = torch.empty(M, N, device="cuda")
+        _kernels.desc_tuple_mm[(2, 2)](make((TensorDescriptor.from_tensor(a, [128, 64]),
+                                              TensorDescriptor.from_tensor(b, [64, 128]))), c, M, N, K,
+                                        BM=128, BN=128, BK=64)
+        check("matmul through a %s of host descriptors" % ("tuple" if make is tuple else "named tuple"),
+              torch.allclose(c, a.float() @ b.float(), atol=1e-2))
+    # TensorDescriptor(round_f32_to_tf32=True) (Triton 3.7+): loads round to tf32 (Inf, NaN kept), stores do not
+    if "round_f32_to_tf32" in getattr(TensorDescriptor, "__dataclass_fields__", {}):
+        bits = torch.randint(-2**31, 2**31, (64, 64), dtype=torch.int64).to(torch.int32)
+        bits[0, :6] = torch.tensor([0x3F801000, 0x3F803000, 0x7F800000, -0x00800000, 0x7FC00000, 0x00003000])
+        x = bits.view(torch.float32).cuda()
+        y = torch.zeros(64, 64, device="cuda")
+        _kernels.tf32_desc_copy[(2, 2)]((TensorDescriptor.from_tensor(x, [32, 32], round_f32_to_tf32=True),
+                                         TensorDescriptor.from_tensor(y, [32, 32])), BM=32, BN=32)
+        u = bits.to(torch.int64) & 0xFFFFFFFF
+        want = torch.where((u & 0x7F800000) == 0x7F800000, u, (u + ((u >> 13) & 1) + 0xFFF) & 0xFFFFE000)
+        got = y.cpu().view(torch.int32).to(torch.int64) & 0xFFFFFFFF
+        check("round_f32_to_tf32 loads (bit-exact)", torch.equal(got, want))
     # a [2, 3] batch: each program's descriptor or block pointer at a_ptr + z * stride_az + h * stride_ah
     M, N, K = 200, 144, 112
     a, b = torch.randn(2, 3, M, K, device="cuda").half(), torch.randn(2, 3, K, N, device="cuda").half()
