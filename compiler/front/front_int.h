@@ -346,6 +346,9 @@ void sema_version_call(sema *S, src_pos p, const char *name, const char **kwn, i
 /* A @triton.aggregate class used under a Triton that has no public
  * triton.aggregate (before 3.8): an error at p. */
 void sema_version_aggregate(sema *S, src_pos p, const ntclass *k);
+/* tl.dot_scaled: the groups of K one uint8 scale may cover (bit 16, bit 32)
+ * under the followed release. */
+unsigned sema_version_mx_groups(void);
 /* Calling named tuple or aggregate class k (sema_expr.c): fields by position
  * and keyword, the rest from the class's defaults; an aggregate's fields are
  * checked against their annotations as its generated __init__ does. */

@@ -133,6 +133,10 @@ static sval operand(sema *S, src_pos p, sval x, int f, bool k_pack, bool is_rhs,
         int ax = is_rhs ? (k_pack ? r - 2 : r - 1) : (k_pack ? r - 1 : r - 2);
         x = unpack_e2m1(S, p, x, ax, c);
     } else {
+        /* e5m2 -> bfloat16 through float16: exact, inf and NaN kept (as
+         * interpreter.py _mxfp_value_handle_to_float32 decodes fp8); a direct
+         * cast is Triton's shift-and-multiply, which makes them finite */
+        if (f == FMT_E5M2 && c == TT_BF16) x = sema_cast(S, p, x, TT_F16, 0, false);
         x = sema_cast(S, p, x, c, 0, false);
     }
     if (!has_scale) return x;
@@ -218,10 +222,11 @@ sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B)
     }
     sval sa = { .k = V_NONE }, sb = { .k = V_NONE };
     bool hsa = want_scale(S, p, B, "lhs_scale", r, &sa), hsb = want_scale(S, p, B, "rhs_scale", r, &sb);
-    /* ir.deduce_scale_factor: K over a scale's last dimension, 16 or 32
-     * (32 without scales); then verify_scaled_shape against it */
+    /* ir.deduce_scale_factor (3.8+): K over a scale's last dimension, 16
+     * or 32 (32 without scales); before 3.8 always 32 (sema_version.c);
+     * then verify_scaled_shape against it */
     int64_t group = 32;
-    if (hsa || hsb) {
+    if ((hsa || hsb) && (sema_version_mx_groups() & 16)) {
         const ir_type_info *ts = sv_shape(S, hsa ? &sa : &sb);
         int64_t ks = ts->shape[r - 1];
         if (ks <= 0 || K % ks || (K / ks != 16 && K / ks != 32))

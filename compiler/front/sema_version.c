@@ -11,7 +11,10 @@
  *   pointers have been removed in favor of the tensor descriptor API");
  * - load/store's boundary_check and padding_option, gone from 3.9's
  *   core.py load/store (keyword-only cache_modifier, eviction_policy,
- *   volatile): TypeError "got an unexpected keyword argument".
+ *   volatile): TypeError "got an unexpected keyword argument";
+ * - dot_scaled's uint8 scales cover groups of 32 before 3.8 (semantic.py
+ *   verify_scaled_shape), of 16 or 32 from 3.8 (ir.deduce_scale_factor,
+ *   from the scale's shape).
  *
  * The releases were read from each wheel's language/{core,standard}.py:
  * squeeze/unsqueeze first appear in 3.7 (standard.py), expect_zero and
@@ -92,4 +95,12 @@ void sema_version_aggregate(sema *S, src_pos p, const ntclass *k)
     if (k->aggregate && v < 8)
         sema_error(S, p, "module 'triton' has no attribute 'aggregate': @triton.aggregate (class %s) was added in "
                    "Triton 3.8 (tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", k->tname, v);
+}
+
+/* The groups of K elements one uint8 (E8M0) scale of tl.dot_scaled covers:
+ * 32 in Triton 3.6 and 3.7 (semantic.py verify_scaled_shape: 16 only for
+ * float8e4nv scales), 16 or 32 from 3.8 (semantic.py deduce_scale_factor). */
+unsigned sema_version_mx_groups(void)
+{
+    return front_triton_version() >= 8 ? 16 | 32 : 32;
 }

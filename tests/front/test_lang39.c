@@ -610,6 +610,18 @@ START_TEST(dot_scaled_mxfp4)
         "    s = tl.load(S + tl.arange(0, 16)[:, None] + tl.arange(0, 1)[None, :])\n"
         "    o = tl.dot_scaled(a, None, 'e4m3', a, s, 'e4m3')\n";
     expect_err(shape, "A:*u8[1024] S:*u8[32] O:*f32[1024]", "rhs_scale must be a tensor of shape [..., 32, 1]. Got [16, 1]");
+    /* uint8 scales over groups of 16: from 3.8 (deduce_scale_factor); 3.6 and 3.7 take 32 only */
+    static const char g16[] = PRELUDE
+        "def k(A, S, O):\n"
+        "    r = tl.arange(0, 32)\n"
+        "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
+        "    s = tl.load(S + r[:, None] * 2 + tl.arange(0, 2)[None, :])\n"
+        "    tl.store(O + r[:, None] * 32 + r[None, :], tl.dot_scaled(a, s, 'e4m3', a, s, 'e4m3'))\n";
+    front_set_triton_version(7);
+    expect_err(g16, "A:*u8[1024] S:*u8[64] O:*f32[1024]", "lhs_scale must be a tensor of shape [..., 32, 1]. Got [32, 2]");
+    front_set_triton_version(8);
+    ir_func_free(compile_ok(g16, "k", "A:*u8[1024] S:*u8[64] O:*f32[1024]"));
+    front_set_triton_version(-1);
 }
 END_TEST
 

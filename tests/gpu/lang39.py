@@ -106,6 +106,39 @@ def polls(F, C, X, OK, T):
 
 
 @triton.jit
+def mx_bytes(X, rows: tl.constexpr, cols: tl.constexpr):
+    # pseudo-random bytes from randn data
+    x = tl.load(X + tl.arange(0, rows)[:, None] * cols + tl.arange(0, cols)[None, :])
+    return ((x * 1000.0).to(tl.int32) & 255).to(tl.uint8)
+
+
+@triton.jit
+def mxdot(X, Y, Z, W, V):
+    # tl.dot_scaled (3.6-3.9): e2m1 x e2m1 with E8M0 scales (byte 255: a NaN row), e4m3 x e5m2
+    # with an accumulator, bf16 x e2m1 packed along N (rhs_k_pack=False) without lhs scales,
+    # fp16 x e4m3 (float16 compute type) with scales over groups of 16
+    r = tl.arange(0, 32)
+    a = mx_bytes(X, 32, 32)
+    b = mx_bytes(X + 1024, 32, 32)
+    sa = 120 + mx_bytes(X + 2048, 32, 2) % 14
+    sb = 121 + mx_bytes(X + 2112, 32, 2) % 12
+    sa = tl.where((r[:, None] == 5) & (tl.arange(0, 2)[None, :] == 1), 255, sa).to(tl.uint8)
+    tl.store(Y + r[:, None] * 32 + r[None, :], tl.dot_scaled(a, sa, "e2m1", b, sb, "e2m1"))
+    e4 = mx_bytes(X + 2176, 32, 64)
+    e4 = tl.where((e4 & 0x7F) == 0x7F, e4 ^ 1, e4)
+    e5 = mx_bytes(X + 4224, 64, 32)
+    e5 = tl.where((e5 & 0x7C) == 0x7C, e5 & 0xBB, e5).to(tl.float8e5, bitcast=True)
+    acc = tl.load(X + r[:, None] * 32 + r[None, :])
+    tl.store(Z + r[:, None] * 32 + r[None, :], tl.dot_scaled(e4, sa, "e4m3", e5, sb, "e5m2", acc=acc))
+    h = (tl.load(X + 2048 + r[:, None] * 64 + tl.arange(0, 64)[None, :]) * 8.0).to(tl.bfloat16)
+    p = mx_bytes(X + 3000, 64, 16)
+    tl.store(W + r[:, None] * 32 + r[None, :], tl.dot_scaled(h, None, "bf16", p, sb, "e2m1", rhs_k_pack=False))
+    s16 = 123 + mx_bytes(X + 5000, 32, 4) % 8
+    f = tl.load(X + 6000 + r[:, None] * 64 + tl.arange(0, 64)[None, :]).to(tl.float16)
+    tl.store(V + r[:, None] * 32 + r[None, :], tl.dot_scaled(f, s16, "fp16", e4.trans(), s16, "e4m3"))
+
+
+@triton.jit
 def aggregates(X, Y, N):
     # @triton.aggregate (3.8): generated __init__ with defaults, inheritance, jit methods,
     # a tuple field carried by a runtime loop through tl.aggregate_replace

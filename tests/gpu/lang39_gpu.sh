@@ -29,5 +29,7 @@ launch numerics numerics --grid 1 --arg X=randn:f32[256] --arg I=arange:i16[16] 
 launch atomics atomics --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg N=50
 launch polls polls --grid 8 --arg F=zeros:i32[8] --arg C=zeros:i32[8] --arg X=arange:i64[64] --arg OK=zeros:bool[512] \
     --arg T=0
+launch mxdot mxdot --grid 1 --arg X=randn:f32[8192] --arg Y=zeros:f32[1024] --arg Z=zeros:f32[1024] --arg W=zeros:f32[1024] \
+    --arg V=zeros:f32[1024]
 launch aggregates aggregates --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg N=3
 exit $fail
