@@ -249,6 +249,8 @@ static ir_func *build_sink(void)
     set_attr(f, cas, 1, SCOPE_CTA);
     ir_value xchg = op1(&b, IR_ATOMIC_RMW, t64, 2, ip2, cas);
     set_attr(f, xchg, 0, RMW_XCHG);
+    ir_value poll = op1(&b, IR_ATOMIC_POLL, b64, 3, ip2, cas, seed);
+    set_attr(f, poll, 0, SEM_RELAXED);
     ir_value seeds = op1(&b, IR_SPLAT, tensor1(I64, 64), 1, seed);
     op1(&b, IR_INT_TO_PTR, p64, 1, seeds);
     op1(&b, IR_PTR_TO_INT, tensor1(I64, 64), 1, p);
