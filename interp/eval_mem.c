@@ -877,8 +877,7 @@ static void eval_poll(interp_prog *p, const ir_op *op)
             }
             sched_yield();
         }
-        out[i] = x == w;
-        shadow_write(p, b, bi, e, i, a, &fs, writer_of(s, b), false, NULL, op->loc, SH_ATOMIC, NULL);
+        out[i] = x == w;             /* an atomic read: no race with anyone, no write recorded */
     }
     p->synced = true;                        /* an acquire orders the program's later accesses */
     flush(p, &fs, ACC_ATOMIC, "atomic_poll", s->vi[op->opnd[1]].dt, esz, s->f->values.v[op->opnd[0]].type);
