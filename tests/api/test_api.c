@@ -1,7 +1,8 @@
 /* test_api.c — libtritium's C API (include/tritium/tritium.h), linked
  * against the shared library as a user would: in-place runs checked against
- * plain C loops, the specialization cache, views of one storage, faults in
- * the report, and bad input. */
+ * plain C loops, the specialization cache, views of one storage, host
+ * descriptors in a tuple (round_f32_to_tf32), faults in the report, and bad
+ * input. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,63 @@ START_TEST(vector_add_in_place_and_cached)
         free(x); free(y); free(out);
     }
     ck_assert_int_eq(tritium_module_compiled_count(m), 1);
+    tritium_module_free(m);
+}
+END_TEST
+
+static const char *DESC_SRC =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def copy_kernel(descs):\n"
+    "    descs[1].store([0, 0], descs[0].load([0, 0]))\n";
+
+/* A C loop's tf32 rounding: nearest-even at 10 mantissa bits, Inf/NaN kept. */
+static uint32_t tf32_bits(uint32_t b)
+{
+    if ((b & 0x7F800000u) == 0x7F800000u) return b;
+    uint32_t low = b & 0x1FFFu, up = b & ~0x1FFFu;
+    if (low > 0x1000u || (low == 0x1000u && (b & 0x2000u))) up += 0x2000u;
+    return up;
+}
+
+/* Host descriptors as tuple elements "descs[0]", "descs[1]" (their shape and
+ * strides follow each as parameters of their own); TRITIUM_DESC_ROUND_TF32
+ * rounds descs[0]'s loads and is specialized; bad flags are errors. */
+START_TEST(descriptors_in_a_tuple_and_tf32_flag)
+{
+    tritium_module *m = tritium_module_load_text("desc.py", DESC_SRC);
+    ck_assert_ptr_nonnull(m);
+    union { float f[256]; uint32_t u[256]; } x, y;
+    for (int i = 0; i < 256; i++) x.u[i] = 0x3F800000u + (uint32_t)i * 0x1357u * 0x9u;
+    x.u[0] = 0x3F801000u; x.u[1] = 0x3F803000u; x.u[2] = 0x7FC00001u; x.u[3] = 0xFF800000u; x.u[4] = 0x00003000u;
+    int64_t shape[2] = { 16, 16 }, strides[2] = { 16, 1 }, block[2] = { 16, 16 };
+    for (int round = 0; round < 3; round++) {
+        int flags = round == 1 ? 0 : TRITIUM_DESC_ROUND_TF32;
+        memset(y.u, 0, sizeof y.u);
+        tritium_launch *L = tritium_launch_new(m, "copy_kernel");
+        ck_assert_int_eq(tritium_launch_desc(L, "descs[0]", TRITIUM_F32, x.f, x.f, sizeof x, 2, shape, strides, block,
+                                             flags), 0);
+        ck_assert_int_eq(tritium_launch_desc(L, "descs[1]", TRITIUM_F32, y.f, y.f, sizeof y, 2, shape, strides, block,
+                                             0), 0);
+        tritium_report *r;
+        ck_assert_int_eq(tritium_run(L, NULL, &r), TRITIUM_OK);
+        tritium_stats st;
+        tritium_report_stats(r, &st);
+        ck_assert_int_eq(st.compiled, round < 2);         /* the flag is part of the key */
+        for (int i = 0; i < 256; i++) ck_assert_uint_eq(y.u[i], flags ? tf32_bits(x.u[i]) : x.u[i]);
+        tritium_report_free(r);
+        tritium_launch_free(L);
+    }
+    tritium_launch *L = tritium_launch_new(m, "copy_kernel");
+    ck_assert_int_ne(tritium_launch_desc(L, "descs[0]", TRITIUM_F32, x.f, x.f, sizeof x, 2, shape, strides, block, 4), 0);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "unknown flags"));
+    uint16_t h[256];
+    ck_assert_int_ne(tritium_launch_desc(L, "descs[0]", TRITIUM_F16, h, h, sizeof h, 2, shape, strides, block,
+                                         TRITIUM_DESC_ROUND_TF32), 0);
+    ck_assert_ptr_nonnull(strstr(tritium_last_error(), "only supported for float32"));
+    tritium_launch_free(L);
     tritium_module_free(m);
 }
 END_TEST
@@ -295,6 +353,7 @@ int main(void)
     TCase *tc = tcase_create("api");
     tcase_add_test(tc, vector_add_in_place_and_cached);
     tcase_add_test(tc, views_of_one_storage_are_one_buffer);
+    tcase_add_test(tc, descriptors_in_a_tuple_and_tf32_flag);
     tcase_add_test(tc, storage_bounds_and_faults);
     tcase_add_test(tc, bad_input_is_an_error_message);
     tcase_add_test(tc, report_json_has_the_fault_sites);
