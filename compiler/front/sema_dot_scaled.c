@@ -5,7 +5,7 @@
  * operand is upcast to the compute type (bfloat16, float16 when either
  * format is fp16), multiplied by its E8M0 scales broadcast along K, and the
  * two meet in a tt.dot with a float32 accumulator. docs/language.md,
- * "tl.dot_scaled", has the numerics against Triton's interpreter and GPU. */
+ * "Scaled dots: tl.dot_scaled", has the numerics against Triton's interpreter and GPU. */
 #include "sema_builtin.h"
 
 #include <stdio.h>
