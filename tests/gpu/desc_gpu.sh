@@ -117,7 +117,8 @@ done
 
 # the same with both descriptors in one tuple argument, and fp32 descriptors made
 # with round_f32_to_tf32=True (Triton 3.7+): a copy (every load rounded to tf32,
-# Inf/NaN kept; the diff is exact) and a tf32 dot of the rounded values
+# Inf/NaN kept; the diff is exact) and a tf32 dot of the rounded values, compared
+# within its bounds (--numerics fast, docs/bounds.md: the tensor cores' order)
 for dt in f16 bf16; do
     launch "desc_mm tuple $dt" tests/gpu/kernels.py --kernel desc_tuple_mm --grid "cdiv(M, 128), cdiv(N, 128)" \
         --tensor "A=randn:$dt[200,112]" --tensor "B=randn:$dt[112,144]" --tensor "C=zeros:f16[200,144]" \
@@ -131,7 +132,7 @@ launch "tf32 desc copy" tests/gpu/kernels.py --kernel tf32_desc_copy --grid "3, 
 launch "tf32 desc_mm tuple" tests/gpu/kernels.py --kernel desc_tuple_mm --grid "cdiv(M, 64), cdiv(N, 64)" \
     --tensor "A=randn:f32[200,112]" --tensor "B=randn:f32[112,144]" --tensor "C=zeros:f32[200,144]" \
     --arg "descs=(desc(A, block=[64, 32], round_f32_to_tf32=True), desc(B, block=[32, 64], round_f32_to_tf32=True))" \
-    --arg c_ptr=C --arg M=200 --arg N=144 --arg K=112 --const BM=64 --const BN=64 --const BK=32
+    --arg c_ptr=C --arg M=200 --arg N=144 --arg K=112 --const BM=64 --const BN=64 --const BK=32 --numerics fast
 
 # the same through in-kernel descriptors, and through block pointers checked
 # along both dims (TMA) or B along dim 0 only (cp.async; N a multiple of BN)

@@ -4,7 +4,7 @@ Exits 77 (skipped) without torch, triton or a CUDA device.
 
 One program launches dot_scaled in the format pairs a user meets (e2m1 x
 e2m1, e4m3 x e4m3 with an accumulator, e5m2 x e4m3, bf16 x e2m1 with the
-lhs unscaled, e2m1 packed along M/N, fp16 x e4m3) on CUDA tensors, under
+lhs unscaled, fp16 x e4m3) on CUDA tensors, under
 `python -m tritium --mode check`: Triton compiles and runs each launch on
 the GPU (on Hopper its DecomposeScaledBlocked pass: bf16/fp16 upcasts and a
 tensor-core dot), tritium's interpreter runs it on copies, and every output
@@ -67,7 +67,8 @@ launch("e2m1", "e2m1")
 launch("e4m3", "e4m3", has_c=True, seed=1)
 launch("e5m2", "e4m3", seed=2)
 launch("bf16", "e2m1", has_sa=False, seed=3)
-launch("e2m1", "e2m1", kpa=False, kpb=False, seed=4)
+# e2m1 packed along M/N (k_pack=False) is left out: Triton 3.6 fails to compile it for
+# Hopper (ConvertTritonGPUToLLVM, "PassManager::run failed"); test_dot_scaled.py covers it
 launch("fp16", "e4m3", seed=5)
 print("program ok")
 '''
@@ -92,7 +93,7 @@ def main():
             rc, out, err = run(["--mode", "check", "--against", against, "-v", prog])
             m = re.search(r"(\d+) checked, (\d+) disagree or fault", err)
             failed += expect("dot_scaled check --against %s (%s)" % (against, m.group(0) if m else "no summary"),
-                             rc == 0 and "program ok" in out and m and int(m.group(1)) == 6 and m.group(2) == "0",
+                             rc == 0 and "program ok" in out and m and int(m.group(1)) == 5 and m.group(2) == "0",
                              out + err)
     return 1 if failed else 0
 
