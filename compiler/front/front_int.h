@@ -67,7 +67,8 @@ typedef struct ntclass {
     const char **mnames;
     int *mfuncs;             /* function index; -1: not a @triton.jit method (mwhy says what it is) */
     const char **mwhy;
-    const char *init_why;    /* a user-defined __init__ tritium does not run: why (NULL: the generated one) */
+    const char *init_why;    /* a user-defined __init__ tritium does not run: why (NULL: none, or one it runs) */
+    int init_fi;             /* a user-defined __init__ tritium runs: 1 + its function index (0: none) */
 } ntclass;
 
 /* A top-level def without @triton.jit, kept for `kernel = triton.jit(fn)`. */
@@ -188,6 +189,8 @@ typedef struct sema {
     int loops;               /* loops of the current function around this point (return is an error) */
     int dup;                 /* statements duplicated into early-return continuations */
     bool plain_globals;      /* evaluating a default: any global may be read */
+    int ctor_depth;          /* inside an aggregate's user-defined __init__ at this inline depth */
+    const char *ctor_self;   /* ... whose first parameter (self) takes `self.f = v` */
     bool debug;              /* Triton's options.debug: device_assert is compiled */
     int unit;                /* the module whose globals and imports are visible */
     jmp_buf fail;
@@ -257,6 +260,12 @@ sval sema_expr(sema *S, node *e);
 sval sema_ternary(sema *S, node *e, sval c);
 void sema_block(sema *S, node_list *stmts);
 sval sema_call_jit(sema *S, node *call, int fn, sval *args, int nargs, const char **kwn, sval *kwv, int nkw);
+/* A field of an aggregate that its user-defined __init__ has not set yet
+ * (sema_expr.c): reading it is an error. */
+bool sema_field_unset(const sval *v);
+/* v must fit aggregate k's field f's annotation (tl.tensor, tl.constexpr,
+ * tl.tuple), else Triton's TypeError at p (sema_expr.c). */
+void sema_aggregate_check(sema *S, src_pos p, const ntclass *k, int f, const sval *v);
 /* The positional arguments of a call, `*t` expanded into t's items
  * (code_generator.py visit_Call: a starred argument must be a tuple);
  * returns their count, *out in the compile arena. */

@@ -190,6 +190,8 @@ static const ntclass *live_class(sema *S, src_pos p, const char *name, json_t *v
         }
         const char *init = json_string_value(json_object_get(v, "init"));
         if (init) k->init_why = arena_strdup(&m->mem, init);
+        json_t *initf = json_object_get(v, "init_func");       /* a user-defined __init__ to run */
+        if (json_is_integer(initf)) k->init_fi = 1 + func_index(S, p, json_integer_value(initf));
         size_t nm = json_is_object(meths) ? json_object_size(meths) : 0;
         k->mnames = arena_alloc(&m->mem, sizeof(char *) * (nm + 1));
         k->mfuncs = arena_alloc(&m->mem, sizeof(int) * (nm + 1));

@@ -379,9 +379,9 @@ static void agg_method(front_module *m, ntclass *k, const char *name, int fi, co
 /* `@triton.aggregate class NAME(BASE, ...):` at module level (P->i at
  * `class`): the bases' fields and methods (aggregates of this module, last
  * base first as Python's MRO reversed), then the body's annotated fields
- * with their defaults, its @triton.jit methods (compiled as functions named
- * NAME.METHOD) and a user-defined __init__ (refused when called). Other
- * statements of the body are skipped. */
+ * with their defaults, its methods and a user-defined __init__ (compiled as
+ * functions named NAME.METHOD; a @triton.jit __init__ is refused when
+ * called). Other statements of the body are skipped. */
 static void aggregate_stmt(parser *P, scanctx *c)
 {
     front_module *m = c->m;
@@ -434,34 +434,32 @@ static void aggregate_stmt(parser *P, scanctx *c)
             P->i++;
             continue;
         }
-        bool jit = false, cfn = false, deco = false;
+        bool jit = false, deco = false;
         while (tok_is_op(peek(P), "@")) {
             node *e;
             const char *d = decorator(P, &e);
             deco = true;
             if (!strcmp(d, "jit") || alias_is_jit(m, c->unit, d)) jit = true;
-            if (!strcmp(d, "constexpr_function")) cfn = true;
         }
         t = peek(P);
         if (tok_is_name(t, "def") && P->toks[P->i + 1].kind == TK_NAME) {
             token *mt = &P->toks[P->i + 1];
             const char *mname = arena_strndup(&m->mem, mt->start, (size_t)mt->len);
-            if (!strcmp(mname, "__init__")) {
-                k->init_why = jit ? "is a @triton.jit function" : cfn ? "is user-defined (a @triton.constexpr_function)"
-                                                                       : "is user-defined (a Python function)";
+            if (!strcmp(mname, "__init__") && jit) {   /* 3.9 _aggregate calls it outside the code generator */
+                k->init_why = "is a @triton.jit function";
                 parse_skip_statement(P);
-            } else if (jit) {
+            } else {
+                /* jit methods, and Python ones (a user-defined __init__, methods taking
+                 * _semantic, constexpr_functions) that Triton runs in its code generator:
+                 * compiled as helpers named NAME.METHOD */
                 funcdef f = { .is_jit = true, .unit = c->unit, .tok = P->i };
                 module_parse_helper(m, P, &f);
                 char *q = xasprintf("%s.%s", name, mname);
                 f.name = arena_strdup(&m->mem, q);
                 free(q);
                 vec_push(&m->funcs, f);
-                agg_method(m, k, mname, m->funcs.n - 1, NULL);
-            } else {
-                agg_method(m, k, mname, -1, cfn ? "a @triton.constexpr_function"
-                                                 : "a Python method (it runs in Triton's code generator)");
-                parse_skip_statement(P);
+                if (!strcmp(mname, "__init__")) k->init_fi = m->funcs.n;
+                else agg_method(m, k, mname, m->funcs.n - 1, NULL);
             }
             continue;
         }

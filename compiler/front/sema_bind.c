@@ -43,6 +43,9 @@ void sema_bind_args(sema *S, src_pos p, int id, sval *self, sval *args, int narg
     }
     vec_free(&pos);
     for (int i = 0; i < nkw; i++) {
+        /* Python code that Triton's code generator runs (an aggregate's
+         * __init__ and methods) passes its builder to builtins */
+        if (!strcmp(kwn[i], "_semantic") || !strcmp(kwn[i], "_generator")) continue;
         int j = 0;
         while (j < B->n && strcmp(B->names[j], kwn[i])) j++;
         if (j == B->n) sema_error(S, p, "%s() got an unexpected keyword argument '%s'", sema_builtin_name(id), kwn[i]);

@@ -154,6 +154,8 @@ bool sema_attr(sema *S, src_pos p, sval base, const char *name, sval *out)
     if (base.k == V_TUPLE && base.nt) {   /* core.py tuple.__getattr__: the field's value */
         for (int i = 0; i < base.nt->n && i < base.n; i++)
             if (!strcmp(base.nt->fields[i], name)) {
+                if (sema_field_unset(&base.items[i]))
+                    sema_error(S, p, "AttributeError: '%s' object has no attribute '%s'", base.nt->tname, name);
                 *out = base.items[i];
                 return true;
             }
@@ -394,6 +396,50 @@ static const char *ann_class(char ann)
                                                                              : "<class 'triton.language.core.constexpr'>";
 }
 
+void sema_aggregate_check(sema *S, src_pos p, const ntclass *k, int f, const sval *v)
+{
+    if (k->ann && !ann_ok(k->ann[f], v))
+        sema_error(S, p, "TypeError: Expected %s for attribute '%s', got %s", ann_class(k->ann[f]), k->fields[f],
+                   py_class(S, v));
+}
+
+static const char unset_mark[] = "unset";
+
+bool sema_field_unset(const sval *v) { return v->k == V_NONE && v->s == unset_mark; }
+
+static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, const char **kwn, sval *kwv, int nkw,
+                         sval *self_out);
+
+/* An aggregate whose class defines __init__ (Triton 3.9 core.py _aggregate:
+ * aggregate_value.__new__ runs it on an instance whose fields are unset,
+ * then requires every field set). tritium inlines it as a helper whose
+ * `self.f = v` statements set fields (sema_stmt.c assign); the instance is
+ * self's value when it returns. */
+static sval construct_user(sema *S, src_pos p, const ntclass *k, sval *args, int n, const char **kwn, sval *kwv, int nk)
+{
+    const funcdef *fd = &S->m->funcs.v[k->init_fi - 1];
+    if (fd->nparams < 1 || fd->params[0].kind != PARAM_PLAIN)
+        sema_error(S, p, "%s.__init__ takes no self parameter", k->tname);
+    sval self = { .k = V_TUPLE, .n = k->n, .nt = k, .v = -1 };
+    self.items = arena_alloc(S->a, sizeof(sval) * (size_t)(k->n + 1));
+    for (int f = 0; f < k->n; f++) self.items[f] = (sval){ .k = V_NONE, .s = unset_mark, .v = -1 };
+    sval *a = arena_alloc(S->a, sizeof(sval) * (size_t)(n + 2));
+    a[0] = self;
+    for (int i = 0; i < n; i++) a[i + 1] = args[i];
+    int saved_depth = S->ctor_depth;
+    const char *saved_self = S->ctor_self;
+    S->ctor_depth = S->depth + 1;
+    S->ctor_self = fd->params[0].name;
+    call_inlined(S, p, k->init_fi - 1, a, n + 1, kwn, kwv, nk, &self);
+    S->ctor_depth = saved_depth;
+    S->ctor_self = saved_self;
+    for (int f = 0; f < k->n; f++)
+        if (sema_field_unset(&self.items[f]))
+            sema_error(S, p, "AttributeError: constructor for %s did not initialize attribute '%s'", k->tname,
+                       k->fields[f]);
+    return self;
+}
+
 /* Calling a named tuple class: its fields bound by position and keyword,
  * missing ones from the class's defaults (evaluated in its module), as
  * Python's generated __new__ does. An aggregate class (Triton 3.8+ core.py
@@ -405,7 +451,8 @@ sval sema_construct(sema *S, src_pos p, const ntclass *k, sval *args, int n, con
     if (k->aggregate) {
         sema_version_aggregate(S, p, k);
         if (k->init_why) sema_error(S, p, "%s.__init__ %s; tritium runs only the __init__ that @triton.aggregate "
-                                          "generates from the class's annotations", k->tname, k->init_why);
+                                          "generates from the class's annotations, or a Python one", k->tname, k->init_why);
+        if (k->init_fi) return construct_user(S, p, k, args, n, kwn, kwv, nk);
         snprintf(fn, sizeof fn, "%s.__init__", k->tname);
     } else {
         snprintf(fn, sizeof fn, "%s", k->tname);
@@ -441,11 +488,8 @@ sval sema_construct(sema *S, src_pos p, const ntclass *k, sval *args, int n, con
         S->unit = unit;
         S->plain_globals = pg;
     }
-    if (k->aggregate && k->ann)
-        for (int f = 0; f < k->n; f++)
-            if (!ann_ok(k->ann[f], &t.items[f]))
-                sema_error(S, p, "TypeError: Expected %s for attribute '%s', got %s", ann_class(k->ann[f]), k->fields[f],
-                           py_class(S, &t.items[f]));
+    if (k->aggregate)
+        for (int f = 0; f < k->n; f++) sema_aggregate_check(S, p, k, f, &t.items[f]);
     return t;
 }
 
@@ -518,16 +562,24 @@ static bool is_constexpr_annot(sema *S, node *annot)
 
 sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const char **kwn, sval *kwv, int nkw)
 {
+    return call_inlined(S, call->pos, fi, args, nargs, kwn, kwv, nkw, NULL);
+}
+
+/* Inline function fi at pos; self_out: the value the first parameter is
+ * bound to when the body ends (a constructor's self). */
+static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, const char **kwn, sval *kwv, int nkw,
+                         sval *self_out)
+{
     /* a copy: using a name may load a module and grow the function table */
     funcdef fdv = S->m->funcs.v[fi], *fd = &fdv;
     if (fd->bad) {
         module_reparse(S->m, fi);
-        sema_error(S, call->pos, "helper '%s' (%s) does not parse as kernel code", fd->name, diag_file_name(fd->pos.file));
+        sema_error(S, pos, "helper '%s' (%s) does not parse as kernel code", fd->name, diag_file_name(fd->pos.file));
     }
     for (int d = 0; d < S->depth; d++)
-        if (S->inlining[d] == fi) sema_error(S, call->pos, "'%s' calls itself: recursion is not supported", fd->name);
+        if (S->inlining[d] == fi) sema_error(S, pos, "'%s' calls itself: recursion is not supported", fd->name);
     if (S->depth >= SEMA_MAX_INLINE)
-        sema_error(S, call->pos, "helper calls nested more than %d deep (a limit of tritium's inliner)", SEMA_MAX_INLINE);
+        sema_error(S, pos, "helper calls nested more than %d deep (a limit of tritium's inliner)", SEMA_MAX_INLINE);
     int np = fd->nparams;
     sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(np + 1));
     bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(np + 1));
@@ -543,14 +595,14 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     int ver = front_triton_version();
     for (int i = 0; i < np; i++) {
         if (fd->params[i].kind == PARAM_VARARGS && ver < 8)
-            sema_error(S, call->pos, "%s(): *%s parameters of jit functions are bound from Triton 3.8 (tritium follows "
+            sema_error(S, pos, "%s(): *%s parameters of jit functions are bound from Triton 3.8 (tritium follows "
                        "Triton 3.%d: TRITIUM_TRITON_VERSION)", fd->name, fd->params[i].name, ver);
         if (fd->params[i].kind == PARAM_KWONLY && ver < 9)
-            sema_error(S, call->pos, "%s(): keyword-only parameters of jit functions ('%s') are bound from Triton 3.9 "
+            sema_error(S, pos, "%s(): keyword-only parameters of jit functions ('%s') are bound from Triton 3.9 "
                        "(tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", fd->name, fd->params[i].name, ver);
     }
     if (nargs > nplain && var < 0)
-        sema_error(S, call->pos, "%s() takes %d positional arguments but %d were given", fd->name, nplain, nargs);
+        sema_error(S, pos, "%s() takes %d positional arguments but %d were given", fd->name, nplain, nargs);
     for (int i = 0; i < nargs && i < nplain; i++) vals[i] = args[i], has[i] = true;
     if (var >= 0) {
         sval t = { .k = V_TUPLE, .n = 0, .v = -1 };
@@ -562,8 +614,8 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     for (int k = 0; k < nkw; k++) {
         int j = 0;
         while (j < np && (strcmp(fd->params[j].name, kwn[k]) || fd->params[j].kind == PARAM_VARARGS)) j++;
-        if (j == np) sema_error(S, call->pos, "%s() got an unexpected keyword argument '%s'", fd->name, kwn[k]);
-        if (has[j]) sema_error(S, call->pos, "%s() got multiple values for argument '%s'", fd->name, kwn[k]);
+        if (j == np) sema_error(S, pos, "%s() got an unexpected keyword argument '%s'", fd->name, kwn[k]);
+        if (has[j]) sema_error(S, pos, "%s() got multiple values for argument '%s'", fd->name, kwn[k]);
         vals[j] = kwv[k];
         has[j] = true;
     }
@@ -575,7 +627,7 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     for (int i = 0; i < np; i++) {
         if (!has[i]) {
             if (!fd->params[i].def)
-                sema_error(S, call->pos, "%s() missing required argument '%s'", fd->name, fd->params[i].name);
+                sema_error(S, pos, "%s() missing required argument '%s'", fd->name, fd->params[i].name);
             bool pg = S->plain_globals;
             S->plain_globals = true;   /* Triton evaluates defaults in Python: any global */
             vals[i] = sema_expr(S, fd->params[i].def);
@@ -587,7 +639,7 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     int32_t saved_caller = S->caller_loc;
     const char *saved_func = S->func_name;
     int saved_cf = S->runtime_cf;
-    sema_setloc(S, call->pos);
+    sema_setloc(S, pos);
     S->caller_loc = S->b.loc;
     S->func_name = fd->name;
     S->runtime_cf = 0;
@@ -600,6 +652,12 @@ sval sema_call_jit(sema *S, node *call, int fi, sval *args, int nargs, const cha
     S->ret = sv_none();
     sema_block(S, &fd->body);
     sval r = S->ret;
+    if (self_out)
+        for (int i = S->sc->n - 1; i >= 0; i--)
+            if (!strcmp(S->sc->v[i].name, fd->params[0].name)) {
+                *self_out = S->sc->v[i].val;
+                break;
+            }
     S->returned = false;
     S->depth--;
     S->tail = saved_tail;
@@ -711,7 +769,9 @@ static bool aggregate_binop(sema *S, src_pos p, const char *op, sval a, sval b, 
         { "/", "__truediv__", "__rtruediv__" }, { "//", "__floordiv__", "__rfloordiv__" },
         { "%", "__mod__", "__rmod__" }, { "**", "__pow__", "__rpow__" }, { "<<", "__lshift__", "__rlshift__" },
         { ">>", "__rshift__", "__rrshift__" }, { "&", "__and__", "__rand__" }, { "|", "__or__", "__ror__" },
-        { "^", "__xor__", "__rxor__" },
+        { "^", "__xor__", "__rxor__" }, { "==", "__eq__", "__eq__" }, { "!=", "__ne__", "__ne__" },
+        { "<", "__lt__", "__gt__" }, { "<=", "__le__", "__ge__" }, { ">", "__gt__", "__lt__" },
+        { ">=", "__ge__", "__le__" },
     };
     bool aa = a.k == V_TUPLE && a.nt && a.nt->aggregate, ba = b.k == V_TUPLE && b.nt && b.nt->aggregate;
     if (!aa && !ba) return false;
@@ -768,6 +828,8 @@ static sval compare(sema *S, node *e, sval a, sval b)
         }
         return sv_bool(found == !strcmp(e->op, "in"));
     }
+    sval r;
+    if (strncmp(e->op, "is", 2) && aggregate_binop(S, e->pos, e->op, a, b, &r)) return r;
     return sema_binop(S, e->pos, e->op, a, b);
 }
 
@@ -827,7 +889,22 @@ static sval expr_value(sema *S, node *e)
         if (a.k == V_TUPLE || b.k == V_TUPLE) return tuple_binop(S, e->pos, e->op, a, b);
         return sema_binop(S, e->pos, e->op, a, b);
     }
-    case E_UNARY: return sema_unop(S, e->pos, e->op, sema_expr(S, e->a));
+    case E_UNARY: {
+        sval a = sema_expr(S, e->a);
+        if (a.k == V_TUPLE && a.nt && a.nt->aggregate) {
+            /* 3.9 code_generator.py visit_UnaryOp: the operand's jit __neg__ & co. */
+            const char *mn = !strcmp(e->op, "-") ? "__neg__" : !strcmp(e->op, "+") ? "__pos__"
+                           : !strcmp(e->op, "~") ? "__invert__" : "__not__";
+            sval m;
+            bool found = aggregate_method(S, e->pos, a.nt, &a, mn, &m);
+            if (!found && !strcmp(mn, "__not__")) return sv_bool(false);   /* `not` of an object */
+            if (!found)
+                sema_error(S, e->pos, "AST unary operator '%s' is not (currently) implemented on type %s", mn,
+                           a.nt->tname);
+            return sema_call_jit(S, e, (int)m.i, &a, 1, NULL, NULL, 0);
+        }
+        return sema_unop(S, e->pos, e->op, a);
+    }
     case E_BOOLOP: {
         sval a = sema_expr(S, e->a);
         bool is_and = !strcmp(e->op, "and");

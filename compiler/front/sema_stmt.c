@@ -207,6 +207,14 @@ static bool is_constexpr_name(sema *S, const char *name)
     return false;
 }
 
+/* Is target `self.f` of the aggregate __init__ being inlined (its Python
+ * code keeps values as they are: no _sanitize_value)? */
+static bool ctor_field(const sema *S, const node *target)
+{
+    return target->kind == E_ATTR && S->ctor_self && S->ctor_depth == S->depth && target->a->kind == E_NAME &&
+           !strcmp(target->a->name, S->ctor_self);
+}
+
 static void assign(sema *S, node *target, sval v)
 {
     if (target->kind == E_NAME) {
@@ -226,6 +234,24 @@ static void assign(sema *S, node *target, sval v)
         if (v.n != target->items.n)
             sema_error(S, target->pos, "cannot unpack %d values into %d targets", v.n, target->items.n);
         for (int i = 0; i < v.n; i++) assign(S, target->items.v[i], v.items[i]);
+        return;
+    }
+    if (ctor_field(S, target)) {
+        /* `self.f = v` in an aggregate's user-defined __init__ (3.9 core.py
+         * aggregate_value.__setattr__: an annotated field, checked against its
+         * annotation): self is rebound to a copy with field f set */
+        sval self = sema_expr(S, target->a);
+        const ntclass *k = self.k == V_TUPLE ? self.nt : NULL;
+        int f = 0;
+        while (k && f < k->n && strcmp(k->fields[f], target->name)) f++;
+        if (!k || f == k->n)
+            sema_error(S, target->pos, "AttributeError: %s has no attribute '%s'", k ? k->tname : "self", target->name);
+        sema_aggregate_check(S, target->pos, k, f, &v);
+        sval t = self;
+        t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(k->n + 1));
+        memcpy(t.items, self.items, sizeof(sval) * (size_t)k->n);
+        t.items[f] = v;
+        sema_bind(S, target->a->name, t);
         return;
     }
     if (target->kind == E_ATTR)   /* code_generator.py assignTarget; aggregates are immutable (3.8+) */
@@ -891,7 +917,8 @@ static void exec_stmt(sema *S, node *s)
         sema_expr(S, s->a);
         break;
     case S_ASSIGN: {
-        sval v = sanitize(S, s->pos, sema_expr(S, s->b));
+        sval v = sema_expr(S, s->b);
+        if (!ctor_field(S, s->a)) v = sanitize(S, s->pos, v);
         assign(S, s->a, v);
         for (int i = 0; i < s->items.n; i++) assign(S, s->items.v[i], v);
         break;

@@ -218,7 +218,7 @@ class _CompileTimeFunction:
     (its source is read from its file)."""
 
     def __init__(self, fn):
-        self.fn = fn
+        self.fn = inspect.unwrap(fn)        # a @tl.core.builtin method: the user's function, not core.py's wrapper
 
 
 class _Builder:
@@ -383,18 +383,23 @@ class _Builder:
         e = {"k": "class", "class": cls.__name__, "aggregate": True, "fields": list(fields),
              "defaults": [self.value(defs[f], "default", name) if f in defs else None for f in fields],
              "ann": [ann(anns.get(f)) for f in fields], "methods": {}}
-        if init is not None and not getattr(init, "__triton_builtin__", False):
-            e["init"] = "is user-defined (%s)" % ("a @triton.constexpr_function" if _is_constexpr_function(init)
-                                                   else "a Python function")
+        generated = init is not None and (getattr(init, "__module__", "") or "").startswith("triton.")
+        if init is not None and not generated:
+            # a user-defined __init__ runs in Triton's code generator (3.9 core.py _aggregate):
+            # tritium compiles it as a helper whose `self.f = v` set the fields
+            if is_jit(init):
+                e["init"] = "is a @triton.jit function"
+            else:
+                e["init_func"] = self.func(init if _is_constexpr_function(init) else _CompileTimeFunction(init))
         for mname in dir(cls):
             m = getattr(cls, mname, None)
-            if is_jit(m):
+            if is_jit(m) or _is_constexpr_function(m):
                 e["methods"][mname] = {"k": "func", "v": self.func(m)}
             elif isinstance(m, types.FunctionType) and not (m.__module__ or "").startswith("triton.") \
                     and mname != "__init__":
-                e["methods"][mname] = {"k": "error", "v": "a Python method (it runs in Triton's code generator)"}
-            elif _is_constexpr_function(m):
-                e["methods"][mname] = {"k": "error", "v": "a @triton.constexpr_function"}
+                # a Python method (it may take _semantic): compiled as a helper, as the code
+                # generator runs it on the instance's values
+                e["methods"][mname] = {"k": "func", "v": self.func(_CompileTimeFunction(m))}
         return e
 
     @staticmethod

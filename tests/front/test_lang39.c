@@ -726,6 +726,48 @@ START_TEST(aggregates_38)
 }
 END_TEST
 
+/* 3.9 core.py _aggregate with the class's own __init__ (a constexpr_function
+ * or a builtin taking _semantic): it runs on an instance whose fields are
+ * unset (aggregate_value.__new__) and must set them all; `self.f = v` is
+ * checked against the annotation (__setattr__); builtin methods run in the
+ * code generator like jit ones. */
+START_TEST(aggregate_user_init_39)
+{
+    static const char src[] = "import triton\nimport triton.language as tl\n"
+        "@triton.aggregate\nclass Pair:\n    a: tl.tensor\n    b: tl.tensor\n    s: tl.constexpr\n"
+        "    @triton.constexpr_function\n    def __init__(self, a, b, s=2):\n"
+        "        self.a = a\n        self.b = b\n        self.s = tl.constexpr(s)\n"
+        "    @tl.core.builtin\n    def second(self, _semantic=None):\n        return self.b\n"
+        "    @triton.jit\n    def combine(self):\n        return self.a * self.s + self.second()\n"
+        "@triton.aggregate\nclass Ramp:\n    v: tl.tensor\n"
+        "    @tl.core.builtin\n    def __init__(self, _semantic=None):\n"
+        "        self.v = tl.arange(0, 8, _semantic=_semantic).to(tl.float32)\n"
+        "@triton.jit\ndef k(X, Y):\n    o = tl.arange(0, 8)\n    x = tl.load(X + o)\n"
+        "    tl.store(Y + o, Pair(x, Ramp().v).combine() + Pair(x, x, s=5).combine())\n";
+    front_set_triton_version(9);
+    launch l;
+    lrun(src, "X:*f32[8] Y:*f32[8]", &l, fill_small);
+    const float *x = targ(&l, "X")->data, *y = targ(&l, "Y")->data;
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(y[i] == x[i] * 2 + (float)i + (x[i] * 5 + x[i]), "Y[%d] = %g", i, y[i]);
+    launch_free(&l);
+    static const char head[] = "import triton\nimport triton.language as tl\n"
+                               "@triton.aggregate\nclass P:\n    w: tl.tensor\n    n: tl.constexpr\n"
+                               "    @triton.constexpr_function\n    def __init__(self, w):\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s        self.w = w\n@triton.jit\ndef k(X):\n    p = P(tl.load(X))\n", head);
+    expect_err(buf, "X:*f32[1]", "constructor for P did not initialize attribute 'n'");
+    snprintf(buf, sizeof buf, "%s        self.w = w\n        self.n = w\n@triton.jit\ndef k(X):\n    p = P(tl.load(X))\n",
+             head);
+    expect_err(buf, "X:*f32[1]", "Expected <class 'triton.language.core.constexpr'> for attribute 'n'");
+    snprintf(buf, sizeof buf, "%s        self.v = w\n@triton.jit\ndef k(X):\n    p = P(tl.load(X))\n", head);
+    expect_err(buf, "X:*f32[1]", "AttributeError: P has no attribute 'v'");
+    snprintf(buf, sizeof buf, "%s        self.w = self.n\n@triton.jit\ndef k(X):\n    p = P(tl.load(X))\n", head);
+    expect_err(buf, "X:*f32[1]", "'P' object has no attribute 'n'");
+    front_set_triton_version(-1);
+}
+END_TEST
+
 /* Triton 3.9 semantic.py atomic_load/atomic_store: masked lanes are not
  * performed; sem acquire/relaxed (load), release/relaxed (store); any int or
  * float element. Lowered to atomic RMWs on the bits (or 0, exchange). */
@@ -817,6 +859,7 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, dot_scaled_mxfp4);
     tcase_add_test(tc, expect_zero_38);
     tcase_add_test(tc, aggregates_38);
+    tcase_add_test(tc, aggregate_user_init_39);
     tcase_add_test(tc, atomic_load_store_39);
     tcase_add_test(tc, atomic_poll_39);
     return tc;

@@ -322,6 +322,137 @@ def test_aggregate_errors():
             kern[(1,)](x, 2) if kern is constexpr_changes else kern[(1,)](x)
 
 
+def test_aggregate_user_init_and_python_methods():
+    # 3.9 core.py _aggregate: a class's own __init__ (a constexpr_function, or a builtin
+    # taking _semantic) runs on an instance whose fields are unset and sets them; a
+    # constexpr-annotated field takes tl.constexpr(...); builtin and constexpr_function
+    # methods run in the code generator (Triton 3.9 compiles this kernel to TTIR)
+    if V < (3, 8):
+        pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
+
+    @triton.aggregate
+    class Pair:
+        first: tl.tensor
+        second: tl.tensor
+        scale: tl.constexpr
+
+        @triton.constexpr_function
+        def __init__(self, first, second, scale=2):
+            self.first = first
+            self.second = second
+            self.scale = tl.constexpr(scale)
+
+        @triton.jit
+        def combine(self):
+            return self.first * self.scale + self.second
+
+        @tl.core.builtin
+        def get_second(self, _semantic=None):
+            return self.second
+
+        @triton.jit
+        def unpack(self):
+            return self.first, self.get_second()
+
+    @triton.aggregate
+    class Ramp:
+        value: tl.tensor
+
+        @tl.core.builtin
+        def __init__(self, _semantic=None):
+            self.value = tl.arange(0, 16, _semantic=_semantic)
+
+    @triton.jit
+    def k(X, Y, Z):
+        r = tl.arange(0, 16)
+        x = tl.load(X + r)
+        p = Pair(x, x + 1.0)
+        q = Pair(x, Ramp().value.to(tl.float32), scale=3)
+        a, b = p.unpack()
+        tl.store(Y + r, p.combine() + q.combine())
+        tl.store(Z + r, a - b + q.get_second())
+
+    x = torch.randn(16)
+    y, z = torch.zeros(16), torch.zeros(16)
+    k[(1,)](x, y, z)
+    r = torch.arange(16).float()
+    torch.testing.assert_close(y, x * 2 + (x + 1) + x * 3 + r)
+    torch.testing.assert_close(z, x - (x + 1) + r)
+
+    @triton.aggregate
+    class Half:
+        a: tl.tensor
+        b: tl.tensor
+
+        @triton.constexpr_function
+        def __init__(self, a):
+            self.a = a
+
+    @triton.aggregate
+    class Typed:
+        n: tl.constexpr
+
+        @triton.constexpr_function
+        def __init__(self, x):
+            self.n = x
+
+    @triton.jit
+    def unset(X):
+        tl.store(X, Half(tl.load(X)).a)
+
+    @triton.jit
+    def wrong_type(X):
+        tl.store(X, tl.load(X) + Typed(tl.load(X)).n)
+
+    for kern, words in ((unset, "constructor for Half did not initialize attribute 'b'"),
+                        (wrong_type, r"Expected <class 'triton.language.core.constexpr'> for attribute 'n'")):
+        with pytest.raises(Exception, match=words):
+            kern[(1,)](torch.zeros(1))
+
+
+def test_aggregate_unary_and_comparison_methods():
+    # 3.9 code_generator.py visit_UnaryOp (__neg__, __invert__) and visit_Compare through
+    # _apply_binary_method: the left operand's __lt__, else the right one's reflected __gt__
+    if V < (3, 8):
+        pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
+
+    @triton.aggregate
+    class Box:
+        v: tl.tensor
+
+        @triton.jit
+        def __neg__(self):
+            return Box(-self.v)
+
+        @triton.jit
+        def __invert__(self):
+            return self.v * 0.5
+
+        @triton.jit
+        def __lt__(self, other):
+            return self.v < other
+
+        @triton.jit
+        def __eq__(self, other):
+            return self.v == other.v
+
+    @triton.jit
+    def k(X, Y, L, G, E):
+        o = tl.arange(0, 16)
+        b = Box(tl.load(X + o))
+        tl.store(Y + o, (-b).v + ~b)
+        tl.store(L + o, b < 0.25)
+        tl.store(G + o, 0.25 > b)                      # Box has no __gt__: its reflected __lt__
+        tl.store(E + o, b == -(-b))
+
+    x = torch.randn(16)
+    y = torch.zeros(16)
+    lt, gt, eq = (torch.zeros(16, dtype=torch.bool) for _ in range(3))
+    k[(1,)](x, y, lt, gt, eq)
+    torch.testing.assert_close(y, -x + x * 0.5)
+    assert torch.equal(lt, x < 0.25) and torch.equal(gt, x < 0.25) and eq.all()
+
+
 def test_aggregate_replace_before_38():
     # tl.aggregate_replace is Triton 3.8's (core.py); before it, the error names the release
     if V >= (3, 8):
