@@ -22,7 +22,8 @@ LIB="${TRITIUM_LIB:-$ROOT/build/api/libtritium.so}"
 LOGS="${TRITIUM_VERSIONS_LOGS:-$(mktemp -d /tmp/tritium-versions-XXXXXX)}"
 PYTHON="${PYTHON:-python3}"
 TESTS="test_interp_mode.py test_live.py test_modes.py test_record_mode.py test_tuples.py test_named_tuples.py
-       test_core_rules.py test_desc_ptrs.py test_versions.py"
+       test_core_rules.py test_desc_ptrs.py test_versions.py test_lang39.py test_atomic_poll.py test_dot_scaled.py
+       test_recompiles.py test_watch.py"
 
 # Triton X.Y -> the newest torch that pins it (torch's Requires-Dist: triton==...), and that triton
 pins() {
