@@ -289,6 +289,108 @@ static bool atom_spec(int rmw, ir_type et, char *buf, size_t n, char *cons)
     return true;
 }
 
+/* 8- and 16-bit atomics that PTX has no atom form for (atom has no 8-bit
+ * operations and, of 16-bit ones, only cas.b16 and add.noftz.f16/bf16):
+ * Triton 3.9's atomic_load/atomic_store on int8, int16, fp16, bf16, fp8 and
+ * bool, which the front end makes an `or` with 0 or an `xchg` on the
+ * element's bits. or/and/xor are one atom.{or,and,xor}.b32 on the aligned
+ * 32-bit word holding the element, the operand shifted into place and the
+ * neighbouring bits the operation's identity (0 for or/xor, ones for and), so
+ * they come back unchanged. xchg/add/max/min are a compare-and-swap loop:
+ * an 8-bit element on its word (atom.cas.b32, the new byte put in with bfi),
+ * a 16-bit one on itself (atom.cas.b16, sm_70 as the sem/scope qualifiers
+ * already are; it spares a retry when the neighbouring halfword changes);
+ * the loop's successful CAS carries the op's sem and scope, the relaxed
+ * load that seeds it none. The result is the old element.
+ *
+ * Neighbours: the word-wide atom and CAS are atomic against every other
+ * access to the word, so a concurrent store or atomic on a neighbouring
+ * byte is never lost (a CAS that lost the race retries with the new word),
+ * which plain byte stores of a read-modify-write would not give.
+ *
+ * Bounds: the word can reach up to 3 bytes past the tensor's last element
+ * (or before its first) when the tensor's size (or offset) is not a
+ * multiple of 4. It never leaves the aligned 4-byte block holding a valid
+ * element, and memory is mapped and protected in pages (and cudaMalloc
+ * hands out 256-byte-aligned blocks), so that block is mapped whenever the
+ * element is: the access cannot fault, and the bytes outside the tensor are
+ * written back as they were, atomically. */
+static bool narrow_rmw(int rmw, ir_type et)
+{
+    const ir_type_info *ti = ir_type_get(et);
+    int bits = ir_type_bits(et);
+    if (bits != 8 && bits != 16) return false;
+    if (tt_dtype_is_float(ti->elem)) return rmw == RMW_XCHG;   /* the bits; float add is native or refused */
+    return rmw == RMW_ADD || rmw == RMW_MAX || rmw == RMW_UMAX || rmw == RMW_MIN || rmw == RMW_UMIN ||
+           rmw == RMW_AND || rmw == RMW_OR || rmw == RMW_XOR || rmw == RMW_XCHG;
+}
+
+static bool rmw_signed(int rmw) { return rmw == RMW_MAX || rmw == RMW_MIN; }
+
+/* One narrow atomic (narrow_rmw) of width bits at address addr (i64) with
+ * operand val32 (the element's bits extended to i32: signed for max/min)
+ * under predicate pred; the old element in the low bits of an i32 (0 where
+ * pred is false). */
+static LLVMValueRef narrow_atom(gctx *g, int rmw, int bits, int sem, int scope, LLVMValueRef addr,
+                                LLVMValueRef val32, LLVMValueRef pred)
+{
+    /* The word-wide forms (all but the 16-bit CAS loop) also act on the
+     * neighbouring element(s), which threads of other CTAs may be changing:
+     * at least gpu scope keeps them atomic against those (a wider scope only
+     * strengthens the op). */
+    bool wide = bits == 8 || rmw == RMW_OR || rmw == RMW_AND || rmw == RMW_XOR;
+    const char *se = sem_str(sem), *sc = scope_str(wide && scope == SCOPE_CTA ? SCOPE_GPU : scope);
+    const char *word = "and.b64 %wa, $1, -4;\n\tcvt.u32.u64 %sh, $1;\n\tand.b32 %sh, %sh, 3;\n\tshl.b32 %sh, %sh, 3;\n\t";
+    char text[1024];
+    if (rmw == RMW_OR || rmw == RMW_AND || rmw == RMW_XOR) {
+        const char *o = rmw == RMW_OR ? "or" : rmw == RMW_AND ? "and" : "xor";
+        char idn[160] = "";
+        if (rmw == RMW_AND)     /* ones outside the element */
+            snprintf(idn, sizeof idn, "shl.b32 %%m, %d, %%sh;\n\tnot.b32 %%m, %%m;\n\tor.b32 %%v, %%v, %%m;\n\t",
+                     bits == 8 ? 0xff : 0xffff);
+        snprintf(text, sizeof text,
+                 "{\n\t.reg .b32 %%sh, %%v, %%m, %%o;\n\t.reg .b64 %%wa;\n\t"
+                 "mov.b32 $0, 0;\n\t@!$3 bra $$Lnatom_done_${:uid};\n\t%s"
+                 "and.b32 %%v, $2, %d;\n\tshl.b32 %%v, %%v, %%sh;\n\t%s"
+                 "atom.%s.%s.global.%s.b32 %%o, [%%wa], %%v;\n\t"
+                 "bfe.u32 $0, %%o, %%sh, %d;\n$$Lnatom_done_${:uid}:\n\t}",
+                 word, bits == 8 ? 0xff : 0xffff, idn, se, sc, o, bits);
+    } else {
+        bool sg = rmw_signed(rmw);
+        char opx[64];
+        switch (rmw) {
+        case RMW_XCHG: snprintf(opx, sizeof opx, "mov.b32 %%v, $2;"); break;
+        case RMW_ADD: snprintf(opx, sizeof opx, "add.u32 %%v, %%e, $2;"); break;
+        case RMW_MAX: case RMW_UMAX: snprintf(opx, sizeof opx, "max.%s32 %%v, %%e, $2;", sg ? "s" : "u"); break;
+        default: snprintf(opx, sizeof opx, "min.%s32 %%v, %%e, $2;", sg ? "s" : "u"); break;
+        }
+        if (bits == 8)
+            snprintf(text, sizeof text,
+                     "{\n\t.reg .pred %%p;\n\t.reg .b32 %%sh, %%o, %%c, %%n, %%e, %%v;\n\t.reg .b64 %%wa;\n\t"
+                     "mov.b32 $0, 0;\n\t@!$3 bra $$Lnatom_done_${:uid};\n\t%s"
+                     "ld.relaxed.%s.global.b32 %%o, [%%wa];\n"
+                     "$$Lnatom_loop_${:uid}:\n\tbfe.%s32 %%e, %%o, %%sh, 8;\n\t%s\n\t"
+                     "bfi.b32 %%n, %%v, %%o, %%sh, 8;\n\t"
+                     "atom.%s.%s.global.cas.b32 %%c, [%%wa], %%o, %%n;\n\t"
+                     "setp.ne.b32 %%p, %%c, %%o;\n\tmov.b32 %%o, %%c;\n\t@%%p bra $$Lnatom_loop_${:uid};\n\t"
+                     "bfe.u32 $0, %%o, %%sh, 8;\n$$Lnatom_done_${:uid}:\n\t}",
+                     word, sc, sg ? "s" : "u", opx, se, sc);
+        else
+            snprintf(text, sizeof text,
+                     "{\n\t.reg .pred %%p;\n\t.reg .b16 %%o, %%c, %%n;\n\t.reg .b32 %%e, %%v;\n\t"
+                     "mov.b32 $0, 0;\n\t@!$3 bra $$Lnatom_done_${:uid};\n\t"
+                     "ld.relaxed.%s.global.b16 %%o, [$1];\n"
+                     "$$Lnatom_loop_${:uid}:\n\tcvt.%s32.%s16 %%e, %%o;\n\t%s\n\t"
+                     "cvt.u16.u32 %%n, %%v;\n\t"
+                     "atom.%s.%s.global.cas.b16 %%c, [$1], %%o, %%n;\n\t"
+                     "setp.ne.b16 %%p, %%c, %%o;\n\tmov.b16 %%o, %%c;\n\t@%%p bra $$Lnatom_loop_${:uid};\n\t"
+                     "cvt.u32.u16 $0, %%o;\n$$Lnatom_done_${:uid}:\n\t}",
+                     sc, sg ? "s" : "u", sg ? "s" : "u", opx, se, sc);
+    }
+    LLVMValueRef args[3] = { addr, val32, pred };
+    return g_asm(g, g->t_i32, text, "=&r,l,r,b,~{memory}", args, 3, true);
+}
+
 /* Each element of y (layout lay), computed by its owning thread, is given
  * to every thread that holds a copy of it, through shared scratch memory
  * (esz bytes an element, LLVM type lt). */
@@ -386,12 +488,13 @@ void g_lower_atomic(gctx *g, ir_op *op)
     int rmw = cas ? -1 : (int)op->attr[0];
     int sem = (int)op->attr[cas ? 0 : 1], scope = (int)op->attr[cas ? 1 : 2];
     char spec[32], cons = 'r';
+    bool narrow = false;
     if (cas) {
         int bits = ir_type_bits(et);
         if (bits != 16 && bits != 32 && bits != 64) { gfail(g, op->loc, "tt.atomic_cas on %d-bit values", bits); return; }
         snprintf(spec, sizeof spec, "cas.b%d", bits);
         cons = bits == 64 ? 'l' : bits == 16 ? 'h' : 'r';
-    } else if (!atom_spec(rmw, et, spec, sizeof spec, &cons)) {
+    } else if (!atom_spec(rmw, et, spec, sizeof spec, &cons) && !(narrow = narrow_rmw(rmw, et))) {
         char b[96];
         gfail(g, op->loc, "tt.atomic_rmw %s on %s is not supported on the GPU", ir_enum_names("rmw", 3)[rmw],
               ir_type_str(et, b, sizeof b));
@@ -409,6 +512,17 @@ void g_lower_atomic(gctx *g, ir_op *op)
     for (int r = 0; r < ptr.n; r++) {
         LLVMValueRef pred = and_pred(g, has_mask ? m.r[r] : NULL, own);
         if (!pred) pred = LLVMConstInt(g->t_i1, 1, 0);
+        if (narrow) {
+            int bits = ir_type_bits(et);
+            LLVMTypeRef it = LLVMIntTypeInContext(g->C, (unsigned)bits);
+            LLVMValueRef x = a.r[r];
+            if (LLVMTypeOf(x) != it) x = LLVMBuildBitCast(g->B, x, it, "");
+            x = rmw_signed(rmw) ? LLVMBuildSExt(g->B, x, g->t_i32, "") : LLVMBuildZExt(g->B, x, g->t_i32, "");
+            LLVMValueRef out = narrow_atom(g, rmw, bits, sem, scope, to_int_ptr(g, ptr.r[r]), x, pred);
+            out = LLVMBuildTrunc(g->B, out, it, "");
+            y.r[r] = it != lt ? LLVMBuildBitCast(g->B, out, lt, "") : out;
+            continue;
+        }
         char text[160];
         LLVMValueRef args[4];
         int na = 0;

@@ -90,6 +90,33 @@ def atomics(X, Y, N):
 
 
 @triton.jit
+def narrow_atomics(B, S, H, BF, Q, E, YB, YS, YH, YBF, YQ, YE, N):
+    # atomic_load / atomic_store (3.9) on 8- and 16-bit elements (int8, int16, fp16, bf16,
+    # bool, fp8: a CAS loop or a word-wide atom on the GPU), masked, both sems and the
+    # scopes. Program p does elements p, p + G, p + 2G, ...: the neighbouring bytes of a
+    # word are stored by different programs at once. The tensors' sizes (61, 63) are not
+    # multiples of 4: the last word of each reaches past its end.
+    pid = tl.program_id(0)
+    r = tl.arange(0, 64) * tl.num_programs(0) + pid
+    m = r < N
+    b = tl.atomic_load(B + r, mask=m, sem="acquire")
+    tl.atomic_store(YB + r, tl.where(m, b, 0) * 3 - 7, mask=m, sem="release")
+    s = tl.atomic_load(S + r, mask=m, sem="relaxed", scope="cta")
+    tl.atomic_store(YS + r, tl.where(m, s, 0) * -5 + 1000, mask=m, sem="relaxed", scope="cta")
+    h = tl.atomic_load(H + r, mask=m)
+    tl.atomic_store(YH + r, tl.where(m, h, 0.0) * -2, mask=m)
+    bf = tl.atomic_load(BF + r, mask=m, sem="relaxed", scope="sys")
+    tl.atomic_store(YBF + r, tl.where(m, bf, 0.0) * 4, mask=m, sem="release", scope="sys")
+    q = tl.atomic_load(Q + r, mask=m, sem="acquire")
+    tl.atomic_store(YQ + r, tl.where(m, q ^ (b % 3 == 0), False), mask=m, sem="relaxed")
+    e = tl.atomic_load(E + r, mask=m, sem="relaxed")
+    tl.atomic_store(YE + r, e, mask=m)
+    # scalars: every thread holds the element, one stores it; the loaded value is everyone's
+    tl.atomic_store(YB + N + pid, tl.atomic_load(B + pid) + 1)
+    tl.atomic_store(YS + N + pid, tl.atomic_load(S + pid, sem="relaxed") - 1, sem="relaxed")
+
+
+@triton.jit
 def polls(F, C, X, OK, T):
     # atomic_poll (3.9): program p waits for program p - 1's flag (the CTAs run side by
     # side on the GPU, one after another in the interpreter); a tile with a timeout

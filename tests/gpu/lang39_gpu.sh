@@ -28,6 +28,9 @@ launch syntax syntax --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg 
 launch numerics numerics --grid 1 --arg X=randn:f32[256] --arg I=arange:i16[16] --arg Y=zeros:f32[256] \
     --arg J=zeros:f16[16] --arg C=zeros:f32[256] --arg A=zeros:f16[256]
 launch atomics atomics --grid 1 --arg X=randn:f32[64] --arg Y=zeros:f32[64] --arg N=50
+launch narrow_atomics narrow_atomics --grid 3 --arg B=arange:i8[61] --arg S=arange:i16[61] --arg H=randn:f16[61] \
+    --arg BF=randn:bf16[61] --arg Q=rand:bool[61] --arg E=randn:f8e4nv[61] --arg YB=zeros:i8[63] --arg YS=zeros:i16[63] \
+    --arg YH=zeros:f16[61] --arg YBF=zeros:bf16[61] --arg YQ=zeros:bool[61] --arg YE=zeros:f8e4nv[61] --arg N=60
 launch polls polls --grid 8 --arg F=zeros:i32[8] --arg C=zeros:i32[8] --arg X=arange:i64[64] --arg OK=zeros:bool[512] \
     --arg T=0
 launch mxdot mxdot --grid 1 --arg X=randn:f32[8192] --arg Y=zeros:f32[1024] --arg Z=zeros:f32[1024] --arg W=zeros:f32[1024] \

@@ -836,6 +836,71 @@ START_TEST(every_code_setting_in_the_key)
 }
 END_TEST
 
+START_TEST(narrow_atomics)
+{
+    /* tt.atomic_rmw on 8- and 16-bit elements (Triton 3.9's atomic_load /
+     * atomic_store are `or` with 0 and `exch`; the other ops, which Triton's
+     * frontend refuses at these widths, go the same ways): or/and/xor one
+     * word-wide atom, the rest a CAS loop (cas.b32 on the word for 8 bits,
+     * cas.b16 for 16); cta scope widened to gpu where the word is touched;
+     * ptxas accepts every form */
+    static const char *const ops[] = { "add", "max", "umax", "min", "umin", "and", "or", "xor", "exch" };
+    char *t = NULL;
+    size_t tl = 0;
+    FILE *m = open_memstream(&t, &tl);
+    fprintf(m, "module {\n  tt.func public @narrow(%%0: !tt.ptr<i8>, %%1: !tt.ptr<i16>, %%2: !tt.ptr<f16>) {\n"
+               "    %%3 = tt.make_range {start = 0, end = 64} : tensor<64xi32>\n"
+               "    %%4 = arith.constant {value = 40} : tensor<64xi32>\n"
+               "    %%5 = arith.cmpi %%3, %%4 {predicate = slt} : tensor<64xi1>\n"
+               "    %%6 = tt.splat %%0 : tensor<64x!tt.ptr<i8>>\n    %%7 = tt.addptr %%6, %%3 : tensor<64x!tt.ptr<i8>>\n"
+               "    %%8 = tt.splat %%1 : tensor<64x!tt.ptr<i16>>\n    %%9 = tt.addptr %%8, %%3 : tensor<64x!tt.ptr<i16>>\n"
+               "    %%10 = arith.constant {value = -3} : tensor<64xi8>\n"
+               "    %%11 = arith.constant {value = -3} : tensor<64xi16>\n");
+    int v = 12;
+    for (int w = 0; w < 2; w++)
+        for (size_t k = 0; k < sizeof ops / sizeof *ops; k++, v++)
+            fprintf(m, "    %%%d = tt.atomic_rmw %%%d, %%%d%s {rmw = %s, sem = %s, scope = %s} : tensor<64xi%d>\n", v,
+                    w ? 9 : 7, w ? 11 : 10, k % 2 ? ", %5" : "", ops[k], k % 3 ? "acq_rel" : "relaxed",
+                    k % 4 == 1 ? "cta" : k % 4 == 2 ? "sys" : "gpu", w ? 16 : 8);
+    /* a float element: exch on its bits; the results used by a store */
+    fprintf(m, "    %%%d = tt.splat %%2 : tensor<64x!tt.ptr<f16>>\n    %%%d = tt.addptr %%%d, %%3 : tensor<64x!tt.ptr<f16>>\n"
+               "    %%%d = arith.constant {value = 1.5} : tensor<64xf16>\n"
+               "    %%%d = tt.atomic_rmw %%%d, %%%d, %%5 {rmw = exch, sem = release, scope = gpu} : tensor<64xf16>\n"
+               "    tt.store %%%d, %%%d\n    tt.store %%7, %%12\n"
+               "    tt.return\n  }\n}\n",
+            v, v + 1, v, v + 2, v + 3, v + 1, v + 2, v + 1, v + 3);
+    fclose(m);
+    ir_func *f = ir_parse("narrow", t);
+    ck_assert_msg(f != NULL, "%s", t);
+    ck_assert_int_eq(ir_verify(f), 0);
+    gpu_options o;
+    gpu_options_default(&o);
+    o.no_cache = true;
+    gpu_kernel k;
+    char err[1024];
+    ck_assert_msg(gpu_compile(f, &o, NULL, &k, err, sizeof err) == 0, "%s", err);
+    int pr = ptxas_check(k.ptx, k.arch);
+    if (pr >= 0) ck_assert_msg(pr == 1, "ptxas rejected the narrow atomics");
+    const char *p = k.ptx;
+    /* 8 bits: add max umax min umin exch loop on the word, and or xor are one atom */
+    ck_assert_int_eq(count_substr(p, "global.cas.b32"), 6);
+    ck_assert_int_eq(count_substr(p, "global.cas.b16"), 6 + 1);     /* and f16's exch */
+    ck_assert_int_eq(count_substr(p, "global.and.b32"), 2);
+    ck_assert_int_eq(count_substr(p, "global.or.b32"), 2);
+    ck_assert_int_eq(count_substr(p, "global.xor.b32"), 2);
+    ck_assert(strstr(p, "atom.acq_rel.gpu.global.cas.b32"));        /* 8-bit max: cta -> gpu */
+    ck_assert(strstr(p, "atom.acq_rel.cta.global.cas.b16"));        /* 16-bit max keeps cta */
+    ck_assert(strstr(p, "atom.acq_rel.sys.global.max.s32") == NULL);
+    ck_assert(strstr(p, "bfe.s32"));                                /* signed max/min */
+    ck_assert(strstr(p, "cvt.s32.s16"));
+    ck_assert(!strstr(p, ".cta.global.and.b32"));                   /* and: k = 5, cta -> gpu */
+    ck_assert(strstr(p, "atom.acq_rel.gpu.global.and.b32"));
+    gpu_kernel_free(&k);
+    ir_func_free(f);
+    free(t);
+}
+END_TEST
+
 START_TEST(errors_are_messages)
 {
     launch l;
@@ -902,6 +967,7 @@ int main(void)
     tcase_add_test(tc, compile_cache);
     tcase_add_test(tc, every_code_setting_in_the_key);
     tcase_add_test(tc, warm_compile_no_llvm);
+    tcase_add_test(tc, narrow_atomics);
     tcase_add_test(tc, errors_are_messages);
     TCase *nd = tcase_create("no_driver");
     tcase_add_test(nd, no_driver);
