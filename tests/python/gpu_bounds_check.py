@@ -22,7 +22,7 @@ import re
 import sys
 import tempfile
 
-from gpu_check import expect, run  # python -m tritium in a subprocess, and the ok/FAIL line
+from gpu_check import expect, run, skip_reason  # python -m tritium in a subprocess, and the ok/FAIL line
 
 
 PROGRAMS = {
@@ -184,14 +184,9 @@ print("program ok")
 
 
 def main():
-    try:
-        import torch
-        import triton  # noqa: F401
-    except ImportError as e:
-        print("skipped: %s" % e)
-        return 77
-    if not torch.cuda.is_available():
-        print("skipped: no CUDA device")
+    why = skip_reason()
+    if why:
+        print(why)
         return 77
     failed = 0
     with tempfile.TemporaryDirectory(prefix="tritium-bounds-") as d:

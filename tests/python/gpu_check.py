@@ -99,6 +99,17 @@ def run(cmd, cwd=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def skip_reason():
+    """Why this machine cannot run a GPU check (no torch, triton or CUDA
+    device), else None; the scripts then print it and exit 77."""
+    try:
+        import torch
+        import triton  # noqa: F401
+    except ImportError as e:
+        return "skipped: %s" % e
+    return None if torch.cuda.is_available() else "skipped: no CUDA device"
+
+
 def expect(name, ok, out):
     print("%s %s" % ("ok  " if ok else "FAIL", name))
     if not ok:
@@ -107,14 +118,9 @@ def expect(name, ok, out):
 
 
 def main():
-    try:
-        import torch
-        import triton  # noqa: F401
-    except ImportError as e:
-        print("skipped: %s" % e)
-        return 77
-    if not torch.cuda.is_available():
-        print("skipped: no CUDA device")
+    why = skip_reason()
+    if why:
+        print(why)
         return 77
     failed = 0
     tut = os.path.join(HERE, "tutorials")
