@@ -869,7 +869,7 @@ static void eval_poll(interp_prog *p, const ir_op *op)
                 pthread_mutex_lock(&s->rep_lock);     /* stderr: the report may be read only at the end */
                 fprintf(stderr, "warning: atomic_poll in program (%" PRId64 ", %" PRId64 ", %" PRId64 ") has waited "
                         "1 s for element %" PRId64 " of %s to become %" PRId64 "%s; Ctrl-C stops the launch\n",
-                        p->pid[0], p->pid[1], p->pid[2], e, b->name, (int64_t)w,
+                        p->pid[0], p->pid[1], p->pid[2], e, b->name, sext(w, esz * 8),
                         s->parallel ? "" : " (programs run one at a time: a value only a later program writes "
                                            "never comes; --schedule parallel runs them side by side)");
                 interp_quote_loc(s->f, op->loc, stderr);
