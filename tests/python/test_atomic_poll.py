@@ -23,12 +23,7 @@ from tritium._config import CONFIG  # noqa: E402
 
 V = _versions.parse_version(triton.__version__)[:2]
 
-
-@pytest.fixture(autouse=True)
-def interp():
-    tritium.enable("interp")
-    yield
-    tritium.disable()
+tritium.enable("interp")        # for the whole session, as the other test files (no disable())
 
 
 @triton.jit
