@@ -125,15 +125,22 @@ def test_a_poll_that_cannot_end_warns_and_ctrl_c_stops_it(tmp_path):
         """))
     log = tmp_path / "stderr.txt"
     with open(log, "w") as errf:
+        # SIGINT as a terminal's (a suite started in the background inherits it ignored)
         p = subprocess.Popen([sys.executable, "-m", "tritium", str(prog)], stdout=subprocess.PIPE, stderr=errf,
-                             text=True, env=dict(os.environ))
-        deadline = time.monotonic() + 60                # the warning comes after 1 s of polling
-        while time.monotonic() < deadline and "Ctrl-C" not in log.read_text() and p.poll() is None:
-            time.sleep(0.2)
-        time.sleep(0.2)                                 # the source line after it
-        assert p.poll() is None, p.communicate()
-        p.send_signal(signal.SIGINT)
-        out, _ = p.communicate(timeout=60)
+                             text=True, env=dict(os.environ), preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                                              signal.SIG_DFL))
+        try:
+            deadline = time.monotonic() + 60            # the warning comes after 1 s of polling
+            while time.monotonic() < deadline and "Ctrl-C" not in log.read_text() and p.poll() is None:
+                time.sleep(0.2)
+            time.sleep(0.2)                             # the source line after it
+            assert p.poll() is None, p.communicate()
+            p.send_signal(signal.SIGINT)
+            out, _ = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
     err = log.read_text()
     assert "warning: atomic_poll in program (0, 0, 0) has waited 1 s for element 1 of flag_ptr" in err, err
     assert "stuck.py:5:" in err and "--schedule parallel" in err, err
