@@ -250,6 +250,8 @@ sval sema_binop(sema *S, src_pos p, const char *op, sval a, sval b);
 sval sema_unop(sema *S, src_pos p, const char *op, sval a);
 /* The dtype a + b would compute in (computation_type_impl). */
 tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b);
+/* tl.fma's operand typing, by the followed release (sema_value.c) */
+sval sema_fma(sema *S, src_pos p, sval x, sval y, sval z);
 sval sema_minmax(sema *S, src_pos p, bool is_max, sval a, sval b);
 /* Same; floats propagate NaN when nan_all (tl.PropagateNan.ALL:
  * arith.maximumf / minimumf instead of maxnumf / minnumf). */

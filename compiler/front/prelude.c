@@ -294,7 +294,7 @@ const char front_prelude_text[] =
      * is deprecated and ignored, keyword-only like ieee_rounding) */
     "\n"
     "@triton.jit\n"
-    "def __tl_softmax_39(x, dim=None, keep_dims=None, ieee_rounding=False):\n"
+    "def __tl_softmax_39(x, dim=None, *, keep_dims=None, ieee_rounding=False):\n"
     "    if dim is None:\n"
     "        _dim: tl.constexpr = 0\n"
     "    else:\n"

@@ -471,20 +471,8 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
         sval e = unary_math(S, p, IR_EXP, sema_unop(S, p, "-", x), "exp");
         return sema_binop(S, p, "/", sv_float(1.0), sema_binop(S, p, "+", sv_float(1.0), e));
     }
-    case B_FMA: {
-        sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "x");
-        sval y = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "y"), "y");
-        sval z = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "z"), "z");
-        sema_check_fp(S, p, x, "fma");
-        y = sema_cast(S, p, y, x.dt, 0, false);
-        z = sema_cast(S, p, z, x.dt, 0, false);
-        sema_broadcast_pair(S, p, &x, &y);
-        sema_broadcast_pair(S, p, &x, &z);
-        sema_broadcast_pair(S, p, &y, &z);
-        sema_setloc(S, p);
-        ir_value ops[3] = { x.v, y.v, z.v };
-        return sema_emit(S, IR_FMA, ir_value_type(S->fn, x.v), 3, ops, x.dt, 0);
-    }
+    case B_FMA:
+        return sema_fma(S, p, sema_arg_req(S, p, &B, "x"), sema_arg_req(S, p, &B, "y"), sema_arg_req(S, p, &B, "z"));
     case B_UMULHI: {
         sval x = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "x"), "x");
         sval y = sema_want_tensor(S, p, sema_arg_req(S, p, &B, "y"), "y");

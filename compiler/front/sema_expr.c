@@ -580,6 +580,12 @@ static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, co
         if (S->inlining[d] == fi) sema_error(S, pos, "'%s' calls itself: recursion is not supported", fd->name);
     if (S->depth >= SEMA_MAX_INLINE)
         sema_error(S, pos, "helper calls nested more than %d deep (a limit of tritium's inliner)", SEMA_MAX_INLINE);
+    /* the prelude's __tl_softmax_39 is tl.softmax to the user */
+    char name[128];
+    const char *nm = strncmp(fd->name, "__tl_", 5) ? fd->name : fd->name + 5;
+    snprintf(name, sizeof name, "%s", nm);
+    char *us = strrchr(name, '_');
+    if (nm != fd->name && us && us[1] == '3' && us[2] && !us[3]) *us = 0;
     int np = fd->nparams;
     sval *vals = arena_alloc(S->a, sizeof(sval) * (size_t)(np + 1));
     bool *has = arena_alloc(S->a, sizeof(bool) * (size_t)(np + 1));
@@ -602,7 +608,7 @@ static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, co
                        "(tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)", fd->name, fd->params[i].name, ver);
     }
     if (nargs > nplain && var < 0)
-        sema_error(S, pos, "%s() takes %d positional arguments but %d were given", fd->name, nplain, nargs);
+        sema_error(S, pos, "%s() takes %d positional arguments but %d were given", name, nplain, nargs);
     for (int i = 0; i < nargs && i < nplain; i++) vals[i] = args[i], has[i] = true;
     if (var >= 0) {
         sval t = { .k = V_TUPLE, .n = 0, .v = -1 };
@@ -614,8 +620,8 @@ static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, co
     for (int k = 0; k < nkw; k++) {
         int j = 0;
         while (j < np && (strcmp(fd->params[j].name, kwn[k]) || fd->params[j].kind == PARAM_VARARGS)) j++;
-        if (j == np) sema_error(S, pos, "%s() got an unexpected keyword argument '%s'", fd->name, kwn[k]);
-        if (has[j]) sema_error(S, pos, "%s() got multiple values for argument '%s'", fd->name, kwn[k]);
+        if (j == np) sema_error(S, pos, "%s() got an unexpected keyword argument '%s'", name, kwn[k]);
+        if (has[j]) sema_error(S, pos, "%s() got multiple values for argument '%s'", name, kwn[k]);
         vals[j] = kwv[k];
         has[j] = true;
     }
@@ -627,7 +633,7 @@ static sval call_inlined(sema *S, src_pos pos, int fi, sval *args, int nargs, co
     for (int i = 0; i < np; i++) {
         if (!has[i]) {
             if (!fd->params[i].def)
-                sema_error(S, pos, "%s() missing required argument '%s'", fd->name, fd->params[i].name);
+                sema_error(S, pos, "%s() missing required argument '%s'", name, fd->params[i].name);
             bool pg = S->plain_globals;
             S->plain_globals = true;   /* Triton evaluates defaults in Python: any global */
             vals[i] = sema_expr(S, fd->params[i].def);

@@ -2,6 +2,7 @@
  * the Python operators on tensors and constexprs.
  * Rules: docs/reference/triton-semantics.md §2.2-2.5 (semantic.py in Triton 3.6). */
 #include "front_int.h"
+#include "sema_builtin.h"
 #include "tritium/limits.h"
 
 #include <math.h>
@@ -674,6 +675,49 @@ sval sema_unop(sema *S, src_pos p, const char *op, sval a)
     if (tt_dtype_is_float(a.dt)) sema_error(S, p, "bitwise ~ requires an integer tensor, got %s", sv_describe(S, &a));
     sval ones = sema_const_tensor(S, p, -1, -1, a.dt, 0, NULL);
     return sema_binop(S, p, "^", a, ones);
+}
+
+/* tl.fma(x, y, z) (math.py fma, no dtype check): Triton 3.9's
+ * ternary_op_type_checking_impl combines the tensors' dtypes and the Python
+ * scalars' apart, then the two with the scalars as scalars (fma(x_f16, 2.5,
+ * z_f16) stays fp16) and only then makes the scalars tensors; before 3.9
+ * every operand is made a tensor first (a Python float is fp32) and the
+ * pairs (x, y), (z, x), (z, y) are promoted in turn. */
+sval sema_fma(sema *S, src_pos p, sval x, sval y, sval z)
+{
+    sval *v[3] = { &x, &y, &z };
+    for (int i = 0; i < 3; i++)
+        if (v[i]->k != V_TENSOR && !sv_is_const(v[i]))
+            sema_error(S, p, "fma: expected numbers or tensors, got %s", sv_describe(S, v[i]));
+    if (front_triton_version() >= 9) {
+        tt_dtype td = TT_BOOL, sd = TT_BOOL;
+        bool has_t = false, has_s = false;
+        for (int i = 0; i < 3; i++) {
+            bool sc = v[i]->k != V_TENSOR;
+            tt_dtype d = sc ? sema_literal_dtype(S, p, v[i]) : v[i]->dt;
+            if (sc) sd = has_s ? computation_type(S, p, sd, true, d, true, false) : d, has_s = true;
+            else td = has_t ? computation_type(S, p, td, false, d, false, false) : d, has_t = true;
+        }
+        tt_dtype ct = !has_t ? sd : !has_s ? td : computation_type(S, p, td, false, sd, true, false);
+        for (int i = 0; i < 3; i++) *v[i] = v[i]->k != V_TENSOR ? const_as(S, p, v[i], ct) : sema_cast(S, p, *v[i], ct, 0, false);
+    } else {
+        for (int i = 0; i < 3; i++) *v[i] = sema_to_tensor(S, p, *v[i]);
+        static const int pairs[3][2] = { { 0, 1 }, { 2, 0 }, { 2, 1 } };
+        for (int k = 0; k < 3; k++) {
+            sval *a = v[pairs[k][0]], *b = v[pairs[k][1]];
+            tt_dtype ct = computation_type(S, p, a->dt, false, b->dt, false, false);
+            *a = sema_cast(S, p, *a, ct, 0, false);
+            *b = sema_cast(S, p, *b, ct, 0, false);
+        }
+    }
+    if (!tt_dtype_is_float(x.dt))
+        sema_error(S, p, "fma: expected floating-point operands, got %s", tt_dtype_triton_name(x.dt));
+    sema_broadcast_pair(S, p, &x, &y);
+    sema_broadcast_pair(S, p, &x, &z);
+    sema_broadcast_pair(S, p, &y, &z);
+    sema_setloc(S, p);
+    ir_value ops[3] = { x.v, y.v, z.v };
+    return sema_emit(S, IR_FMA, ir_value_type(S->fn, x.v), 3, ops, x.dt, 0);
 }
 
 tt_dtype sema_promote(sema *S, src_pos p, sval a, sval b)

@@ -202,6 +202,9 @@ START_TEST(softmax_keeps_dims_in_39)
             ck_assert_msg(fabs(y[i * 8 + j] - exp(x[i * 8 + j] - m) / s) < 1e-6, "[%d,%d]", i, j);
     }
     launch_free(&l);
+    /* 3.9's keep_dims is keyword-only (softmax(x, dim=None, *, keep_dims=None, ...)) */
+    expect_err(PRELUDE "def k(X):\n    x = tl.softmax(tl.load(X + tl.arange(0, 8)), 0, False)\n", "X:*f32[8]",
+               "softmax() takes 2 positional arguments but 3 were given");
     front_set_triton_version(8);      /* 3.8: [4,8] - [4] does not broadcast */
     expect_err(src, "X:*f32[32] Y:*f32[32]", "error");
     front_set_triton_version(-1);

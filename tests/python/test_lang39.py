@@ -242,6 +242,44 @@ def _aggregate_classes():
     return Affine, Biased
 
 
+def test_fma_operand_types():
+    # math.py fma has no dtype check; 3.9's ternary_op_type_checking_impl types Python
+    # scalars against the tensors (fp16 stays fp16), before 3.9 every operand became a
+    # tensor first (a Python float is fp32) and the pairs were promoted
+    @triton.jit
+    def k(X16, XB, X32, A, B, C, D, V39: tl.constexpr):
+        o = tl.arange(0, 16)
+        x16 = tl.load(X16 + o)
+        xb = tl.load(XB + o)
+        x32 = tl.load(X32 + o)
+        a = tl.fma(x16, 2.5, 0.1)
+        b = tl.fma(xb, xb, 1.0)
+        c = tl.fma(2.0, 0.3, x16)
+        d = tl.fma(x16, x32, 1)
+        tl.store(A + o, a)
+        tl.store(B + o, b)
+        tl.store(C + o, c)
+        tl.store(D + o, d)
+        tl.static_assert(d.dtype == tl.float32)
+        if V39:
+            tl.static_assert(a.dtype == tl.float16 and b.dtype == tl.bfloat16 and c.dtype == tl.float16)
+        else:
+            tl.static_assert(a.dtype == tl.float32 and b.dtype == tl.float32 and c.dtype == tl.float32)
+
+    g = torch.Generator().manual_seed(0)
+    x16, xb, x32 = (torch.randn(16, generator=g).to(t) for t in (torch.float16, torch.bfloat16, torch.float32))
+    outs = [torch.zeros(16) for _ in range(4)]
+    k[(1,)](x16, xb, x32, *outs, V39=V >= (3, 9))
+    t = torch.float16 if V >= (3, 9) else torch.float32
+    tb = torch.bfloat16 if V >= (3, 9) else torch.float32
+    c = lambda v, ty: torch.tensor(v, dtype=ty).double()   # noqa: E731  a Python scalar in the operation's type
+    d = lambda v: v.double()                                # noqa: E731
+    torch.testing.assert_close(outs[0], (d(x16) * c(2.5, t) + c(0.1, t)).to(t).float(), rtol=0, atol=0)
+    torch.testing.assert_close(outs[1], (d(xb) * d(xb) + c(1.0, tb)).to(tb).float(), rtol=0, atol=0)
+    torch.testing.assert_close(outs[2], (c(2.0, t) * c(0.3, t) + d(x16)).to(t).float(), rtol=0, atol=0)
+    torch.testing.assert_close(outs[3], (d(x16) * d(x32) + 1).float(), rtol=0, atol=0)
+
+
 def test_aggregate_fields_defaults_inheritance_methods():
     if V < (3, 8):
         pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
