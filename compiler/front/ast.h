@@ -65,6 +65,7 @@ typedef struct funcdef {
     int unit;                /* the Python module it is defined in */
     bool bad;                /* in an imported file, did not parse: diagnosed when used */
     int tok;                 /* token index of its `def` */
+    const char *must_use;    /* @triton.must_use_result (outside @triton.jit): "" or its message; NULL: none */
 } funcdef;
 
 /* Parser over a token array. */

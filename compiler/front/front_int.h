@@ -189,6 +189,7 @@ typedef struct sema {
     int loops;               /* loops of the current function around this point (return is an error) */
     int dup;                 /* statements duplicated into early-return continuations */
     bool plain_globals;      /* evaluating a default: any global may be read */
+    const node *unused_call; /* the call an expression statement is made of: its result is dropped */
     int ctor_depth;          /* inside an aggregate's user-defined __init__ at this inline depth */
     const char *ctor_self;   /* ... whose first parameter (self) takes `self.f = v` */
     bool debug;              /* Triton's options.debug: device_assert is compiled */

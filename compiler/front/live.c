@@ -89,6 +89,9 @@ static bool add_function(front_module *m, const char *name, json_t *jf, bool ker
         module_parse_helper(m, &P, &f);
     }
     nospec_decorator(m, &f, json_object_get(jf, "do_not_specialize"));
+    json_t *mur = json_object_get(jf, "must_use_result");      /* the JITFunction's _must_use_result */
+    if (json_is_string(mur)) f.must_use = arena_strdup(&m->mem, json_string_value(mur));
+    else if (json_is_true(mur)) f.must_use = "";
     vec_push(&m->funcs, f);
     return true;
 }

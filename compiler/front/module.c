@@ -829,6 +829,7 @@ static bool scan_stmt(parser *P, scanctx *c)
     token *t = peek(P);
     if (tok_is_op(t, "@")) {
         bool jit = false, aggregate = false;
+        const char *must_use = NULL;
         node_list decos = { NULL, 0 };
         node *all[16];
         while (tok_is_op(peek(P), "@")) {
@@ -836,12 +837,17 @@ static bool scan_stmt(parser *P, scanctx *c)
             const char *d = decorator(P, &e);
             if (!strcmp(d, "jit") || alias_is_jit(m, unit, d)) jit = true;
             if (!strcmp(d, "aggregate")) aggregate = true;
+            /* core.py must_use_result sets the attribute on what it decorates: only over @jit
+             * does the code generator see it (call_Function) */
+            if (!strcmp(d, "must_use_result") && !jit)
+                must_use = e && e->kind == E_CALL && e->items.n == 1 && e->items.v[0]->kind == E_STR
+                               ? e->items.v[0]->name : "";
             if (e && decos.n < (int)TT_COUNTOF(all)) all[decos.n++] = e;
         }
         if (tok_is_name(peek(P), "class") && aggregate) {
             aggregate_stmt(P, c);
         } else if (tok_is_name(peek(P), "def") && jit) {
-            funcdef f = { .is_jit = true, .unit = unit, .tok = P->i };
+            funcdef f = { .is_jit = true, .unit = unit, .tok = P->i, .must_use = must_use };
             if (decos.n) {
                 f.decorators.v = arena_alloc(&m->mem, sizeof(node *) * (size_t)decos.n);
                 memcpy(f.decorators.v, all, sizeof(node *) * (size_t)decos.n);

@@ -2,6 +2,7 @@
  * operators, and calls of @triton.jit helpers (inlined, re-specialized on
  * their constexpr arguments). */
 #include "front_int.h"
+#include "sema_builtin.h"
 
 #include <string.h>
 
@@ -518,6 +519,35 @@ sval sema_aggregate_replace(sema *S, src_pos p, sval *args, int n, const char **
     return sema_construct(S, p, k, NULL, 0, names, vals, k->n);
 }
 
+/* The source of a call's callee as ast.unparse writes it (names and
+ * attributes; anything else as "..."). */
+static void unparse_callee(const node *f, strbuf *b)
+{
+    if (f->kind == E_NAME) sb_puts(b, f->name);
+    else if (f->kind == E_ATTR) {
+        unparse_callee(f->a, b);
+        sb_printf(b, ".%s", f->name);
+    } else sb_puts(b, "...");
+}
+
+/* A call whose result an expression statement drops, of a function marked
+ * @triton.must_use_result (or tl.advance, which Triton marks so): Triton's
+ * CompilationError (code_generator.py call_Function). */
+static void check_must_use(sema *S, const node *e, const sval *f)
+{
+    const char *why = NULL;
+    if (f->k == V_FUNC) why = S->m->funcs.v[f->i].must_use;
+    else if ((f->k == V_BUILTIN || f->k == V_METHOD) && f->i == B_ADVANCE)
+        why = "Note that tl.advance does not have any side effects. To move the block pointer, you need to assign the "
+              "result of tl.advance to a variable.";
+    if (!why) return;
+    strbuf b = {0};
+    unparse_callee(e->a, &b);
+    char *callee = arena_strdup(S->a, b.s ? b.s : "");
+    sb_free(&b);
+    sema_error(S, e->pos, "The result of %s is not being used.%s%s", callee, *why ? " " : "", why);
+}
+
 static sval eval_call(sema *S, node *e)
 {
     sval f = sema_expr(S, e->a);
@@ -530,6 +560,7 @@ static sval eval_call(sema *S, node *e)
         kwn[i] = e->kwnames.v[i]->name;
         kwv[i] = sema_expr(S, e->kwvals.v[i]);
     }
+    if (e == S->unused_call) check_must_use(S, e, &f);
     switch (f.k) {
     /* a libdevice function carries its name in .s (sema_libdevice.c) */
     case V_BUILTIN: return sema_call_builtin(S, e, (int)f.i, f.s ? &f : NULL, args, n, kwn, kwv, nk);

@@ -913,9 +913,13 @@ static void exec_stmt(sema *S, node *s)
 {
     sema_setloc(S, s->pos);
     switch (s->kind) {
-    case S_EXPR:
+    case S_EXPR: {
+        const node *saved = S->unused_call;
+        S->unused_call = s->a->kind == E_CALL ? s->a : NULL;   /* code_generator.py visit_Expr: _is_unused */
         sema_expr(S, s->a);
+        S->unused_call = saved;
         break;
+    }
     case S_ASSIGN: {
         sval v = sema_expr(S, s->b);
         if (!ctor_field(S, s->a)) v = sanitize(S, s->pos, v);

@@ -287,6 +287,9 @@ class _Builder:
                       if isinstance(p, int) or p in params})
         if idx:
             entry["do_not_specialize"] = idx
+        mur = getattr(jitfn, "_must_use_result", False)   # @triton.must_use_result over @triton.jit
+        if mur:
+            entry["must_use_result"] = mur if isinstance(mur, str) else True
         return entry
 
     def _lookup(self, cells, g, name):

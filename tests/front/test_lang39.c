@@ -771,6 +771,28 @@ START_TEST(aggregate_user_init_39)
 }
 END_TEST
 
+/* core.py must_use_result over @triton.jit (and tl.advance, which core.py
+ * marks): an expression statement dropping the call's result is
+ * code_generator.py call_Function's error; under @triton.jit it is not seen. */
+START_TEST(must_use_result)
+{
+    static const char head[] = "import triton\nimport triton.language as tl\n"
+                               "@triton.must_use_result(\"Keep it.\")\n@triton.jit\ndef f(x):\n    return x + 1\n"
+                               "@triton.jit\n@triton.must_use_result\ndef g(x):\n    return x + 1\n@triton.jit\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    x = tl.load(X)\n    f(x)\n", head);
+    expect_err(buf, "X:*f32[1]", "k.py:14:5: error: The result of f is not being used. Keep it.");
+    snprintf(buf, sizeof buf, "%sdef k(X):\n    x = tl.load(X)\n    g(x)\n    tl.store(X, f(x))\n", head);
+    launch l;
+    lrun(buf, "X:*f32[1]", &l, NULL);
+    launch_free(&l);
+    front_set_triton_version(8);
+    expect_err(PRELUDE "def k(X):\n    p = tl.make_block_ptr(X, (8,), (1,), (0,), (8,), (0,))\n    tl.advance(p, (1,))\n",
+               "X:*f32[8]", "The result of tl.advance is not being used. Note that tl.advance does not have any side");
+    front_set_triton_version(-1);
+}
+END_TEST
+
 /* Triton 3.9 semantic.py atomic_load/atomic_store: masked lanes are not
  * performed; sem acquire/relaxed (load), release/relaxed (store); any int or
  * float element. Lowered to atomic RMWs on the bits (or 0, exchange). */
@@ -865,5 +887,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, aggregate_user_init_39);
     tcase_add_test(tc, atomic_load_store_39);
     tcase_add_test(tc, atomic_poll_39);
+    tcase_add_test(tc, must_use_result);
     return tc;
 }

@@ -280,6 +280,30 @@ def test_fma_operand_types():
     torch.testing.assert_close(outs[3], (d(x16) * d(x32) + 1).float(), rtol=0, atol=0)
 
 
+def test_must_use_result():
+    # core.py must_use_result over @triton.jit: a call whose result an expression statement
+    # drops is code_generator.py call_Function's CompilationError, with the given message
+    @triton.must_use_result("Use its value.")
+    @triton.jit
+    def inc(x):
+        return x + 1
+
+    @triton.jit
+    def used(X):
+        x = tl.load(X)
+        tl.store(X, inc(x) + (y := inc(x)) * 0 + y)
+
+    @triton.jit
+    def dropped(X):
+        inc(tl.load(X))
+
+    x = torch.ones(1)
+    used[(1,)](x)
+    assert x.item() == 4.0
+    with pytest.raises(Exception, match=r"The result of inc is not being used\. Use its value\."):
+        dropped[(1,)](x)
+
+
 def test_aggregate_fields_defaults_inheritance_methods():
     if V < (3, 8):
         pytest.skip("triton.aggregate is not in Triton %d.%d" % V)
