@@ -172,12 +172,22 @@ static sval histogram(sema *S, src_pos p, const bargs *B)
                    (long long)TT_MAX_TENSOR_NUMEL, (long long)nb);
     ir_value ops[2] = { x.v, 0 };
     int n = 1;
+    sval m = { .k = V_NONE };
     if (sema_arg_has(B, "mask")) {
-        sval m = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
+        m = sema_want_tensor(S, p, sema_arg(B, "mask"), "mask");
         m = sema_broadcast_to(S, p, m, 1, t->shape);
         if (m.dt != TT_BOOL) sema_error(S, p, "histogram: Mask must have boolean scalar type, got %s", sv_describe(S, &m));
-        ops[n++] = m.v;
     }
+    if (front_triton_version() >= 9) {
+        /* 3.9's lowering drops values outside [0, num_bins) (HistogramOpToLLVM: an
+         * unsigned compare; its interpreter.py create_histogram says so); 3.6-3.8's
+         * count value mod num_bins, which tt.histogram does (interp/eval_move.c) */
+        sval w = sema_cast(S, p, x, TT_I64, 0, false);
+        sval in = sema_binop(S, p, "<", w, sv_int(nb));
+        if (tt_dtype_is_signed(x.dt)) in = sema_binop(S, p, "&", in, sema_binop(S, p, ">=", w, sv_int(0)));
+        m = m.k == V_NONE ? in : sema_binop(S, p, "&", m, in);
+    }
+    if (m.k != V_NONE) ops[n++] = m.v;
     sema_setloc(S, p);
     return sema_emit(S, IR_HISTOGRAM, sema_type(TT_I32, 0, 1, &nb), n, ops, TT_I32, 0);
 }

@@ -771,6 +771,35 @@ START_TEST(aggregate_user_init_39)
 }
 END_TEST
 
+/* histogram of values outside [0, num_bins): 3.9's lowering drops them
+ * (HistogramOpToLLVM's unsigned compare; interpreter.py create_histogram),
+ * 3.6-3.8's count value & (num_bins - 1). */
+static void fill_hist(launch *l)
+{
+    int32_t *x = targ(l, "X")->data;
+    for (int i = 0; i < 32; i++) x[i] = i % 13 - 3;      /* -3..9 */
+}
+
+START_TEST(histogram_range_39)
+{
+    static const char src[] = PRELUDE "def k(X, H):\n    o = tl.arange(0, 32)\n"
+                                      "    tl.store(H + tl.arange(0, 8), tl.histogram(tl.load(X + o), 8, mask=o < 30))\n";
+    for (int v = 8; v <= 9; v++) {
+        front_set_triton_version(v);
+        launch l;
+        lrun(src, "X:*i32[32] H:*i32[8]", &l, fill_hist);
+        const int32_t *x = targ(&l, "X")->data, *h = targ(&l, "H")->data;
+        int want[8] = { 0 };
+        for (int i = 0; i < 30; i++)
+            if (v == 8) want[x[i] & 7]++;
+            else if (x[i] >= 0 && x[i] < 8) want[x[i]]++;
+        for (int b = 0; b < 8; b++) ck_assert_msg(h[b] == want[b], "3.%d bin %d: %d, want %d", v, b, h[b], want[b]);
+        launch_free(&l);
+    }
+    front_set_triton_version(-1);
+}
+END_TEST
+
 /* core.py must_use_result over @triton.jit (and tl.advance, which core.py
  * marks): an expression statement dropping the call's result is
  * code_generator.py call_Function's error; under @triton.jit it is not seen. */
@@ -888,5 +917,6 @@ TCase *tc_lang39(void)
     tcase_add_test(tc, atomic_load_store_39);
     tcase_add_test(tc, atomic_poll_39);
     tcase_add_test(tc, must_use_result);
+    tcase_add_test(tc, histogram_range_39);
     return tc;
 }
