@@ -645,13 +645,13 @@ static sval leaf_rebuild_in(sema *S, sval tmpl, const sval *vals, int *k, bool i
 
 static sval leaf_rebuild(sema *S, sval tmpl, const sval *vals, int *k) { return leaf_rebuild_in(S, tmpl, vals, k, false); }
 
-/* Names assigned in the body (not in its dead code: assigned_names) and
- * defined before the loop become loop-carried; var: the induction variable
- * of a for loop, else NULL. */
-static void collect_carried(sema *S, src_pos p, node_list *body, const char *var, carried *c)
+/* Names assigned in the body or in more (a while condition; not in dead
+ * code: assigned_names) and defined before the loop become loop-carried;
+ * var: the induction variable of a for loop, else NULL. */
+static void collect_carried(sema *S, src_pos p, node_list *body, node_list *more, const char *var, carried *c)
 {
     names assigned;
-    assigned_names(S, body, NULL, var, &assigned);
+    assigned_names(S, body, more, var, &assigned);
     int cap = 0;
     for (int i = 0; i < assigned.n; i++) {
         sval v;
@@ -702,9 +702,10 @@ static void bind_slots(sema *S, carried *c, const ir_value *vals)
 }
 
 /* After the body: yield the carried names' values, checking their types. */
-static void yield_carried(sema *S, src_pos p, carried *c)
+/* The carried names' current values as c->n leaves, checked against what
+ * they were before the loop; ys[0..c->n). */
+static void carried_values(sema *S, src_pos p, carried *c, ir_value *ys)
 {
-    ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + 1));
     sval *leaves = arena_alloc(S->a, sizeof(sval) * (size_t)(c->n + 1));
     for (int i = 0; i < c->n;) {
         sval v, w = c->whole[i];
@@ -731,6 +732,12 @@ static void yield_carried(sema *S, src_pos p, carried *c)
         }
         i += n;
     }
+}
+
+static void yield_carried(sema *S, src_pos p, carried *c)
+{
+    ir_value *ys = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c->n + 1));
+    carried_values(S, p, c, ys);
     ir_emit(&S->b, IR_YIELD, 0, NULL, c->n, ys);
 }
 
@@ -817,7 +824,7 @@ static void exec_for(sema *S, node *s)
     }
 
     carried c;
-    collect_carried(S, s->pos, &s->body, var, &c);
+    collect_carried(S, s->pos, &s->body, NULL, var, &c);
     ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
     ir_value *ops = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 3));
     ir_type ivty = ir_scalar(ivt);
@@ -860,8 +867,15 @@ static void exec_for(sema *S, node *s)
 
 static void exec_while(sema *S, node *s)
 {
+    /* names the condition assigns (`while (i := i + 1) < n:`) are carried too, and
+     * scf.condition passes their new values to the body and out of the loop, as
+     * Python's while does (3.9's compiler passes the old ones: invalid IR when the
+     * body reads them; its interpreter runs Python) */
+    node cond_stmt = { .kind = S_EXPR, .pos = s->a->pos, .a = s->a };
+    node *stmts_v[1] = { &cond_stmt };
+    node_list stmts = { stmts_v, 1 };
     carried c;
-    collect_carried(S, s->pos, &s->body, NULL, &c);
+    collect_carried(S, s->pos, &s->body, &stmts, NULL, &c);
     ir_type *types = arena_alloc(S->a, sizeof(ir_type) * (size_t)(c.n + 1));
     ir_value *inits = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 1));
     for (int i = 0; i < c.n; i++) {
@@ -884,7 +898,7 @@ static void exec_while(sema *S, node *s)
     if (cond.dt != TT_BOOL) cond = sema_cast(S, s->a->pos, cond, TT_BOOL, 0, false);
     ir_value *cops = arena_alloc(S->a, sizeof(ir_value) * (size_t)(c.n + 1));
     cops[0] = cond.v;
-    for (int i = 0; i < c.n; i++) cops[i + 1] = S->fn->regions.v[before].args[i];
+    carried_values(S, s->a->pos, &c, cops + 1);
     S->b.loc = wloc;
     ir_emit(&S->b, IR_CONDITION, 0, NULL, c.n + 1, cops);
     /* after: the body */

@@ -280,15 +280,23 @@ START_TEST(walrus_38)
         "    last = 0\n"
         "    for i in range(4):\n"
         "        acc += (last := i * 2)\n"
-        "    tl.store(Z, acc + last * 100)\n";
+        "    tl.store(Z, acc + last * 100)\n"
+        /* a while condition's target: its new value reaches the body and the code after
+         * the loop, as in Python (scf.condition forwards it) */
+        "    j = 0\n"
+        "    s = tl.load(X + 3)\n"
+        "    while (j := j + 1) < 4:\n"
+        "        s += j\n"
+        "    tl.store(Z + 1, s + j * 100)\n";
     launch l;
-    lrun(src, "X:*i32[16] Y:*i32[16] Z:*i32[1]", &l, fill_iota_i32);
+    lrun(src, "X:*i32[16] Y:*i32[16] Z:*i32[2]", &l, fill_iota_i32);
     const int32_t *y = targ(&l, "Y")->data, *z = targ(&l, "Z")->data;
     for (int i = 0; i < 16; i++) ck_assert_int_eq(y[i], i * i);
     ck_assert_int_eq(z[0], 0 + 2 + 4 + 6 + 600);
+    ck_assert_int_eq(z[1], 3 + 1 + 2 + 3 + 400);
     launch_free(&l);
     front_set_triton_version(7);
-    expect_err(src, "X:*i32[16] Y:*i32[16] Z:*i32[1]", "unsupported AST node type: NamedExpr");
+    expect_err(src, "X:*i32[16] Y:*i32[16] Z:*i32[2]", "unsupported AST node type: NamedExpr");
     front_set_triton_version(-1);
 }
 END_TEST

@@ -60,7 +60,10 @@ def syntax(X, Y, N, *, S: tl.constexpr):
     m = (0 <= r < N).logical_and(x > -1)
     t = [a * b for a, b in ((1, 2), (3, 4), (5, 6)) if a > 1]
     y = tl.where(m, total(scale(x, s=S), x, t[0]), (w := x * 3) + w)
-    tl.store(Y + r, y + t[1])
+    j = 0
+    while (j := j + 1) < N // 8:                   # a while condition's target reaches the body
+        y += j
+    tl.store(Y + r, y + t[1] + j)
 
 
 @triton.jit
