@@ -291,7 +291,8 @@ def test_must_use_result():
     @triton.jit
     def used(X):
         x = tl.load(X)
-        tl.store(X, inc(x) + (y := inc(x)) * 0 + y)
+        y = inc(x)
+        tl.store(X, inc(x) + y)
 
     @triton.jit
     def dropped(X):
