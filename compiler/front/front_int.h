@@ -227,6 +227,7 @@ sval sv_none(void);
 sval sv_dtype(tt_dtype d, tt_dtype pointee);
 sval sv_tensor(ir_value v, tt_dtype dt, tt_dtype pt);
 bool sv_is_const(const sval *v);         /* INT, FLOAT, BOOL (Python numbers) */
+bool sv_is_aggregate(const sval *v);     /* an instance of a @triton.aggregate class */
 bool sv_truthy(sema *S, src_pos p, const sval *v);
 const ir_type_info *sv_shape(sema *S, const sval *v);
 ir_type sema_type(tt_dtype dt, tt_dtype pt, int rank, const int64_t *shape);

@@ -367,7 +367,7 @@ static const char *py_class(sema *S, const sval *v)
     case V_TENSOR: return "<class 'triton.language.core.tensor'>";
     case V_TDESC: return "<class 'triton.language.core.tensor_descriptor'>";
     case V_TUPLE:
-        if (v->nt && v->nt->aggregate) {
+        if (sv_is_aggregate(v)) {
             char *s = xasprintf("<class '%s'>", v->nt->tname);
             const char *r = arena_strdup(S->a, s);
             free(s);
@@ -382,7 +382,7 @@ static const char *py_class(sema *S, const sval *v)
  * (_wrap_init_args: Python values become constexprs, Python tuples tl.tuple) */
 static bool ann_ok(char ann, const sval *v)
 {
-    bool agg = v->k == V_TUPLE && v->nt && v->nt->aggregate;
+    bool agg = sv_is_aggregate(v);
     switch (ann) {
     case 't': return v->k == V_TENSOR;
     case 'u': return v->k == V_TUPLE && !agg;
@@ -748,7 +748,7 @@ static sval tuple_slice(sema *S, node *sl, sval t)
 static sval eval_subscript(sema *S, node *e)
 {
     sval base = sema_expr(S, e->a);
-    if (base.k == V_TUPLE && base.nt && base.nt->aggregate) {   /* a jit __getitem__, else not subscriptable */
+    if (sv_is_aggregate(&base)) {   /* a jit __getitem__, else not subscriptable */
         sval m;
         if (!aggregate_method(S, e->pos, base.nt, &base, "__getitem__", &m))
             sema_error(S, e->pos, "'%s' object is not subscriptable", base.nt->tname);
@@ -810,7 +810,7 @@ static bool aggregate_binop(sema *S, src_pos p, const char *op, sval a, sval b, 
         { "<", "__lt__", "__gt__" }, { "<=", "__le__", "__ge__" }, { ">", "__gt__", "__lt__" },
         { ">=", "__ge__", "__le__" },
     };
-    bool aa = a.k == V_TUPLE && a.nt && a.nt->aggregate, ba = b.k == V_TUPLE && b.nt && b.nt->aggregate;
+    bool aa = sv_is_aggregate(&a), ba = sv_is_aggregate(&b);
     if (!aa && !ba) return false;
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
         if (strcmp(tab[i][0], op)) continue;
@@ -928,7 +928,7 @@ static sval expr_value(sema *S, node *e)
     }
     case E_UNARY: {
         sval a = sema_expr(S, e->a);
-        if (a.k == V_TUPLE && a.nt && a.nt->aggregate) {
+        if (sv_is_aggregate(&a)) {
             /* 3.9 code_generator.py visit_UnaryOp: the operand's jit __neg__ & co. */
             const char *mn = !strcmp(e->op, "-") ? "__neg__" : !strcmp(e->op, "+") ? "__pos__"
                            : !strcmp(e->op, "~") ? "__invert__" : "__not__";

@@ -190,7 +190,7 @@ static sval sanitize(sema *S, src_pos p, sval v)
     if (v.k == V_FUNC || v.k == V_CLASS)
         sema_error(S, p, "cannot assign %s to a variable: Triton 3.6 converts assigned values to tensors "
                          "(code_generator.py _sanitize_value); call it, or pass it where it is used", sv_describe(S, &v));
-    if (v.k == V_TUPLE && v.nt && v.nt->aggregate) return v;   /* a Triton value: kept whole (3.9 _sanitize_value) */
+    if (sv_is_aggregate(&v)) return v;   /* a Triton value: kept whole (3.9 _sanitize_value) */
     if (v.k == V_TUPLE) {
         sval t = v;
         t.items = arena_alloc(S->a, sizeof(sval) * (size_t)(v.n + 1));
@@ -228,7 +228,7 @@ static void assign(sema *S, node *target, sval v)
         return;
     }
     if (target->kind == E_TUPLE || target->kind == E_LIST) {
-        if (v.k == V_TUPLE && v.nt && v.nt->aggregate)   /* not a tl.tuple (code_generator.py _sanitize_target_value) */
+        if (sv_is_aggregate(&v))   /* not a tl.tuple (code_generator.py _sanitize_target_value) */
             sema_error(S, target->pos, "TypeError: cannot unpack non-iterable value (aggregate %s)", v.nt->tname);
         if (v.k != V_TUPLE) sema_error(S, target->pos, "cannot unpack %s", sv_describe(S, &v));
         if (v.n != target->items.n)
@@ -537,7 +537,6 @@ typedef struct carried {
 /* Inside an aggregate (Triton 3.8+ core.py _aggregate: _flatten_ir), only
  * tensors become control-flow values: a constexpr field is part of the
  * aggregate's type and keeps its value (fixed). */
-static bool is_agg(const sval *v) { return v->k == V_TUPLE && v->nt && v->nt->aggregate; }
 static bool agg_fixed(const sval *v) { return v->k != V_TENSOR && v->k != V_TUPLE && !bp_like(v); }
 
 static const char *afmt(sema *S, const char *fmt, const char *f, const char *a, const char *b)
@@ -566,7 +565,7 @@ static bool same_fixed(const sval *a, const sval *b)
  * mismatch, *why says which field (arena). */
 static bool same_static(sema *S, const sval *a, const sval *b, bool in_agg, const char **why)
 {
-    if (is_agg(a) || is_agg(b)) {
+    if (sv_is_aggregate(a) || sv_is_aggregate(b)) {
         if (a->k != b->k || a->nt != b->nt) {
             *why = "a different aggregate class";
             return false;
@@ -599,7 +598,7 @@ static int leaf_count_in(sema *S, src_pos p, const char *name, sval v, bool in_a
     if (bp_like(&v)) return sema_bp_tensors(&v);
     if (v.k == V_TUPLE) {
         int n = 0;
-        for (int i = 0; i < v.n; i++) n += leaf_count_in(S, p, name, v.items[i], in_agg || is_agg(&v));
+        for (int i = 0; i < v.n; i++) n += leaf_count_in(S, p, name, v.items[i], in_agg || sv_is_aggregate(&v));
         return n;
     }
     if (v.k == V_TENSOR || sv_is_const(&v)) return 1;
@@ -615,7 +614,7 @@ static void leaf_fill_in(sema *S, src_pos p, const char *name, sval v, sval *out
     if (bp_like(&v)) {
         for (int k = 0; k < sema_bp_tensors(&v); k++) out[(*n)++] = v.items[k];
     } else if (v.k == V_TUPLE) {
-        for (int i = 0; i < v.n; i++) leaf_fill_in(S, p, name, v.items[i], out, n, in_agg || is_agg(&v));
+        for (int i = 0; i < v.n; i++) leaf_fill_in(S, p, name, v.items[i], out, n, in_agg || sv_is_aggregate(&v));
     } else {
         out[(*n)++] = as_carried(S, p, name, v);
     }
@@ -636,7 +635,7 @@ static sval leaf_rebuild_in(sema *S, sval tmpl, const sval *vals, int *k, bool i
     }
     if (tmpl.k == V_TUPLE) {
         sval *items = arena_alloc(S->a, sizeof(sval) * (size_t)(tmpl.n + 1));
-        for (int i = 0; i < tmpl.n; i++) items[i] = leaf_rebuild_in(S, tmpl.items[i], vals, k, in_agg || is_agg(&tmpl));
+        for (int i = 0; i < tmpl.n; i++) items[i] = leaf_rebuild_in(S, tmpl.items[i], vals, k, in_agg || sv_is_aggregate(&tmpl));
         tmpl.items = items;
         return tmpl;
     }

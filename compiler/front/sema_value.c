@@ -39,6 +39,7 @@ sval sv_none(void) { return (sval){ .k = V_NONE, .v = -1 }; }
 sval sv_dtype(tt_dtype d, tt_dtype pointee) { return (sval){ .k = V_DTYPE, .dt = d, .pt = pointee, .v = -1 }; }
 sval sv_tensor(ir_value v, tt_dtype dt, tt_dtype pt) { return (sval){ .k = V_TENSOR, .v = v, .dt = dt, .pt = pt }; }
 bool sv_is_const(const sval *v) { return v->k == V_INT || v->k == V_FLOAT || v->k == V_BOOL; }
+bool sv_is_aggregate(const sval *v) { return v->k == V_TUPLE && v->nt && v->nt->aggregate; }
 
 static double cnum(const sval *v) { return v->k == V_FLOAT ? v->f : (double)v->i; }
 
@@ -102,7 +103,7 @@ const char *sv_describe(sema *S, const sval *v)
     case V_NONE: snprintf(buf, sizeof buf, "None"); break;
     case V_DTYPE: snprintf(buf, sizeof buf, "dtype %s", dtname(v->dt, v->pt, d, sizeof d)); break;
     case V_TUPLE:
-        if (v->nt && v->nt->aggregate) snprintf(buf, sizeof buf, "aggregate %s", v->nt->tname);
+        if (sv_is_aggregate(v)) snprintf(buf, sizeof buf, "aggregate %s", v->nt->tname);
         else if (v->nt) snprintf(buf, sizeof buf, "named tuple %s of %d", v->nt->tname, v->n);
         else snprintf(buf, sizeof buf, "tuple of %d", v->n);
         break;
