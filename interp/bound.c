@@ -13,7 +13,7 @@
  *                     math functions (plus ex2.approx's argument rounding),
  *                     1 ulp of the product where an add may or may not be
  *                     contracted into an FMA;
- *   tt.dot, sums      accumulation order (interp_bound_dot/reduce below);
+ *   tt.dot, sums      accumulation order (dot/reduce below);
  *   moves             the bound tiles move as the values do: the op's own
  *                     evaluator runs on them, with 8-byte elements;
  *   memory            stores record bounds per buffer element, loads read
@@ -450,7 +450,7 @@ static bool fp8_operand(const interp_session *s, ir_value v)
     return false;
 }
 
-void interp_bound_dot(interp_prog *p, const ir_op *op)
+static void dot(interp_prog *p, const ir_op *op)
 {
     interp_session *s = p->s;
     const ival_info *va = &s->vi[op->opnd[0]], *vb = &s->vi[op->opnd[1]], *vc = &s->vi[op->opnd[2]];
@@ -763,7 +763,7 @@ void interp_bound_op(interp_prog *p, const ir_op *op)
         moves(p, op);
         break;
     case F_DOT:
-        interp_bound_dot(p, op);
+        dot(p, op);
         break;
     case F_REDUCE:
         if (op->opc == IR_REDUCE) reduce(p, op);
@@ -824,11 +824,7 @@ bool interp_elem_bound(const interp_session *s, int arg, int64_t elem, interp_bo
     if (!lb || elem < 0 || elem >= b->numel || (lb[elem].dn == 0 && lb[elem].up == 0)) return false;
     out->dn = lb[elem].dn;
     out->up = lb[elem].up;
-    out->op = NULL;
-    int32_t g = b->bsrc[elem];
-    const ir_func *f = s->f;
-    for (int r = 0; g >= 0 && r < f->regions.n; r++)
-        if (g >= s->opbase[r] && g < s->opbase[r + 1]) out->op = &f->regions.v[r].ops[g - s->opbase[r]];
+    out->op = interp_global_op(s, b->bsrc[elem]);
     return true;
 }
 

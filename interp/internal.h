@@ -297,6 +297,11 @@ void interp_describe_tensor(const tt_tensor *t, tt_dtype dt, char *buf, size_t n
 void interp_describe_elem(const tt_tensor *t, const char *name, int64_t e, char *buf, size_t n);
 void interp_describe_lane(ir_type tile, int64_t lane, char *buf, size_t n);
 void interp_quote_loc(const ir_func *f, int32_t loc, FILE *out);
+/* The name of fault kind FK_* as interp_site_info.kind spells it
+ * ("out-of-bounds", "write-write-race", ...; "?" out of range). */
+const char *interp_site_kind(int kind);
+/* The op of global index gop (s->opbase), NULL when out of range. */
+const ir_op *interp_global_op(const interp_session *s, int gop);
 /* Per-launch follow-up notes and the summary line. */
 void interp_report_summary(interp_session *s);
 void interp_report_reset(interp_session *s);

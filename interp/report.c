@@ -301,10 +301,7 @@ void interp_report_summary(interp_session *s)
             if (!site->seen) continue;
             any = true;
             if (!site->printed || site->programs <= 1) continue;
-            /* find the op for its location */
-            int r = 0;
-            while (r + 1 < s->f->regions.n && s->opbase[r + 1] <= gop) r++;
-            const ir_op *op = &s->f->regions.v[r].ops[gop - s->opbase[r]];
+            const ir_op *op = interp_global_op(s, gop);     /* for its location */
             if (op->loc >= 0 && op->loc < s->f->locs.n) {
                 const ir_loc *lc = &s->f->locs.v[op->loc];
                 fprintf(out, "%s:%d:%d: note: ", diag_file_name(lc->file), lc->line, lc->col);
@@ -352,7 +349,15 @@ void interp_report_summary(interp_session *s)
     pthread_mutex_unlock(&s->rep_lock);
 }
 
-static const char *site_kind(int kind)
+const ir_op *interp_global_op(const interp_session *s, int gop)
+{
+    if (gop < 0 || gop >= s->nops_total) return NULL;
+    int r = 0;
+    while (r + 1 < s->f->regions.n && s->opbase[r + 1] <= gop) r++;
+    return &s->f->regions.v[r].ops[gop - s->opbase[r]];
+}
+
+const char *interp_site_kind(int kind)
 {
     static const char *const names[FK_COUNT] = {
         [FK_OOB] = "out-of-bounds", [FK_MISALIGNED] = "misaligned", [FK_TYPE] = "type-mismatched",
@@ -371,12 +376,10 @@ int64_t interp_sites(const interp_session *s, interp_site_info *out, int64_t max
             const interp_site *site = &s->sites[gop * FK_COUNT + k];
             if (!site->seen) continue;
             if (n < max) {
-                int r = 0;
-                while (r + 1 < s->f->regions.n && s->opbase[r + 1] <= gop) r++;
-                const ir_op *op = &s->f->regions.v[r].ops[gop - s->opbase[r]];
+                const ir_op *op = interp_global_op(s, gop);
                 interp_site_info *o = &out[n];
                 memset(o, 0, sizeof *o);
-                o->kind = site_kind(k);
+                o->kind = interp_site_kind(k);
                 o->fault = FK_IS_FAULT(k);
                 o->race = FK_IS_RACE(k);
                 interp_pid_of(s->grid, site->first_prog, o->pid);

@@ -65,14 +65,9 @@ void interp_trace_problem(interp_prog *p, int kind, uint64_t addr, int64_t other
 {
     interp_session *s = p->s;
     if (!s->trace_problem) return;
-    static const char *const names[FK_COUNT] = {
-        [FK_OOB] = "out-of-bounds", [FK_MISALIGNED] = "misaligned", [FK_TYPE] = "type-mismatched",
-        [FK_RACE_WW] = "write-write-race", [FK_RACE_RW] = "read-after-write-race",
-        [FK_RACE_WR] = "write-after-read-race", [FK_UNINIT] = "uninitialized-read",
-    };
     interp_problem pb;
     pb.program = p->lin;
-    pb.kind = kind >= 0 && kind < FK_COUNT && names[kind] ? names[kind] : "?";
+    pb.kind = interp_site_kind(kind);      /* report.c: the names interp_sites gives */
     pb.fault = FK_IS_FAULT(kind);
     pb.race = FK_IS_RACE(kind);
     pb.loc = s->f->regions.v[p->region].ops[p->opi].loc;
