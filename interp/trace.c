@@ -43,7 +43,7 @@ void interp_trace_access(interp_prog *p, const ir_op *op)
     case IR_ATOMIC_POLL:
         a.kind = INTERP_ACC_ATOMIC;
         a.n = s->vi[op->res].numel;
-        a.esize = s->vi[op->res].esize;
+        a.esize = s->vi[op->opnd[1]].esize;  /* cmp / expected: atomic_poll's result is i1 */
         kmask = -1;                        /* no mask operand */
         break;
     default:
