@@ -172,13 +172,15 @@ static void bound_why(const ir_func *f, const ir_op *op, char *buf, size_t n)
         k += snprintf(buf + k, n - (size_t)k, " at %s:%d", diag_file_name(f->locs.v[op->loc].file), f->locs.v[op->loc].line);
     if (k >= (int)n) return;
     const ir_type_info *t0 = op->nopnd ? ir_type_get(ir_value_type(f, op->opnd[0])) : NULL;
-    static const char *const prec[] = { "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6" };
     switch (op->opc) {
-    case IR_DOT:
+    case IR_DOT: {
+        const char *const *prec = ir_enum_names("prec", 4);      /* the IR's names: "tf32" ... "bf16x6" */
         snprintf(buf + k, n - (size_t)k, ", %s, K=%lld",
-                 t0->elem == TT_F32 && op->attr[0] >= 0 && op->attr[0] < 5 ? prec[op->attr[0]] : tt_dtype_name(t0->elem),
+                 t0->elem == TT_F32 && op->attr[0] >= PREC_TF32 && op->attr[0] <= PREC_BF16X6 ? prec[op->attr[0]]
+                                                                                              : tt_dtype_name(t0->elem),
                  (long long)t0->shape[t0->rank - 1]);
         break;
+    }
     case IR_REDUCE:
         snprintf(buf + k, n - (size_t)k, ", order of %lld terms", (long long)(t0->rank ? t0->shape[op->attr[0]] : 1));
         break;
@@ -246,9 +248,16 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
         dt->exact = false;
         dt->ulp = -1;
         dt->math_ulp = 0;
-        for (int64_t i = 0; i < dt->numel; i++) {
-            interp_bound bd;
-            if (!interp_elem_bound(s, arg, i, &bd)) continue;
+    }
+    int show = o->max_show > 0 && o->max_show <= DBG_DIFF_MAX_SHOW ? o->max_show : DBG_DIFF_MAX_SHOW;
+    dt->first = xcalloc((size_t)show, sizeof *dt->first);
+    dt->max_abs_at = dt->max_rel_at = dt->max_ulp_at = -1;
+    int64_t n = dt->numel;
+    for (int64_t i = 0; i < n; i++) {
+        /* every element's bound counts, equal or not: inexact, unmodeled, the largest */
+        interp_bound bd = { 0, 0, NULL };
+        bool has = dt->bounds && interp_elem_bound(s, arg, i, &bd);
+        if (has) {
             dt->inexact++;
             double m = fmax(bd.dn, bd.up);
             if (isinf(m)) {
@@ -258,20 +267,12 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
                 bound_why(f, bd.op, dt->max_bound_why, sizeof dt->max_bound_why);
             }
         }
-    }
-    int show = o->max_show > 0 && o->max_show <= DBG_DIFF_MAX_SHOW ? o->max_show : DBG_DIFF_MAX_SHOW;
-    dt->first = xcalloc((size_t)show, sizeof *dt->first);
-    dt->max_abs_at = dt->max_rel_at = dt->max_ulp_at = -1;
-    int64_t n = dt->numel;
-    for (int64_t i = 0; i < n; i++) {
         uint64_t rb = elem_bits(ref, i), gb = elem_bits(got, i);
         if (rb == gb) continue;                /* fast path: identical bits */
         uint64_t ulp = dbg_diff_ulp(d, gb, rb);
         double a = tt_load_f64(got->data, d, i), b = tt_load_f64(ref->data, d, i);
         bool ok;
         double err = INFINITY;
-        interp_bound bd = { 0, 0, NULL };
-        bool has = dt->bounds && interp_elem_bound(s, arg, i, &bd);
         if (dt->bounds) {
             ok = within_bound(d, a, b, has, &bd);
             err = isf ? (a != a && b != b ? 0 : isinf(a) && a == b ? 0 : fabs(a - b)) : (double)ulp;
