@@ -257,6 +257,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
     if (id == B_AGGREGATE_REPLACE) return sema_aggregate_replace(S, p, args, nargs, kwn, kwv, nkw);
     bargs B;
     sema_bind_args(S, p, id, self, args, nargs, kwn, kwv, nkw, &B);
+    sema_version_args(S, p, &B);
     sema_setloc(S, p);
     switch (id) {
     case B_PROGRAM_ID:
@@ -361,11 +362,7 @@ sval sema_call_builtin(sema *S, node *call, int id, sval *self, sval *args, int 
          * (semantic.py fdiv: floats, promoted; ieee_rounding is unused in
          * Triton 3.6: arith.divf) */
         sval x = sema_arg_req(S, p, &B, "x"), y = sema_arg_req(S, p, &B, "y");
-        int ver = front_triton_version();
-        if (id == B_FDIV && ver < 9 && sema_arg_has(&B, "approx"))
-            sema_error(S, p, "fdiv() got an unexpected keyword argument 'approx' (added in Triton 3.9; tritium follows "
-                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", ver);
-        if (id == B_FDIV && ver >= 9) {
+        if (id == B_FDIV && front_triton_version() >= 9) {
             /* Triton 3.9 semantic.py fdiv: the operands promoted as for `/`
              * (div_or_mod), floating after promotion; approx= (fp32 only:
              * div.approx.f32 on the GPU, here the division itself) or

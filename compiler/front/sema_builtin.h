@@ -180,6 +180,9 @@ void sema_bind_args(sema *S, src_pos p, int id, sval *self, sval *args, int narg
 /* Named accessors. `name` must be one of the builtin's parameters (an
  * internal error otherwise). sema_arg returns None when not given. */
 bool sema_arg_has(const bargs *B, const char *name);
+/* sema_version.c: an argument of B that its builtin gained after the
+ * followed Triton release is that release's TypeError at p. */
+void sema_version_args(sema *S, src_pos p, const bargs *B);
 sval sema_arg(const bargs *B, const char *name);
 sval sema_arg_req(sema *S, src_pos p, const bargs *B, const char *name);   /* error when missing */
 bool sema_arg_bool(sema *S, src_pos p, const bargs *B, const char *name, bool def);

@@ -171,9 +171,6 @@ static sval combine_builtin(sema *S, src_pos p, node *call, int id, const bargs 
          * cumsum's narrow ints; 3.9 keeps bf16 and gives cumprod dtype= and
          * the same _pick_sum_dtype (ints below 32 bits -> (u)int32) */
         int ver = front_triton_version();
-        if (ver < 9 && id == B_CUMPROD && sema_arg_has(B, "dtype"))
-            sema_error(S, p, "cumprod() got an unexpected keyword argument 'dtype' (added in Triton 3.9; tritium follows "
-                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", ver);
         if (ver < 9 && xs[0].dt == TT_BF16) xs[0] = sema_cast(S, p, xs[0], TT_F32, 0, false);
         if (id == B_CUMSUM || ver >= 9) {
             if (sema_arg_has(B, "dtype")) xs[0] = sema_cast(S, p, xs[0], sema_want_dtype(S, p, sema_arg(B, "dtype"), NULL), 0, false);

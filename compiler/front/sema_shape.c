@@ -88,12 +88,8 @@ static sval cat(sema *S, src_pos p, const bargs *B)
 {
     sval a = sema_want_tensor(S, p, sema_arg_req(S, p, B, "input"), "input");
     sval b = sema_want_tensor(S, p, sema_arg_req(S, p, B, "other"), "other");
-    int v = front_triton_version();
-    if (v < 7 && sema_arg_has(B, "dim"))
-        sema_error(S, p, "cat() got an unexpected keyword argument 'dim' (added in Triton 3.7; tritium follows Triton "
-                   "3.%d: TRITIUM_TRITON_VERSION)", v);
     bool reorder = sema_arg_bool(S, p, B, "can_reorder", false);
-    if (!reorder && v < 7)
+    if (!reorder && front_triton_version() < 7)
         sema_error(S, p, "cat: current implementation of `cat` always may reorder elements: pass can_reorder=True");
     same_dtype(S, p, "cat", &a, &b);
     const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);

@@ -9,6 +9,9 @@
  * - a builtin that the version removed is an error in that release's words
  *   (3.9's core.py make_block_ptr/advance: NotImplementedError "Block
  *   pointers have been removed in favor of the tensor descriptor API");
+ * - a keyword argument that a builtin gained in a later release (cat's dim
+ *   in 3.7, cumprod's dtype and fdiv's approx in 3.9) is, before it,
+ *   Python's TypeError "got an unexpected keyword argument";
  * - load/store's boundary_check and padding_option, gone from 3.9's
  *   core.py load/store (keyword-only cache_modifier, eviction_policy,
  *   volatile): TypeError "got an unexpected keyword argument";
@@ -21,7 +24,7 @@
  * aggregate_replace in 3.8 (core.py), atomic_load/atomic_store/atomic_poll
  * in 3.9 (core.py). */
 #include <string.h>
-#include "front_int.h"
+#include "sema_builtin.h"
 #include "tritium/front.h"
 #include "tritium/settings.h"
 
@@ -83,6 +86,24 @@ void sema_version_call(sema *S, src_pos p, const char *name, const char **kwn, i
                 sema_error(S, p, "TypeError: %s() got an unexpected keyword argument '%s' (removed in Triton 3.9 "
                            "with block pointers; tritium follows Triton 3.%d: TRITIUM_TRITON_VERSION)",
                            name, kwn[i], v);
+}
+
+/* Arguments that builtins gained after 3.6 (core.py cat's dim: 3.7;
+ * standard.py cumprod's dtype, math.py fdiv's approx: 3.9). */
+static const struct { const char *fn, *arg; int added; } argtab[] = {
+    { "cat", "dim", 7 },
+    { "cumprod", "dtype", 9 },
+    { "fdiv", "approx", 9 },
+};
+
+void sema_version_args(sema *S, src_pos p, const bargs *B)
+{
+    int v = front_triton_version();
+    const char *fn = sema_builtin_name(B->id);
+    for (size_t i = 0; i < sizeof argtab / sizeof argtab[0]; i++)
+        if (v < argtab[i].added && !strcmp(argtab[i].fn, fn) && sema_arg_has(B, argtab[i].arg))
+            sema_error(S, p, "%s() got an unexpected keyword argument '%s' (added in Triton 3.%d; tritium follows "
+                       "Triton 3.%d: TRITIUM_TRITON_VERSION)", fn, argtab[i].arg, argtab[i].added, v);
 }
 
 /* triton.aggregate is public from Triton 3.8 (__init__.py: aggregate =
