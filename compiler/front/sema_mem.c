@@ -126,6 +126,20 @@ static sval float_minmax(sema *S, src_pos p, bool is_max, sval ptr, sval val, sv
     return sema_cast(S, p, r, ft, 0, true);
 }
 
+/* String argument `arg` (sem or scope) of B as its index among the IR's
+ * names of that enum (ir_enum_names: SEM_*, SCOPE_*); dflt when it is
+ * absent, or None where none_dflt; -1 for a string that names none. */
+static int64_t enum_arg(sema *S, src_pos p, const bargs *B, const char *arg, int64_t dflt, bool none_dflt)
+{
+    if (!sema_arg_has(B, arg) || (none_dflt && sema_arg(B, arg).k == V_NONE)) return dflt;
+    sval s = sema_arg(B, arg);
+    if (s.k != V_STR) sema_error(S, p, "%s must be a string", arg);
+    const char *const *names = ir_enum_names(arg, strlen(arg));
+    for (int64_t i = 0; names[i]; i++)
+        if (!strcmp(names[i], s.s)) return i;
+    return -1;
+}
+
 sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
 {
     sval ptr = sema_arg_req(S, p, B, "pointer");
@@ -133,21 +147,10 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
     bool cas = id == B_ATOMIC_CAS;
     sval val = sema_arg_req(S, p, B, "val");
     tt_dtype et = ptr.pt;
-    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
-    static const char *const scopes[] = { "gpu", "cta", "sys" };
-    int64_t sem = SEM_ACQ_REL, scope = SCOPE_GPU;
-    if (sema_arg_has(B, "sem")) {
-        sval s = sema_arg(B, "sem");
-        if (s.k != V_STR) sema_error(S, p, "sem must be a string");
-        for (sem = 0; sem < 4 && strcmp(sems[sem], s.s); sem++) {}
-        if (sem == 4) sema_error(S, p, "unknown sem '%s' (acq_rel, acquire, release, relaxed)", s.s);
-    }
-    if (sema_arg_has(B, "scope")) {
-        sval s = sema_arg(B, "scope");
-        if (s.k != V_STR) sema_error(S, p, "scope must be a string");
-        for (scope = 0; scope < 3 && strcmp(scopes[scope], s.s); scope++) {}
-        if (scope == 3) sema_error(S, p, "unknown scope '%s' (gpu, cta, sys)", s.s);
-    }
+    int64_t sem = enum_arg(S, p, B, "sem", SEM_ACQ_REL, false);
+    if (sem < 0) sema_error(S, p, "unknown sem '%s' (acq_rel, acquire, release, relaxed)", sema_arg(B, "sem").s);
+    int64_t scope = enum_arg(S, p, B, "scope", SCOPE_GPU, false);
+    if (scope < 0) sema_error(S, p, "unknown scope '%s' (gpu, cta, sys)", sema_arg(B, "scope").s);
     const ir_type_info *pti = sv_shape(S, &ptr);
     int rank = pti->rank;
     int64_t shape[IR_MAX_RANK];
@@ -204,24 +207,12 @@ sval sema_builtin_atomic(sema *S, src_pos p, int id, const bargs *B)
  * dflt and "gpu"); each allows only dflt and relaxed. */
 static void sem_scope(sema *S, src_pos p, const bargs *B, const char *name, int64_t dflt, int64_t *sem, int64_t *scope)
 {
-    static const char *const sems[] = { "acq_rel", "acquire", "release", "relaxed" };
-    static const char *const scopes[] = { "gpu", "cta", "sys" };
-    *sem = dflt;
-    *scope = SCOPE_GPU;
-    if (sema_arg_has(B, "sem") && sema_arg(B, "sem").k != V_NONE) {
-        sval sv = sema_arg(B, "sem");
-        if (sv.k != V_STR) sema_error(S, p, "sem must be a string");
-        for (*sem = 0; *sem < 4 && strcmp(sems[*sem], sv.s); (*sem)++) {}
-        if (*sem == 4) sema_error(S, p, "Memory semantic %s not supported", sv.s);
-    }
+    *sem = enum_arg(S, p, B, "sem", dflt, true);
+    if (*sem < 0) sema_error(S, p, "Memory semantic %s not supported", sema_arg(B, "sem").s);
     if (*sem != dflt && *sem != SEM_RELAXED)
-        sema_error(S, p, "%s only supports %s and relaxed semantics", name, sems[dflt]);
-    if (sema_arg_has(B, "scope") && sema_arg(B, "scope").k != V_NONE) {
-        sval sv = sema_arg(B, "scope");
-        if (sv.k != V_STR) sema_error(S, p, "scope must be a string");
-        for (*scope = 0; *scope < 3 && strcmp(scopes[*scope], sv.s); (*scope)++) {}
-        if (*scope == 3) sema_error(S, p, "Memory scope %s not supported", sv.s);
-    }
+        sema_error(S, p, "%s only supports %s and relaxed semantics", name, ir_enum_names("sem", 3)[dflt]);
+    *scope = enum_arg(S, p, B, "scope", SCOPE_GPU, true);
+    if (*scope < 0) sema_error(S, p, "Memory scope %s not supported", sema_arg(B, "scope").s);
 }
 
 /* Triton 3.9's tl.atomic_load / tl.atomic_store (semantic.py atomic_load,

@@ -856,6 +856,13 @@ START_TEST(atomic_load_store_39)
                "atomic_load only supports acquire and relaxed semantics");
     expect_err(PRELUDE "def k(X):\n    tl.atomic_store(X, 1, sem='acquire')\n", "X:*i32[1]",
                "atomic_store only supports release and relaxed semantics");
+    expect_err(PRELUDE "def k(X):\n    x = tl.atomic_load(X, sem='bogus')\n", "X:*i32[1]",
+               "Memory semantic bogus not supported");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_store(X, 1, scope='grid')\n", "X:*i32[1]", "Memory scope grid not supported");
+    /* atomic_add & co. read sem and scope through the same helper, with their own messages */
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_add(X, 1, sem='bogus')\n", "X:*i32[1]",
+               "unknown sem 'bogus' (acq_rel, acquire, release, relaxed)");
+    expect_err(PRELUDE "def k(X):\n    tl.atomic_add(X, 1, scope='grid')\n", "X:*i32[1]", "unknown scope 'grid' (gpu, cta, sys)");
 }
 END_TEST
 
