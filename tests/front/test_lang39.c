@@ -59,6 +59,14 @@ static void expect_err(const char *src, const char *spec, const char *want)
     ck_assert_msg(strstr(d, want), "expected '%s' in:\n%s", want, d);
 }
 
+/* expect_err under Triton 3.minor, then back to the default version */
+static void expect_err_under(int minor, const char *src, const char *spec, const char *want)
+{
+    front_set_triton_version(minor);
+    expect_err(src, spec, want);
+    front_set_triton_version(-1);
+}
+
 /* ---- the followed release --------------------------------------------------- */
 
 /* Default: the newest, 3.9 (settings.def TRITON_VERSION). */
@@ -102,16 +110,13 @@ END_TEST
  * expect_zero in 3.8, atomic_load/atomic_store/atomic_poll in 3.9 (core.py). */
 START_TEST(version_names_added_later)
 {
-    front_set_triton_version(6);
-    expect_err(PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16))[None, :]\n    y = tl.squeeze(x, 0)\n",
-               "X:*f32[16]", "k.py:6:12: error: module 'triton.language' has no attribute 'squeeze': tl.squeeze was "
-               "added in Triton 3.7 (tritium follows Triton 3.6");
-    front_set_triton_version(8);
-    expect_err(PRELUDE "def k(X):\n    x = tl.atomic_load(X)\n", "X:*f32[16]", "tl.atomic_load was added in Triton 3.9");
-    front_set_triton_version(7);
-    expect_err(PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.expect_zero(x, x > 0)\n", "X:*f32[16]",
-               "tl.expect_zero was added in Triton 3.8");
-    front_set_triton_version(-1);
+    expect_err_under(6, PRELUDE "def k(X):\n    x = tl.load(X + tl.arange(0, 16))[None, :]\n    y = tl.squeeze(x, 0)\n",
+                     "X:*f32[16]", "k.py:6:12: error: module 'triton.language' has no attribute 'squeeze': tl.squeeze was "
+                     "added in Triton 3.7 (tritium follows Triton 3.6");
+    expect_err_under(8, PRELUDE "def k(X):\n    x = tl.atomic_load(X)\n", "X:*f32[16]",
+                     "tl.atomic_load was added in Triton 3.9");
+    expect_err_under(7, PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.expect_zero(x, x > 0)\n", "X:*f32[16]",
+                     "tl.expect_zero was added in Triton 3.8");
 }
 END_TEST
 
@@ -172,9 +177,7 @@ START_TEST(cat_keeps_order_along_dim)
         for (int j = 0; j < 16; j++)
             ck_assert_msg(y1[i * 16 + j] == (j < 8 ? x[i * 8 + j] : x[i * 8 + j - 8] + 100.0f), "dim 1 [%d,%d]", i, j);
     launch_free(&l);
-    front_set_triton_version(6);
-    expect_err(src, "X:*f32[32] Y0:*f32[64] Y1:*f32[64]", "always may reorder elements");
-    front_set_triton_version(-1);
+    expect_err_under(6, src, "X:*f32[32] Y0:*f32[64] Y1:*f32[64]", "always may reorder elements");
 }
 END_TEST
 
@@ -228,9 +231,7 @@ START_TEST(topk_descending)
         ck_assert_msg(z[i] == x[i], "smallest %d: %g", i, z[i]);
     }
     launch_free(&l);
-    front_set_triton_version(7);
-    expect_err(src, "X:*f32[16] Y:*f32[4] Z:*f32[4]", "descending");
-    front_set_triton_version(-1);
+    expect_err_under(7, src, "X:*f32[16] Y:*f32[4] Z:*f32[4]", "descending");
 }
 END_TEST
 
@@ -295,9 +296,7 @@ START_TEST(walrus_38)
     ck_assert_int_eq(z[0], 0 + 2 + 4 + 6 + 600);
     ck_assert_int_eq(z[1], 3 + 1 + 2 + 3 + 400);
     launch_free(&l);
-    front_set_triton_version(7);
-    expect_err(src, "X:*i32[16] Y:*i32[16] Z:*i32[2]", "unsupported AST node type: NamedExpr");
-    front_set_triton_version(-1);
+    expect_err_under(7, src, "X:*i32[16] Y:*i32[16] Z:*i32[2]", "unsupported AST node type: NamedExpr");
 }
 END_TEST
 
@@ -319,9 +318,7 @@ START_TEST(comprehension_filters_and_tuple_targets_39)
     /* no release compiles generator expressions (code_generator.py has no visit_GeneratorExp) */
     expect_err(PRELUDE "def k(Y):\n    t = tuple(v for v in (1, 2))\n", "Y:*i32[1]",
                "unsupported AST node type: GeneratorExp");
-    front_set_triton_version(8);
-    expect_err(src, "Y:*i32[1]", "a comprehension's target must be one name before Triton 3.9");
-    front_set_triton_version(-1);
+    expect_err_under(8, src, "Y:*i32[1]", "a comprehension's target must be one name before Triton 3.9");
 }
 END_TEST
 
@@ -406,12 +403,10 @@ START_TEST(kwonly_and_varargs_helpers)
     launch_free(&l);
     expect_err(PRELUDE "def h(a, *, s):\n    return a * s\n\n@triton.jit\ndef k(X):\n    tl.store(X, h(1, 2))\n",
                "X:*i32[1]", "h() takes 1 positional arguments but 2 were given");
-    front_set_triton_version(8);
-    expect_err(src, "X:*i32[16] Y:*i32[16] S=3", "keyword-only parameters of jit functions ('s') are bound from Triton 3.9");
-    front_set_triton_version(7);
-    expect_err(PRELUDE "def h(*r):\n    return r[0]\n\n@triton.jit\ndef k(X):\n    tl.store(X, h(1, 2))\n",
-               "X:*i32[1]", "*r parameters of jit functions are bound from Triton 3.8");
-    front_set_triton_version(-1);
+    expect_err_under(8, src, "X:*i32[16] Y:*i32[16] S=3",
+                     "keyword-only parameters of jit functions ('s') are bound from Triton 3.9");
+    expect_err_under(7, PRELUDE "def h(*r):\n    return r[0]\n\n@triton.jit\ndef k(X):\n    tl.store(X, h(1, 2))\n",
+                     "X:*i32[1]", "*r parameters of jit functions are bound from Triton 3.8");
 }
 END_TEST
 
@@ -506,9 +501,7 @@ START_TEST(fdiv_approx_39)
                "X:*f32[1]", "approx and ieee_rounding cannot both be True");
     expect_err(PRELUDE "def k(X):\n    x = tl.load(X)\n    y = tl.fdiv(x, 2.0, approx=True)\n", "X:*f64[1]",
                "approx division requires float32 operands");
-    front_set_triton_version(8);
-    expect_err(src, "X:*f32[16] Y:*f32[16] Z:*f32[16]", "fdiv() got an unexpected keyword argument 'approx'");
-    front_set_triton_version(-1);
+    expect_err_under(8, src, "X:*f32[16] Y:*f32[16] Z:*f32[16]", "fdiv() got an unexpected keyword argument 'approx'");
 }
 END_TEST
 
@@ -530,9 +523,7 @@ START_TEST(dot_follows_acc_from_38)
     const uint16_t *y = targ(&l, "Y")->data;
     for (int i = 0; i < 256; i++) ck_assert_uint_eq(y[i], 0x3c00);   /* 0 @ 0 + 1.0 */
     launch_free(&l);
-    front_set_triton_version(7);
-    expect_err(src, "X:*f16[256] Y:*f16[256]", "acc must be fp32");
-    front_set_triton_version(-1);
+    expect_err_under(7, src, "X:*f16[256] Y:*f16[256]", "acc must be fp32");
 }
 END_TEST
 
@@ -628,8 +619,8 @@ START_TEST(dot_scaled_mxfp4)
         "    a = tl.load(A + r[:, None] * 32 + r[None, :])\n"
         "    s = tl.load(S + r[:, None] * 2 + tl.arange(0, 2)[None, :])\n"
         "    tl.store(O + r[:, None] * 32 + r[None, :], tl.dot_scaled(a, s, 'e4m3', a, s, 'e4m3'))\n";
-    front_set_triton_version(7);
-    expect_err(g16, "A:*u8[1024] S:*u8[64] O:*f32[1024]", "lhs_scale must be a tensor of shape [..., 32, 1]. Got [32, 2]");
+    expect_err_under(7, g16, "A:*u8[1024] S:*u8[64] O:*f32[1024]",
+                     "lhs_scale must be a tensor of shape [..., 32, 1]. Got [32, 2]");
     front_set_triton_version(8);
     ir_func_free(compile_ok(g16, "k", "A:*u8[1024] S:*u8[64] O:*f32[1024]"));
     front_set_triton_version(-1);
@@ -731,9 +722,8 @@ START_TEST(aggregates_38)
     snprintf(buf, sizeof buf, "%sdef k(X, n):\n    p = P(tl.load(X))\n    for i in range(n):\n        p = P(p.w, 3)\n",
              head);
     expect_err(buf, "X:*f32[1] n:i32=2", "its constexpr field 'n' is constexpr int 2 on one path but constexpr int 3");
-    front_set_triton_version(7);
-    expect_err(agg_src, "X:*f32[8] Y:*f32[16] n:i32=3", "@triton.aggregate (class Affine) was added in Triton 3.8");
-    front_set_triton_version(-1);
+    expect_err_under(7, agg_src, "X:*f32[8] Y:*f32[16] n:i32=3",
+                     "@triton.aggregate (class Affine) was added in Triton 3.8");
 }
 END_TEST
 
@@ -823,10 +813,9 @@ START_TEST(must_use_result)
     launch l;
     lrun(buf, "X:*f32[1]", &l, NULL);
     launch_free(&l);
-    front_set_triton_version(8);
-    expect_err(PRELUDE "def k(X):\n    p = tl.make_block_ptr(X, (8,), (1,), (0,), (8,), (0,))\n    tl.advance(p, (1,))\n",
-               "X:*f32[8]", "The result of tl.advance is not being used. Note that tl.advance does not have any side");
-    front_set_triton_version(-1);
+    expect_err_under(8, PRELUDE "def k(X):\n    p = tl.make_block_ptr(X, (8,), (1,), (0,), (8,), (0,))\n"
+                     "    tl.advance(p, (1,))\n",
+                     "X:*f32[8]", "The result of tl.advance is not being used. Note that tl.advance does not have any side");
 }
 END_TEST
 
@@ -899,9 +888,8 @@ START_TEST(atomic_poll_39)
                "atomic_poll timeout_ns must be non-negative");
     expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1, timeout_ns=tl.arange(0, 4))\n", "X:*i32[1]",
                "atomic_poll timeout_ns must be a scalar integer");
-    front_set_triton_version(8);
-    expect_err(PRELUDE "def k(X):\n    tl.atomic_poll(X, 1)\n", "X:*i32[1]", "tl.atomic_poll was added in Triton 3.9");
-    front_set_triton_version(-1);
+    expect_err_under(8, PRELUDE "def k(X):\n    tl.atomic_poll(X, 1)\n", "X:*i32[1]",
+                     "tl.atomic_poll was added in Triton 3.9");
 }
 END_TEST
 
