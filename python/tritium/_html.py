@@ -20,13 +20,6 @@ import sys
 _STATE = {"path": None}
 
 
-def _fn(lib, name, res, args):
-    f = getattr(lib, name)
-    f.restype = res
-    f.argtypes = args
-    return f
-
-
 def start(path):
     """Collect the launches of this process into the page at `path`."""
     if _STATE["path"]:
@@ -44,8 +37,7 @@ def start(path):
         title = " ".join(["python -m tritium"] + argv[1:])
     else:                                                  # TRITIUM_MODE, the pytest plugin, tritium.enable()
         title = " ".join([os.path.basename(argv[0])] + argv[1:])
-    begin = _fn(lib, "tritium_html_begin", ctypes.c_int, [ctypes.c_char_p, ctypes.c_char_p])
-    if begin(os.fsencode(path), title.encode("utf-8", "replace")):
+    if lib.tritium_html_begin(os.fsencode(path), title.encode("utf-8", "replace")):
         raise RuntimeError(_lib.last_error())
     _STATE["path"] = path
     atexit.register(finish)
@@ -59,9 +51,9 @@ def finish():
     _STATE["path"] = None
     from . import _lib
     lib = _lib.lib()
-    n = _fn(lib, "tritium_html_launches", ctypes.c_int, [])()
+    n = lib.tritium_html_launches()
     size = ctypes.c_int64(0)
-    rc = _fn(lib, "tritium_html_end", ctypes.c_int, [ctypes.POINTER(ctypes.c_int64)])(ctypes.byref(size))
+    rc = lib.tritium_html_end(ctypes.byref(size))
     if rc:
         sys.stderr.write("%s\n" % _lib.last_error())
     else:
@@ -80,7 +72,7 @@ def paused():
         yield
         return
     from . import _lib
-    pause = _fn(_lib.lib(), "tritium_html_pause", ctypes.c_int, [ctypes.c_int])
+    pause = _lib.lib().tritium_html_pause
     was = pause(1)
     try:
         yield

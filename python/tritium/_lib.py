@@ -137,6 +137,10 @@ def _declare(lib):
         "tritium_check_options_default": (None, [ctypes.POINTER(CheckOptions)]),
         "tritium_check": (I, [P, ctypes.POINTER(CheckOptions), ctypes.POINTER(P)]),
         "tritium_debug": (I, [P, I, I, ctypes.POINTER(C), ctypes.POINTER(DebugResult)]),
+        "tritium_html_begin": (I, [C, C]),
+        "tritium_html_pause": (I, [I]),
+        "tritium_html_launches": (I, []),
+        "tritium_html_end": (I, [ctypes.POINTER(I64)]),
         "tritium_main": (I, [I, ctypes.POINTER(C)]),
     }
     for name, (res, args) in sig.items():
