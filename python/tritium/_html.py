@@ -82,7 +82,9 @@ def paused():
 
 def shadow_run(jitfn, args, kwargs, grid):
     """record, debug and gpu modes: the launch in the interpreter on copies of
-    its inputs, for the page only (its reports are not printed)."""
+    its inputs, for the page only (its reports are not printed). Ctrl-C
+    during it (the library's SIGINT handler stops the run) raises
+    KeyboardInterrupt, as at any other launch."""
     if not active():
         return
     from . import _launch, _lib
@@ -101,8 +103,10 @@ def shadow_run(jitfn, args, kwargs, grid):
     try:
         lib = _lib.lib()
         rep = ctypes.c_void_p()
-        lib.tritium_run(L.L, ctypes.byref(_launch.run_options()), ctypes.byref(rep))
+        rc = lib.tritium_run(L.L, ctypes.byref(_launch.run_options()), ctypes.byref(rep))
         if rep:
             lib.tritium_report_free(rep)
     finally:
         L.free()
+    if rc == _lib.INTERRUPTED:
+        raise KeyboardInterrupt("tritium: kernel %s interrupted (--html's run of it)" % L.info.short)
