@@ -324,8 +324,7 @@ def runner(jitfn):
 def gpu_launch(jitfn, args, kwargs, grid):
     """JITFunction.run's replacement in gpu mode: returns the _Compiled
     specialization that ran (or would have run, for an empty grid)."""
-    if _html._STATE["path"]:                       # --html: the launch in the interpreter too, on copies
-        _html.shadow_run(jitfn, args, kwargs, grid)
+    _html.shadow_run(jitfn, args, kwargs, grid)    # --html: the launch in the interpreter too, on copies
     r = getattr(jitfn, "_tritium_gpu", None) or runner(jitfn)
     for hook in r.hooks:
         hook(*args, **kwargs)
