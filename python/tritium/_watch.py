@@ -56,12 +56,10 @@ def _no_gpu_message(why):
 def check_usable(f):
     """RuntimeError with a clear message when watch mode cannot observe Triton."""
     try:
-        if f.knobs is not None and f.knobs.runtime.interpret:
-            raise RuntimeError(_no_gpu_message("TRITON_INTERPRET=1 makes Triton interpret every kernel instead of "
-                                               "compiling it (unset it)"))
+        interpret = f.knobs is not None and f.knobs.runtime.interpret
     except AttributeError:
-        pass
-    if os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
+        interpret = False
+    if interpret or os.environ.get("TRITON_INTERPRET", "0") not in ("", "0"):
         raise RuntimeError(_no_gpu_message("TRITON_INTERPRET=1 makes Triton interpret every kernel instead of "
                                            "compiling it (unset it)"))
     try:
