@@ -9,6 +9,7 @@ library's settings table that Python takes (`tritium help settings`).
 import argparse
 import os
 import runpy
+import shlex
 import sys
 
 from . import _config
@@ -87,13 +88,8 @@ def apply(ns):
     tritium.enable(mode)
     # programs this one starts (pytest-xdist workers, subprocesses) inherit the mode
     os.environ[mode_row["env"]] = mode
-    os.environ[_config.setting("options")["env"]] = " ".join(_shell_quote(a) for a in options_to_argv(CONFIG))
+    os.environ[_config.setting("options")["env"]] = " ".join(shlex.quote(a) for a in options_to_argv(CONFIG))
     _export_subprocess_hook()
-
-
-def _shell_quote(word):
-    import shlex
-    return shlex.quote(word)
 
 
 def _export_subprocess_hook():
