@@ -124,6 +124,9 @@ int module_find_in(const front_module *m, int unit, const char *spec);
  * skipped) and diagnosed when it is called, as Triton parses a function
  * when a launch reaches it (runtime/jit.py). */
 void module_parse_helper(front_module *m, parser *P, funcdef *f);
+/* An aggregate field's annotation kind (ntclass.ann) from the annotation's
+ * name, dotted or not ("tl.tensor", "constexpr"): 't', 'c', 'u' or 0. */
+char module_ann_kind(const char *name);
 /* Re-parse a helper that did not parse quietly, printing its diagnostics. */
 void module_reparse(front_module *m, int fi);
 /* Add a unit for `text` (lexed; display: the file's name in diagnostics);

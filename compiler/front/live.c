@@ -188,8 +188,7 @@ static const ntclass *live_class(sema *S, src_pos p, const char *name, json_t *v
         json_t *ann = json_object_get(v, "ann"), *meths = json_object_get(v, "methods");
         k->ann = arena_alloc(&m->mem, n + 1);
         for (size_t i = 0; i < n; i++) {
-            const char *a = json_string_value(json_array_get(ann, i));
-            k->ann[i] = !a ? 0 : !strcmp(a, "tensor") ? 't' : !strcmp(a, "constexpr") ? 'c' : !strcmp(a, "tuple") ? 'u' : 0;
+            k->ann[i] = module_ann_kind(json_string_value(json_array_get(ann, i)));
         }
         const char *init = json_string_value(json_object_get(v, "init"));
         if (init) k->init_why = arena_strdup(&m->mem, init);

@@ -326,13 +326,17 @@ static void class_stmt(parser *P, scanctx *c)
 
 static bool alias_is_jit(front_module *m, int unit, const char *name);
 
+char module_ann_kind(const char *name)
+{
+    if (!name) return 0;
+    const char *dot = strrchr(name, '.');
+    const char *n = dot ? dot + 1 : name;
+    return !strcmp(n, "tensor") ? 't' : !strcmp(n, "constexpr") ? 'c' : !strcmp(n, "tuple") ? 'u' : 0;
+}
+
 static char ann_kind(node *a)
 {
-    const char *n = !a ? NULL : (a->kind == E_ATTR || a->kind == E_NAME || a->kind == E_STR) ? a->name : NULL;
-    if (!n) return 0;
-    const char *dot = strrchr(n, '.');
-    n = dot ? dot + 1 : n;
-    return !strcmp(n, "tensor") ? 't' : !strcmp(n, "constexpr") ? 'c' : !strcmp(n, "tuple") ? 'u' : 0;
+    return module_ann_kind(!a ? NULL : (a->kind == E_ATTR || a->kind == E_NAME || a->kind == E_STR) ? a->name : NULL);
 }
 
 /* Field `field` of aggregate k: a new one is appended; one a base declared
