@@ -300,6 +300,8 @@ static void compare(const dbg_diff_options *o, const ir_func *f, const dbg_diff_
         if (ulp > dt->max_ulp) { dt->max_ulp = ulp; dt->max_ulp_at = i; }
         if (ok) continue;
         dt->mismatches++;
+        if (!dt->bad) dt->bad = xcalloc((size_t)(n / 8 + 1), 1);
+        dt->bad[i >> 3] |= (uint8_t)(1u << (i & 7));
         if (dt->nfirst < show) {
             dbg_diff_elem *e = &dt->first[dt->nfirst++];
             e->elem = i;
@@ -484,6 +486,7 @@ void dbg_diff_report_free(dbg_diff_report *r)
     for (int i = 0; i < r->ntensors; i++) {
         free(r->tensors[i].name);
         free(r->tensors[i].first);
+        free(r->tensors[i].bad);
     }
     free(r->tensors);
     for (int i = 0; i < r->nunwritten; i++) free(r->unwritten[i]);

@@ -17,6 +17,7 @@ void page_launch_diff(page_launch *pl, const launch *ref, const launch *got, con
         if (a < 0 || a >= ref->nargs + ref->nextra || a >= got->nargs + got->nextra) continue;
         const tt_tensor *rt = ref->args[a].tensor, *gt = got->args[a].tensor;
         if (!rt || !gt || rt->nbytes != gt->nbytes) continue;
-        page_launch_compare(pl, a, rt->data, gt->data, t->rtol, t->atol, t->ulp, t->exact, t->mismatches);
+        page_rule rule = { t->bounds, t->exact, t->rtol, t->atol, t->ulp };
+        page_launch_compare(pl, a, rt->data, gt->data, t->bad, rule, t->mismatches);
     }
 }

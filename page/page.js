@@ -396,8 +396,8 @@
     var note = mapNote(m);
     if (note) div.appendChild(el('p', { cls: 'note', text: note }));
     if (cmp) {
-      var tol = m.cmp.exact ? 'exact' : 'rtol ' + m.cmp.rtol + ', atol ' + m.cmp.atol + (m.cmp.ulp >= 0 ? ', ulp ' + m.cmp.ulp : '');
-      div.appendChild(el('p', { cls: 'note', text: 'accepted: ' + tol + '; largest error ' + fmt(m.cmp.maxErr) + (m.cmp.unit === 'ulp' ? ' ULPs' : '') + ' · green: same bits, yellow: within the tolerance, red: mismatch' }));
+      var tol = m.cmp.bounds ? 'within each element\u2019s bound (docs/bounds.md)' : m.cmp.exact ? 'exact' : 'rtol ' + m.cmp.rtol + ', atol ' + m.cmp.atol + (m.cmp.ulp >= 0 ? ', ulp ' + m.cmp.ulp : '');
+      div.appendChild(el('p', { cls: 'note', text: 'accepted: ' + tol + '; largest error ' + fmt(m.cmp.maxErr) + (m.cmp.unit === 'ulp' ? ' ULPs' : '') + ' · green: same bits, yellow: accepted, red: mismatch' }));
     }
     var over = 0;
     for (var k = 0; k < m.st.length; k++) if (!inside(m, k) && (m.st[k] & FAULT)) over++;
@@ -460,7 +460,7 @@
       var c = m.cmp;
       if (isIn) {
         lines.push(esc(L.ref) + ' ' + fmt(c.ref[k]) + ' · ' + esc(L.other) + ' ' + fmt(c.got[k]));
-        lines.push(c.dst[k] & 2 ? '<b>mismatch</b>: error ' + fmt(c.err[k]) + (c.unit === 'ulp' ? ' ULPs' : '') : c.dst[k] ? 'within the tolerance: ' + fmt(c.err[k]) + (c.unit === 'ulp' ? ' ULPs' : '') : 'same bits');
+        lines.push(c.dst[k] & 2 ? '<b>mismatch</b>: error ' + fmt(c.err[k]) + (c.unit === 'ulp' ? ' ULPs' : '') : c.dst[k] ? 'accepted: ' + fmt(c.err[k]) + (c.unit === 'ulp' ? ' ULPs' : '') : 'same bits');
         if (c.dw[k] >= 0) { var at = opLoc(L, c.dl[k]); lines.push('last written by ' + progText(L, c.dw[k]) + (at ? ' at ' + esc(locText(L, at)) : '')); hlLoc(at); }
         else if (c.dst[k]) lines.push('not written by the interpreter');
       }

@@ -57,14 +57,12 @@ typedef struct pg_map {
     bool read, written;
     /* diff/check */
     bool cmp;
-    uint8_t *dst;                  /* 1 bits differ, 2 mismatch (beyond the tolerance) */
+    uint8_t *dst;                  /* 1 bits differ, 2 mismatch (the diff engine's verdict) */
     float *err;                    /* the cell's largest error (ULPs, or absolute for integers) */
     double *ref, *got;             /* values at the cell's worst element */
     uint32_t *doff;
     int64_t mismatches;
-    double rtol, atol;
-    int64_t ulp;
-    bool exact;
+    page_rule rule;
 } pg_map;
 
 typedef struct pg_run {

@@ -156,6 +156,8 @@ typedef struct dbg_diff_tensor {
     double max_bound;              /* the largest finite bound (max of dn, up) ... */
     char max_bound_why[160];       /* ... and the op that dominated it ("" none) */
     int64_t mismatches;
+    uint8_t *bad;                  /* bit i (byte i / 8, bit i % 8): element i is a mismatch by the
+                                    * rule applied (NULL: none is); the page's error map reads it */
     double max_abs, max_rel;       /* over finite pairs */
     uint64_t max_ulp;              /* over all pairs (UINT64_MAX: NaN against a number) */
     int64_t max_abs_at, max_rel_at, max_ulp_at;   /* linear index, -1 none */

@@ -67,14 +67,22 @@ void page_launch_end(page_launch *pl, interp_session *s);
 /* diff/check: the other side's name ("gpu", "triton", "reverse", ...) and,
  * per compared tensor argument `arg`, its values on both sides after the
  * launch (ref: the interpreter's or the checked side's, got: the other's;
- * same dtype and size as l's argument) and the acceptance rule the diff
- * engine applied (tritium/diff.h: |got - ref| <= atol + rtol * |ref|, or
- * at most ulp ULPs apart when ulp >= 0; exact: bit for bit). Call before
- * page_launch_end, while the session lives (the error map's hover names the
- * last writer of each element from its shadow). */
+ * same dtype and size as l's argument), the diff engine's verdicts (bad:
+ * bit i set when element i is a mismatch, NULL when none is; a differing
+ * element without its bit is within the rule) and, for the page's text,
+ * the rule it applied (tritium/diff.h dbg_diff_tensor: bounds, or
+ * |got - ref| <= atol + rtol * |ref| or at most ulp ULPs apart when
+ * ulp >= 0, or exact). Call before page_launch_end, while the session
+ * lives (the error map's hover names the last writer of each element from
+ * its shadow). */
+typedef struct page_rule {
+    bool bounds, exact;
+    double rtol, atol;
+    int64_t ulp;
+} page_rule;
 void page_launch_other(page_launch *pl, const char *ref_label, const char *other_label, int64_t mismatches);
-void page_launch_compare(page_launch *pl, int arg, const void *ref, const void *got, double rtol, double atol,
-                         int64_t ulp, bool exact, int64_t mismatches);
+void page_launch_compare(page_launch *pl, int arg, const void *ref, const void *got, const uint8_t *bad,
+                         page_rule rule, int64_t mismatches);
 
 /* The same from a diff engine report (tritium/diff.h): the other side's
  * name and an error map per compared tensor; ref and got are the launches

@@ -240,6 +240,9 @@ START_TEST(compare_order_bug)
     ck_assert_int_eq(t->mismatches, 63);
     ck_assert_int_eq(r.mismatches, 63);
     ck_assert(!t->ok);
+    /* the per-element verdicts the page draws: every element but [0] */
+    ck_assert_ptr_nonnull(t->bad);
+    for (int i = 0; i < 64; i++) ck_assert_int_eq(t->bad[i >> 3] >> (i & 7) & 1, i != 0);
     ck_assert_int_eq(t->nfirst, DBG_DIFF_MAX_SHOW);
     int store_line = line_of("order_bug.py", "tl.store(out_ptr + pid");
     for (int k = 0; k < t->nfirst; k++) {
