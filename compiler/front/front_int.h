@@ -235,6 +235,7 @@ bool sv_truthy(sema *S, src_pos p, const sval *v);
 const ir_type_info *sv_shape(sema *S, const sval *v);
 ir_type sema_type(tt_dtype dt, tt_dtype pt, int rank, const int64_t *shape);
 const char *sv_describe(sema *S, const sval *v);   /* "int32[64, 64]", "constexpr 3" (arena) */
+const char *sema_shape_str(sema *S, int rank, const int64_t *shape);   /* "[16, 32]", as Triton prints shapes (arena) */
 
 /* conversions */
 tt_dtype sema_literal_dtype(sema *S, src_pos p, const sval *v);

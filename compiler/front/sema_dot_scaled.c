@@ -8,21 +8,10 @@
  * "Scaled dots: tl.dot_scaled", has the numerics against Triton's interpreter and GPU. */
 #include "sema_builtin.h"
 
-#include <stdio.h>
 #include <string.h>
 
 enum { FMT_E2M1, FMT_E4M3, FMT_E5M2, FMT_BF16, FMT_FP16, FMT_COUNT };
 static const char *const fmt_names[FMT_COUNT] = { "e2m1", "e4m3", "e5m2", "bf16", "fp16" };
-
-/* "[16, 32]" in the arena, for Triton's messages */
-static const char *shape_str(sema *S, int rank, const int64_t *shape)
-{
-    char *b = arena_alloc(S->a, (size_t)rank * 24 + 3), *q = b;
-    *q++ = '[';
-    for (int i = 0; i < rank; i++) q += sprintf(q, "%s%lld", i ? ", " : "", (long long)shape[i]);
-    strcpy(q, "]");
-    return b;
-}
 
 /* semantic.py _str_to_fp_type and dot_scaled's allowed_formats: the format
  * string must name a ScaleDotElemTypeTY (upper-cased), and one of five */
@@ -186,7 +175,7 @@ sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B)
     const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);
     int r = ta->rank;
     if (r != tb->rank || (r != 2 && r != 3))
-        sema_error(S, p, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", shape_str(S, ta->rank, ta->shape), shape_str(S, tb->rank, tb->shape));
+        sema_error(S, p, "Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", sema_shape_str(S, ta->rank, ta->shape), sema_shape_str(S, tb->rank, tb->shape));
     int fa = want_format(S, p, sema_arg_req(S, p, B, "lhs_format"), "lhs_format");
     int fb = want_format(S, p, sema_arg_req(S, p, B, "rhs_format"), "rhs_format");
     a = to_fp_type(S, p, a, fa);
@@ -199,9 +188,9 @@ sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B)
     int64_t pa = fa == FMT_E2M1 ? 2 : 1, pb = fb == FMT_E2M1 ? 2 : 1;
     if ((ka ? pa * K : K) != (kb ? pb * KB : KB))
         sema_error(S, p, "Reduction dimension should pack the same number of elements; (lhs: %s vs rhs: %s)",
-                   shape_str(S, ta->rank, ta->shape), shape_str(S, tb->rank, tb->shape));
+                   sema_shape_str(S, ta->rank, ta->shape), sema_shape_str(S, tb->rank, tb->shape));
     if (r == 3 && ta->shape[0] != tb->shape[0])
-        sema_error(S, p, "dot_scaled: batch dimensions differ (lhs: %s vs rhs: %s)", shape_str(S, ta->rank, ta->shape), shape_str(S, tb->rank, tb->shape));
+        sema_error(S, p, "dot_scaled: batch dimensions differ (lhs: %s vs rhs: %s)", sema_shape_str(S, ta->rank, ta->shape), sema_shape_str(S, tb->rank, tb->shape));
     if (!ka) M *= pa;
     else K *= pa;
     if (!kb) N *= pb;
@@ -214,8 +203,8 @@ sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B)
         acc = sema_want_tensor(S, p, sema_arg(B, "acc"), "acc");
         const ir_type_info *tc = sv_shape(S, &acc);
         if (tc->rank != r || memcmp(tc->shape, shape, sizeof(int64_t) * (size_t)r))
-            sema_error(S, p, "expected accumulator shape %s, got %s", shape_str(S, r, shape),
-                       shape_str(S, tc->rank, tc->shape));
+            sema_error(S, p, "expected accumulator shape %s, got %s", sema_shape_str(S, r, shape),
+                       sema_shape_str(S, tc->rank, tc->shape));
         if (acc.dt != TT_F32)
             sema_error(S, p, "expected accumulator dtype fp32, got %s; pass out_dtype=%s to use this accumulator dtype",
                        tt_dtype_triton_name(acc.dt), tt_dtype_triton_name(acc.dt));
@@ -239,7 +228,7 @@ sval sema_builtin_dot_scaled(sema *S, src_pos p, const bargs *B)
         int64_t rows = i ? N : M;
         if (ts->shape[r - 2] != rows || ts->shape[r - 1] != K / group || (r == 3 && ts->shape[0] != shape[0]))
             sema_error(S, p, "%s must be a tensor of shape [..., %lld, %lld]. Got %s", i ? "rhs_scale" : "lhs_scale",
-                       (long long)rows, (long long)(K / group), shape_str(S, ts->rank, ts->shape));
+                       (long long)rows, (long long)(K / group), sema_shape_str(S, ts->rank, ts->shape));
     }
     sema_arg_bool(S, p, B, "fast_math", false);    /* accepted; NaN scales stay NaN (docs/language.md) */
     /* interpreter.py create_dot_scaled / DecomposeScaledBlocked getComputeType */

@@ -17,17 +17,6 @@ static int rank_of(const sval *d) { return (int)d->i; }
 static tt_dtype elem_of(const sval *d) { return d->items[0].pt; }
 static int64_t block_of(const sval *d, int k) { return d->items[1 + 3 * rank_of(d) + k].i; }
 
-/* "[8, 32]" (arena) */
-static const char *shape_str(sema *S, const int64_t *shape, int rank)
-{
-    char *buf = arena_alloc(S->a, 24 * (size_t)rank + 3);
-    char *w = buf;
-    *w++ = '[';
-    for (int k = 0; k < rank; k++) w += sprintf(w, "%s%lld", k ? ", " : "", (long long)shape[k]);
-    strcpy(w, "]");
-    return buf;
-}
-
 sval sema_make_tensor_desc(sema *S, src_pos p, sval base, sval shape, sval strides, sval block, sval padding)
 {
     const char *fn = "make_tensor_descriptor";
@@ -137,7 +126,7 @@ static sval block_value(sema *S, src_pos p, const char *fn, sval desc, sval v, b
     for (int d = 0; same && d < rank; d++) same = t->shape[d] == shape[d];
     if (!same)
         sema_error(S, p, "%s: the value must be a tensor of the descriptor's block shape %s, got %s", fn,
-                   shape_str(S, shape, rank), sv_describe(S, &v));
+                   sema_shape_str(S, rank, shape), sv_describe(S, &v));
     if (cast) return sema_cast(S, p, v, elem_of(&desc), 0, false);
     tt_dtype et = elem_of(&desc);
     if (v.dt != et && tt_dtype_is_int(v.dt) && tt_dtype_is_int(et) && tt_dtype_bits(v.dt) == tt_dtype_bits(et))
@@ -235,7 +224,7 @@ static sval rows_ptrs(sema *S, src_pos p, const char *fn, sval desc, sval x_offs
     if (rank_of(&desc) != 2 || block_of(&desc, 0) != 1) {
         int64_t b[IR_MAX_RANK];
         for (int d = 0; d < rank_of(&desc); d++) b[d] = block_of(&desc, d);
-        sema_error(S, p, "desc.%s: the descriptor's block must be 2-D with 1 row, got %s", fn, shape_str(S, b, rank_of(&desc)));
+        sema_error(S, p, "desc.%s: the descriptor's block must be 2-D with 1 row, got %s", fn, sema_shape_str(S, rank_of(&desc), b));
     }
     tt_dtype et = elem_of(&desc);
     if (tt_dtype_bits(et) > 32) sema_error(S, p, "desc.%s: TMA dtype cannot be greater than 32 bits, got %s", fn, tt_dtype_triton_name(et));
@@ -273,7 +262,7 @@ void sema_desc_scatter(sema *S, src_pos p, sval desc, sval value, sval x_offsets
     const ir_type_info *vt = value.k == V_TENSOR ? sv_shape(S, &value) : NULL;
     if (!vt || vt->rank != 2 || vt->shape[0] != t->shape[0] || vt->shape[1] != t->shape[1])
         sema_error(S, p, "desc.scatter: the value must be a tensor of shape %s (rows of x offsets, columns of the block), "
-                   "got %s", shape_str(S, t->shape, 2), sv_describe(S, &value));
+                   "got %s", sema_shape_str(S, 2, t->shape), sv_describe(S, &value));
     if (tt_dtype_bits(value.dt) != tt_dtype_bits(elem_of(&desc)) ||
         tt_dtype_is_float(value.dt) != tt_dtype_is_float(elem_of(&desc)) ||
         (tt_dtype_is_float(value.dt) && value.dt != elem_of(&desc)))

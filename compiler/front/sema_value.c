@@ -92,6 +92,15 @@ static const char *dtname(tt_dtype dt, tt_dtype pt, char *buf, size_t n)
     return buf;
 }
 
+const char *sema_shape_str(sema *S, int rank, const int64_t *shape)
+{
+    char *b = arena_alloc(S->a, (size_t)rank * 24 + 3), *q = b;
+    *q++ = '[';
+    for (int i = 0; i < rank; i++) q += sprintf(q, "%s%lld", i ? ", " : "", (long long)shape[i]);
+    strcpy(q, "]");
+    return b;
+}
+
 const char *sv_describe(sema *S, const sval *v)
 {
     char buf[160], d[48];
