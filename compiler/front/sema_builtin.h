@@ -200,6 +200,12 @@ void sema_check_fp(sema *S, src_pos p, sval x, const char *fn);          /* math
 sval sema_emit(sema *S, int opc, ir_type t, int n, const ir_value *ops, tt_dtype dt, tt_dtype pt);
 /* x viewed with a new shape of the same element count (a splat for 0-d x). */
 sval sema_reshape(sema *S, src_pos p, sval x, int rank, const int64_t *shape);
+/* sema_shape.c: a and b (one dtype, one shape of rank >= 1) merged along
+ * axis ax, which doubles: a's then b's (concatenation, core.py's
+ * order-keeping cat) or, with interleave, a0 b0 a1 b1 ... (packed nibble
+ * pairs): a join, a permute that moves the pair axis before or after ax,
+ * and a reshape that merges the two. */
+sval sema_join_along(sema *S, src_pos p, sval a, sval b, int ax, bool interleave);
 
 /* ---- builtins by concern ---- */
 sval sema_builtin_load(sema *S, src_pos p, const bargs *B);                /* sema_mem.c */

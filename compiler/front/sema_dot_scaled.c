@@ -50,32 +50,15 @@ static sval select3(sema *S, src_pos p, sval c, sval a, sval b)
 }
 
 /* The e2m1 nibbles of packed uint8 x, two per byte along axis `ax` (the low
- * nibble first): join(lo, hi) puts the pair on a new minor axis, a permute
- * moves it right after ax, a reshape merges the two (as core.py's
- * order-keeping cat does). Then each nibble s.e.e.m as the compute type c:
- * (1 + m/2) * 2^(e-1), or m/2 when e == 0, built from bits: the exponent
+ * nibble first: sema_join_along interleaves them). Then each nibble s.e.e.m
+ * as the compute type c: (1 + m/2) * 2^(e-1), or m/2 when e == 0, built from bits: the exponent
  * and mantissa field of c is (em < 2 ? em * B : em + B) << (mantissa - 1)
  * with B = 2 * (bias - 1): 252 for bfloat16, 28 for float16. Exact in both
  * types (interpreter.py _e2m1_to_f32's table: 0, 0.5, 1, 1.5, 2, 3, 4, 6). */
 static sval unpack_e2m1(sema *S, src_pos p, sval x, int ax, tt_dtype c)
 {
-    const ir_type_info *t = sv_shape(S, &x);
-    int r = t->rank;
-    int64_t shape[IR_MAX_RANK + 1], tshape[IR_MAX_RANK + 1], order[IR_MAX_RANK + 1];
-    memcpy(shape, t->shape, sizeof(int64_t) * (size_t)r);
     sval lo = sema_binop(S, p, "&", x, sv_int(0x0f)), hi = sema_binop(S, p, ">>", x, sv_int(4));
-    shape[r] = 2;
-    sema_setloc(S, p);
-    ir_value ops[2] = { lo.v, hi.v };
-    sval j = sema_emit(S, IR_JOIN, sema_type(TT_U8, 0, r + 1, shape), 2, ops, TT_U8, 0);
-    if (ax != r - 1) {
-        for (int i = 0, k = 0; i <= r; i++) order[i] = i == ax + 1 ? r : k++;
-        for (int i = 0; i <= r; i++) tshape[i] = shape[order[i]];
-        j = sema_emit(S, IR_TRANS, sema_type(TT_U8, 0, r + 1, tshape), 1, &j.v, TT_U8, 0);
-        ir_attr_set(ir_def(S->fn, j.v), "order", ir_attr_array(S->fn, r + 1, order));
-    }
-    shape[ax] *= 2;
-    sval n = sema_cast(S, p, sema_reshape(S, p, j, r, shape), TT_U16, 0, false);
+    sval n = sema_cast(S, p, sema_join_along(S, p, lo, hi, ax, true), TT_U16, 0, false);
     int B = c == TT_BF16 ? 252 : 28, sh = c == TT_BF16 ? 6 : 9;
     sval em = sema_binop(S, p, "&", n, sv_int(7));
     sval field = select3(S, p, sema_binop(S, p, "<", em, sv_int(2)), sema_binop(S, p, "*", em, sv_int(B)),

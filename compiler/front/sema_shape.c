@@ -81,6 +81,25 @@ static sval split(sema *S, src_pos p, sval a)
     return tuple2(S, lo, hi);
 }
 
+sval sema_join_along(sema *S, src_pos p, sval a, sval b, int ax, bool interleave)
+{
+    const ir_type_info *t = sv_shape(S, &a);
+    int rank = t->rank, q = interleave ? ax + 1 : ax;   /* where the pair axis goes */
+    int64_t shape[IR_MAX_RANK], order[IR_MAX_RANK], tshape[IR_MAX_RANK];
+    memcpy(shape, t->shape, sizeof(int64_t) * (size_t)rank);
+    sval c = join(S, p, a, b);
+    if (q != rank) {
+        for (int i = 0, k = 0; i <= rank; i++) order[i] = i == q ? rank : k++;
+        for (int i = 0; i <= rank; i++) tshape[i] = order[i] == rank ? 2 : shape[order[i]];
+        sema_setloc(S, p);
+        sval tr = sema_emit(S, IR_TRANS, sema_type(c.dt, c.pt, rank + 1, tshape), 1, &c.v, c.dt, c.pt);
+        ir_attr_set(ir_def(S->fn, tr.v), "order", ir_attr_array(S->fn, rank + 1, order));
+        c = tr;
+    }
+    shape[ax] *= 2;
+    return sema_reshape(S, p, c, rank, shape);
+}
+
 /* semantic.py cat: 1-D tensors of one type; Triton requires can_reorder
  * (its GPU lowering may order the result as it likes). tritium gives the
  * concatenation in order, which is one of the orders Triton allows. */
@@ -94,9 +113,7 @@ static sval cat(sema *S, src_pos p, const bargs *B)
     same_dtype(S, p, "cat", &a, &b);
     const ir_type_info *ta = sv_shape(S, &a), *tb = sv_shape(S, &b);
     if (!reorder) {
-        /* Triton 3.7+ core.py cat (can_reorder=False): order-keeping along
-         * dim, as join, a permute that moves the new minor axis before dim,
-         * and a reshape that merges the two */
+        /* Triton 3.7+ core.py cat (can_reorder=False): order-keeping along dim */
         int rank = ta->rank;
         if (rank != tb->rank) sema_error(S, p, "tensors must have the same rank, got %d and %d", rank, tb->rank);
         int64_t dim = sema_arg_has(B, "dim") ? sema_want_int(S, p, sema_arg(B, "dim"), "dim") : 0;
@@ -107,16 +124,7 @@ static sval cat(sema *S, src_pos p, const bargs *B)
             if (ta->shape[i] != tb->shape[i])
                 sema_error(S, p, "tl.cat requires tensors of the same shape, got %s and %s", sv_describe(S, &a),
                            sv_describe(S, &b));
-        int64_t shape[IR_MAX_RANK], order[IR_MAX_RANK], tshape[IR_MAX_RANK];
-        for (int i = 0; i < rank; i++) shape[i] = ta->shape[i];
-        sval c = join(S, p, a, b);
-        for (int i = 0, k = 0; i <= rank; i++) order[i] = i == dim ? rank : k++;
-        for (int i = 0; i <= rank; i++) tshape[i] = order[i] == rank ? 2 : shape[order[i]];
-        sema_setloc(S, p);
-        sval t = sema_emit(S, IR_TRANS, sema_type(c.dt, c.pt, rank + 1, tshape), 1, &c.v, c.dt, c.pt);
-        ir_attr_set(ir_def(S->fn, t.v), "order", ir_attr_array(S->fn, rank + 1, order));
-        shape[dim] *= 2;
-        return sema_reshape(S, p, t, rank, shape);
+        return sema_join_along(S, p, a, b, (int)dim, false);
     }
     if (ta->rank != 1 || tb->rank != 1 || ta->shape[0] != tb->shape[0])
         sema_error(S, p, "cat: expected two 1-D tensors of one shape, got %s and %s", sv_describe(S, &a), sv_describe(S, &b));
