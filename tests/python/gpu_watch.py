@@ -29,7 +29,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from recompile_programs import EXPECTED, PROGRAMS, STAND_IN, summary  # noqa: E402
+from recompile_programs import (EXPECTED, PROGRAMS, STAND_IN, clean_env, compile_times,  # noqa: E402
+                                log_lines, summary)
 
 STAND = "--stand-in" in sys.argv
 
@@ -49,23 +50,6 @@ print("program ok")
 '''
 
 
-def _env(**extra):
-    env = dict(os.environ)
-    for k in ("TRITON_INTERPRET", "TRITIUM_MODE", "TRITIUM_OPTIONS"):
-        env.pop(k, None)
-    env.update(extra)
-    return env
-
-
-def _lines(err):
-    """The log lines without their times."""
-    return [re.sub(r", [0-9.]+ ms: ", ": ", l) for l in err.splitlines() if l.startswith("tritium: recompile: ")]
-
-
-def _times(err):
-    return [float(m.group(1)) for m in re.finditer(r"^tritium: recompile: .*, ([0-9.]+) ms: ", err, re.M)]
-
-
 def _run(cmd, env, what):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     if p.returncode != 0 or "program ok" not in p.stdout:
@@ -83,12 +67,12 @@ def watch(d, name, src, cache):
             f.write(STAND_IN)
         with open(prog, "w") as f:
             f.write("import standin_gpu" + src.replace("torch.cuda.synchronize()", ""))
-        p = _run([sys.executable, prog], _env(WATCH_JSON=out), "watch " + name)
+        p = _run([sys.executable, prog], clean_env(WATCH_JSON=out), "watch " + name)
     else:
         with open(prog, "w") as f:
             f.write("import torch; torch.set_default_device('cuda')" + src)
         p = _run([sys.executable, "-m", "tritium", "--mode", "watch", "--recompiles", "--recompiles-json", out, prog],
-                 _env(TRITON_CACHE_DIR=cache), "watch " + name)
+                 clean_env(TRITON_CACHE_DIR=cache), "watch " + name)
     with open(out) as f:
         return p.stderr, json.load(f)
 
@@ -99,7 +83,7 @@ def interp(d, name, src):
     with open(prog, "w") as f:
         f.write(src)
     p = _run([sys.executable, "-m", "tritium", "--mode", "interp", "--recompiles", "--recompiles-json", out, prog],
-             _env(), "interp " + name)
+             clean_env(), "interp " + name)
     with open(out) as f:
         return p.stderr, json.load(f)
 
@@ -111,13 +95,13 @@ def check(name, d):
     want = {k: (a, b, [tuple(c) for c in cs]) for k, (a, b, cs) in EXPECTED[name].items()}
     assert summary(idata) == want, ("interp", summary(idata), ierr)
     assert summary(wd) == want, ("watch", summary(wd), werr)
-    assert _lines(werr) == _lines(ierr), (werr, ierr)
+    assert log_lines(werr) == log_lines(ierr), (werr, ierr)
     if name != "autotune":
         assert [k["history"] for k in wd["kernels"]] == [k["history"] for k in idata["kernels"]], (wd, idata)
     for k in wd["kernels"]:
         assert k["host_seconds_per_launch"] is not None and k["host_seconds_per_launch"] > 0, k
         assert "host per launch" in werr
-    assert all(t > 0 for t in _times(werr)), werr
+    assert all(t > 0 for t in compile_times(werr)), werr
     cold = sum(k["compile_seconds"] for k in wd["kernels"])
     n = sum(k["compilations"] for k in wd["kernels"])
     note = "%d compilations, %.1f ms compiling" % (n, cold * 1e3)

@@ -2,7 +2,35 @@
 test_watch.py (CPU: Triton's own JITFunction.run on a stand-in GPU) and
 gpu_watch.py (suite gpu: the real thing), each run under --mode watch and
 under --mode interp --recompiles, which must report the same compilations.
-The tensors are made on torch's default device (gpu_watch.py sets cuda)."""
+The tensors are made on torch's default device (gpu_watch.py sets cuda).
+Also what those and test_recompiles.py read of a run: its environment, its
+log lines."""
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def clean_env(**extra):
+    """This environment without a mode of its own (TRITON_INTERPRET,
+    TRITIUM_MODE, TRITIUM_OPTIONS), the source's python/ first on
+    PYTHONPATH, then `extra`."""
+    env = dict(os.environ)
+    for k in ("TRITON_INTERPRET", "TRITIUM_MODE", "TRITIUM_OPTIONS"):
+        env.pop(k, None)
+    env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+def log_lines(err):
+    """The --recompiles log lines of stderr without their times."""
+    return [re.sub(r", [0-9.]+ ms: ", ": ", l) for l in err.splitlines() if l.startswith("tritium: recompile: ")]
+
+
+def compile_times(err):
+    """The milliseconds of each --recompiles log line of stderr."""
+    return [float(m.group(1)) for m in re.finditer(r"^tritium: recompile: .*, ([0-9.]+) ms: ", err, re.M)]
 
 # A stand-in GPU for watch mode on the CPU (test_watch.py, gpu_watch.py
 # --stand-in): a driver that says the device is an sm_90 CUDA GPU and a
@@ -70,9 +98,9 @@ for m in (128, 160, 128, 192, 256, 192):
 print("program ok")
 '''
 
-# an integer moving between Triton's classes (1, divisible by 16, neither) and
-# a float whose value changes (nothing)
-PROGRAMS["classes"] = '''
+# a masked scale (its kernel on line 4): the head of "classes" and of
+# test_recompiles.py's programs
+SCALE = '''
 import torch, triton, triton.language as tl
 
 @triton.jit
@@ -80,7 +108,11 @@ def scale(x, n, alpha, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     v = tl.load(x + offs, mask=offs < n)
     tl.store(x + offs, v * alpha, mask=offs < n)
+'''
 
+# an integer moving between Triton's classes (1, divisible by 16, neither) and
+# a float whose value changes (nothing)
+PROGRAMS["classes"] = SCALE + '''
 x = torch.ones(64)
 for n, a in ((1, 2.0), (16, 0.5), (17, 0.5), (32, 3.0), (48, -1.0)):
     scale[(1,)](x, n, a, BLOCK=64)

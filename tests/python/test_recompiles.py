@@ -18,34 +18,19 @@ pytest.importorskip("triton")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from recompile_programs import PROGRAMS  # noqa: E402  (the programs watch mode runs too)
+# the programs watch mode runs too, the scale kernel (line 4) and the environment of a run
+from recompile_programs import PROGRAMS, SCALE, clean_env  # noqa: E402
 
 MASK = PROGRAMS["mask"]
 
-CLASSES = '''
-import torch, triton, triton.language as tl
-
-@triton.jit
-def scale(x, n, alpha, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    v = tl.load(x + offs, mask=offs < n)
-    tl.store(x + offs, v * alpha, mask=offs < n)
-
+CLASSES = SCALE + '''
 x = torch.ones(64)
 for n in (1, 16, 17, 32, 48):
     scale[(1,)](x, n, 2.0, BLOCK=64)
 print("program ok")
 '''
 
-DTYPE = '''
-import torch, triton, triton.language as tl
-
-@triton.jit
-def scale(x, n, alpha, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    v = tl.load(x + offs, mask=offs < n)
-    tl.store(x + offs, v * alpha, mask=offs < n)
-
+DTYPE = SCALE + '''
 x = torch.ones(64)
 scale[(1,)](x, 32, 2.0, BLOCK=64)
 scale[(1,)](x.half(), 32, 2.0, BLOCK=64)
@@ -53,15 +38,7 @@ scale[(1,)](x, 32, 2.0, BLOCK=64)
 print("program ok")
 '''
 
-FLOAT = '''
-import torch, triton, triton.language as tl
-
-@triton.jit
-def scale(x, n, alpha, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    v = tl.load(x + offs, mask=offs < n)
-    tl.store(x + offs, v * alpha, mask=offs < n)
-
+FLOAT = SCALE + '''
 x = torch.ones(64)
 for a, n in ((0.5, 32), (1.5, 48), (3.0, 64), (-2.0, 16)):
     scale[(1,)](x, n, a, BLOCK=64)
@@ -69,21 +46,12 @@ print("program ok")
 '''
 
 
-def _env():
-    env = dict(os.environ)
-    env.pop("TRITON_INTERPRET", None)
-    env.pop("TRITIUM_MODE", None)
-    env.pop("TRITIUM_OPTIONS", None)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
-    return env
-
-
 def _run(tmp_path, src, *opts, env=None):
     prog = tmp_path / "prog.py"
     prog.write_text(src)
     out = tmp_path / "recompiles.json"
     cmd = [sys.executable, "-m", "tritium", "--recompiles", "--recompiles-json", str(out)] + list(opts) + [str(prog)]
-    p = subprocess.run(cmd, env=env or _env(), capture_output=True, text=True, timeout=300)
+    p = subprocess.run(cmd, env=env or clean_env(), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "program ok" in p.stdout
     return p.stderr, json.loads(out.read_text()), str(prog)
@@ -157,12 +125,12 @@ def test_check_mode_and_tritium_options(tmp_path):
     # tritium.enable(recompiles=True)
     p = subprocess.run([sys.executable, "-c", "import runpy, tritium; tritium.enable('interp', recompiles=True); "
                         "runpy.run_path(%r, run_name='__main__')" % str(prog)],
-                       env=_env(), capture_output=True, text=True, timeout=300)
+                       env=clean_env(), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert len(_recompile_lines(p.stderr)) == 3, p.stderr
     assert "fill_mask (%s:4): 6 launches, 4 compilations" % prog in p.stderr
     # TRITIUM_MODE with TRITIUM_OPTIONS, without python -m tritium (the subprocess hook)
-    env = _env()
+    env = clean_env()
     env["PYTHONPATH"] = os.path.join(ROOT, "python", "tritium", "_subprocess") + os.pathsep + env["PYTHONPATH"]
     env["TRITIUM_MODE"] = "interp"
     env["TRITIUM_OPTIONS"] = "--recompiles"

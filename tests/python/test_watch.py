@@ -23,17 +23,9 @@ pytest.importorskip("torch")
 pytest.importorskip("triton")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from recompile_programs import EXPECTED, PROGRAMS, STAND_IN, summary  # noqa: E402
-
-
-def _env():
-    env = dict(os.environ)
-    for k in ("TRITON_INTERPRET", "TRITIUM_MODE", "TRITIUM_OPTIONS"):
-        env.pop(k, None)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
-    return env
+from recompile_programs import (EXPECTED, PROGRAMS, STAND_IN, clean_env, compile_times,  # noqa: E402
+                                log_lines, summary)
 
 
 def _watch(tmp_path, name, extra=""):
@@ -42,7 +34,7 @@ def _watch(tmp_path, name, extra=""):
     (tmp_path / "standin_gpu.py").write_text(STAND_IN)
     assert PROGRAMS[name].startswith("\n")
     prog.write_text("import standin_gpu; from standin_gpu import COMPILES" + PROGRAMS[name] + extra)
-    env = dict(_env(), WATCH_JSON=str(out))
+    env = clean_env(WATCH_JSON=str(out))
     p = subprocess.run([sys.executable, str(prog)], env=env, capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert "program ok" in p.stdout
@@ -54,7 +46,7 @@ def _interp(tmp_path, name):
     prog = tmp_path / ("%s.py" % name)
     prog.write_text(PROGRAMS[name])
     p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "interp", "--recompiles", "--recompiles-json",
-                        str(out), str(prog)], env=_env(), capture_output=True, text=True, timeout=300)
+                        str(out), str(prog)], env=clean_env(), capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     return p, json.loads(out.read_text())
 
@@ -66,11 +58,8 @@ def test_watch_reports_what_interp_reports(tmp_path, name):
     assert summary(wd) == summary(idata) == {k: (a, b, [tuple(c) for c in cs])
                                              for k, (a, b, cs) in EXPECTED[name].items()}, w.stderr
     # the same log lines, but the times
-    def lines(err):
-        return [l.split(" ms: ")[0].rsplit(",", 1)[0] + " : " + l.split(" ms: ")[1]
-                for l in err.splitlines() if l.startswith("tritium: recompile: ")]
-    assert len(lines(i.stderr)) == EXPECTED[name][next(iter(EXPECTED[name]))][1] - 1
-    assert lines(w.stderr) == lines(i.stderr), (w.stderr, i.stderr)
+    assert len(log_lines(i.stderr)) == EXPECTED[name][next(iter(EXPECTED[name]))][1] - 1
+    assert log_lines(w.stderr) == log_lines(i.stderr), (w.stderr, i.stderr)
     if name != "autotune":          # (Triton benchmarks every config: its launches differ from interp's pick)
         assert [k["history"] for k in wd["kernels"]] == [k["history"] for k in idata["kernels"]]
     assert "host per launch" in w.stderr and "host per launch" not in i.stderr
@@ -86,8 +75,7 @@ def test_watch_times_are_tritons(tmp_path):
     assert "COMPILES 4" in w.stdout
     (k,) = wd["kernels"]
     assert 0.25 + 3 * 0.1 <= k["compile_seconds"] < 0.25 + 3 * 0.1 + 0.3, k
-    times = [float(l.split(", ")[-1].split(" ms")[0]) for l in w.stderr.splitlines()
-             if l.startswith("tritium: recompile: ")]
+    times = compile_times(w.stderr)
     assert len(times) == 3 and all(100.0 <= t < 250.0 for t in times), w.stderr
     assert 0.002 <= k["host_seconds_per_launch"] < 0.05, k
     assert "fill_mask (%s:4): 6 launches, 4 compilations, " % (tmp_path / "mask.py") in w.stderr
@@ -123,7 +111,7 @@ def test_watch_without_gpu_says_so(tmp_path):
     import torch
     # (on a GPU machine only TRITON_INTERPRET=1 is a reason)
     for extra_env in ([{}] if not torch.cuda.is_available() else []) + [{"TRITON_INTERPRET": "1"}]:
-        env = dict(_env(), **extra_env)
+        env = clean_env(**extra_env)
         p = subprocess.run([sys.executable, "-m", "tritium", "--mode", "watch", str(prog)], env=env,
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 2, p.stderr
